@@ -1,0 +1,188 @@
+// Shape inference for every operation (seeds 003 and 004, XLA semantics).
+//
+// One function per operation; each returns the result shape or an
+// InvalidArgument whose message names the operation and shows the shapes
+// involved in HLO syntax (f32[2,3]). Result shapes carry no layout.
+//
+// InferInstructionShape dispatches on the opcode table and is what the
+// verifier and the parser use; the builder calls the specific functions.
+#ifndef PLEXA_CORE_INFER_SHAPE_INFERENCE_H_
+#define PLEXA_CORE_INFER_SHAPE_INFERENCE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "core/ir/attributes.h"
+#include "core/ir/opcode.h"
+#include "core/shape/shape.h"
+
+namespace plexa {
+
+class Instruction;
+
+namespace shape_inference {
+
+// ---- Generic dispatch ----------------------------------------------------
+// The result shape of an instruction with this opcode, operand shapes,
+// attributes and called computations' signatures (see Instruction for the
+// order of called computations). `declared` is the shape written for it (or
+// nullptr): ops whose result cannot be derived from operands (parameter,
+// constant, iota, rng, infeed, custom-call, reshape, broadcast,
+// bitcast, fusion's kind) take it from there and only check it.
+absl::StatusOr<Shape> InferShape(HloOpcode opcode,
+                                 absl::Span<const Shape* const> operands,
+                                 const InstructionAttrs& attrs,
+                                 absl::Span<const ProgramShape> called,
+                                 const Shape* declared);
+absl::StatusOr<Shape> InferInstructionShape(const Instruction& instruction);
+
+// ---- Elementwise (infer/elementwise.cc) ----------------------------------
+absl::StatusOr<Shape> InferUnaryOpShape(HloOpcode opcode, const Shape& operand);
+// HLO form: operands have equal dimensions (seed 003's implicit forms are
+// lowered by the builder).
+absl::StatusOr<Shape> InferBinaryOpShape(HloOpcode opcode, const Shape& lhs,
+                                         const Shape& rhs);
+// Seed 003: the builder's form with broadcast_dimensions and degenerate
+// (size-1) dimensions. Returns the broadcast result shape.
+absl::StatusOr<Shape> InferBinaryOpShapeWithBroadcast(
+    HloOpcode opcode, const Shape& lhs, const Shape& rhs,
+    absl::Span<const int64_t> broadcast_dimensions);
+// Only the dimensions of broadcasting (no element type rules): the shape
+// lhs and rhs broadcast to under seed 003, element type of lhs.
+absl::StatusOr<Shape> InferBroadcastedDimensions(
+    const Shape& lhs, const Shape& rhs,
+    absl::Span<const int64_t> broadcast_dimensions);
+absl::StatusOr<Shape> InferCompareShape(const Shape& lhs, const Shape& rhs,
+                                        ComparisonDirection direction,
+                                        ComparisonType type);
+absl::StatusOr<Shape> InferClampShape(const Shape& min, const Shape& operand,
+                                      const Shape& max);
+absl::StatusOr<Shape> InferSelectShape(const Shape& pred,
+                                       const Shape& on_true,
+                                       const Shape& on_false);
+absl::StatusOr<Shape> InferConvertShape(const Shape& operand,
+                                        PrimitiveType new_type);
+absl::StatusOr<Shape> InferBitcastConvertShape(const Shape& operand,
+                                               PrimitiveType new_type);
+absl::StatusOr<Shape> InferReducePrecisionShape(const Shape& operand,
+                                                int exponent_bits,
+                                                int mantissa_bits);
+absl::StatusOr<Shape> InferMapShape(absl::Span<const Shape* const> operands,
+                                    const ProgramShape& to_apply,
+                                    absl::Span<const int64_t> dimensions);
+
+// ---- Shape manipulation (infer/data_movement.cc) ----------------------------
+absl::StatusOr<Shape> InferBroadcastShape(const Shape& operand,
+                                          const Shape& output,
+                                          absl::Span<const int64_t> dims);
+// Seed 004's Broadcast(operand, broadcast_sizes): new dims are prepended.
+absl::StatusOr<Shape> InferBroadcastWithSizesShape(
+    const Shape& operand, absl::Span<const int64_t> broadcast_sizes);
+absl::StatusOr<Shape> InferReshapeShape(const Shape& operand,
+                                        absl::Span<const int64_t> new_sizes);
+absl::StatusOr<Shape> InferTransposeShape(
+    const Shape& operand, absl::Span<const int64_t> permutation);
+absl::StatusOr<Shape> InferReverseShape(const Shape& operand,
+                                        absl::Span<const int64_t> dims);
+absl::StatusOr<Shape> InferConcatenateShape(
+    absl::Span<const Shape* const> operands, int64_t dimension);
+absl::StatusOr<Shape> InferSliceShape(const Shape& operand,
+                                      absl::Span<const SliceDimension> slice);
+absl::StatusOr<Shape> InferDynamicSliceShape(
+    const Shape& operand, absl::Span<const Shape* const> start_indices,
+    absl::Span<const int64_t> slice_sizes);
+absl::StatusOr<Shape> InferDynamicUpdateSliceShape(
+    const Shape& operand, const Shape& update,
+    absl::Span<const Shape* const> start_indices);
+absl::StatusOr<Shape> InferPadShape(const Shape& operand,
+                                    const Shape& padding_value,
+                                    const PaddingConfig& config);
+absl::StatusOr<Shape> InferGatherShape(const Shape& operand,
+                                       const Shape& start_indices,
+                                       const GatherDimensionNumbers& dnums,
+                                       absl::Span<const int64_t> slice_sizes);
+absl::StatusOr<Shape> InferScatterShape(
+    absl::Span<const Shape* const> operands_indices_updates,
+    const ProgramShape& to_apply, const ScatterDimensionNumbers& dnums);
+absl::StatusOr<Shape> InferIotaShape(const Shape& declared,
+                                     int64_t iota_dimension);
+absl::StatusOr<Shape> InferGetDimensionSizeShape(const Shape& operand,
+                                                 int64_t dimension);
+
+// ---- Tuples and control flow (infer/control_flow.cc) ----------------------
+absl::StatusOr<Shape> InferTupleShape(absl::Span<const Shape* const> elements);
+absl::StatusOr<Shape> InferGetTupleElementShape(const Shape& tuple,
+                                                int64_t index);
+absl::StatusOr<Shape> InferCallShape(absl::Span<const Shape* const> args,
+                                     const ProgramShape& to_apply);
+absl::StatusOr<Shape> InferWhileShape(const ProgramShape& condition,
+                                      const ProgramShape& body,
+                                      const Shape& init);
+absl::StatusOr<Shape> InferConditionalShape(
+    const Shape& branch_index, absl::Span<const ProgramShape> branches,
+    absl::Span<const Shape* const> branch_operands);
+
+// ---- Reductions and windows (infer/reduction.cc) --------------------------
+// Variadic reduce: operands then init values (N each).
+absl::StatusOr<Shape> InferReduceShape(
+    absl::Span<const Shape* const> operands_and_inits,
+    absl::Span<const int64_t> dimensions, const ProgramShape& to_apply);
+absl::StatusOr<Shape> InferReduceWindowShape(
+    absl::Span<const Shape* const> operands_and_inits, const Window& window,
+    const ProgramShape& to_apply);
+absl::StatusOr<Shape> InferSelectAndScatterShape(
+    const Shape& operand, const ProgramShape& select, const Window& window,
+    const Shape& source, const Shape& init_value,
+    const ProgramShape& scatter);
+absl::StatusOr<Shape> InferAllReduceShape(
+    absl::Span<const Shape* const> operands, const ProgramShape& to_apply);
+absl::StatusOr<Shape> InferSortShape(absl::Span<const Shape* const> operands,
+                                     int64_t dimension,
+                                     const ProgramShape& comparator);
+// The shape of a window applied to a base shape (no element-type rules).
+absl::StatusOr<Shape> InferWindowOutputShape(const Shape& base,
+                                             const Window& window,
+                                             PrimitiveType element_type);
+
+// ---- Linear algebra and convolution (infer/linalg.cc) ---------------------
+absl::StatusOr<Shape> InferDotShape(const Shape& lhs, const Shape& rhs,
+                                    const DotDimensionNumbers& dnums,
+                                    PrimitiveType preferred_type);
+absl::StatusOr<Shape> InferConvolveShape(
+    const Shape& lhs, const Shape& rhs, int64_t feature_group_count,
+    int64_t batch_group_count, const Window& window,
+    const ConvolutionDimensionNumbers& dnums, PrimitiveType preferred_type);
+absl::StatusOr<Shape> InferTriangularSolveShape(
+    const Shape& a, const Shape& b, const TriangularSolveOptions& options);
+absl::StatusOr<Shape> InferCholeskyShape(const Shape& a);
+absl::StatusOr<Shape> InferBatchNormTrainingShape(const Shape& operand,
+                                                  const Shape& scale,
+                                                  const Shape& offset,
+                                                  int64_t feature_index);
+absl::StatusOr<Shape> InferBatchNormInferenceShape(
+    const Shape& operand, const Shape& scale, const Shape& offset,
+    const Shape& mean, const Shape& variance, int64_t feature_index);
+absl::StatusOr<Shape> InferBatchNormGradShape(const Shape& operand,
+                                              const Shape& scale,
+                                              const Shape& mean,
+                                              const Shape& variance,
+                                              const Shape& grad_output,
+                                              int64_t feature_index);
+
+// ---- Other (infer/misc.cc) ------------------------------------------------
+absl::StatusOr<Shape> InferRngShape(const Shape& a, const Shape& b,
+                                    RandomDistribution distribution,
+                                    const Shape& declared);
+absl::StatusOr<Shape> InferInfeedShape(const Shape& token,
+                                       const Shape& declared);
+absl::StatusOr<Shape> InferOutfeedShape(const Shape& operand,
+                                        const Shape& token);
+absl::StatusOr<Shape> InferAfterAllShape(
+    absl::Span<const Shape* const> tokens);
+
+}  // namespace shape_inference
+}  // namespace plexa
+
+#endif  // PLEXA_CORE_INFER_SHAPE_INFERENCE_H_
