@@ -1,0 +1,503 @@
+#include "abi/host/plugin_host.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "core/shape/layout_util.h"
+#include "core/shape/shape_util.h"
+#include "core/text/hlo_parser.h"
+
+namespace plexa::host {
+namespace {
+
+// Fills struct_size and zeroes the rest: every call site starts from this.
+template <typename Args>
+Args MakeArgs(size_t size) {
+  Args a{};
+  a.struct_size = size;
+  return a;
+}
+#define PLX_ARGS(Type) MakeArgs<Type>(Type##_STRUCT_SIZE)
+
+#define RETURN_IF_PLX_ERROR(api, call)                                 \
+  if (absl::Status s_ = ConsumeError((api), (call)); !s_.ok()) return s_
+
+std::string ExecutableDirectory() {
+  std::error_code ec;
+  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return ".";
+  return exe.parent_path().string();
+}
+
+// Every v1.0 slot, with its name, for the completeness check.
+struct SlotCheck {
+  const char* name;
+  size_t offset;
+};
+#define PLX_SLOT(s) {#s, offsetof(PLX_Api, s)}
+constexpr SlotCheck kV1Slots[] = {
+    PLX_SLOT(PLX_Error_Destroy),
+    PLX_SLOT(PLX_Error_Message),
+    PLX_SLOT(PLX_Error_GetCode),
+    PLX_SLOT(PLX_Plugin_Initialize),
+    PLX_SLOT(PLX_Plugin_Attributes),
+    PLX_SLOT(PLX_Client_Create),
+    PLX_SLOT(PLX_Client_Destroy),
+    PLX_SLOT(PLX_Client_Devices),
+    PLX_SLOT(PLX_Client_DefaultDeviceAssignment),
+    PLX_SLOT(PLX_Device_Describe),
+    PLX_SLOT(PLX_Event_Destroy),
+    PLX_SLOT(PLX_Event_IsReady),
+    PLX_SLOT(PLX_Event_Await),
+    PLX_SLOT(PLX_Event_OnReady),
+    PLX_SLOT(PLX_Client_BufferFromHost),
+    PLX_SLOT(PLX_Buffer_Shape),
+    PLX_SLOT(PLX_Buffer_ToHost),
+    PLX_SLOT(PLX_Buffer_CopyToDevice),
+    PLX_SLOT(PLX_Buffer_Delete),
+    PLX_SLOT(PLX_Buffer_IsDeleted),
+    PLX_SLOT(PLX_Buffer_Destroy),
+    PLX_SLOT(PLX_Client_Compile),
+    PLX_SLOT(PLX_Executable_Destroy),
+    PLX_SLOT(PLX_Executable_Signature),
+    PLX_SLOT(PLX_Executable_Execute),
+    PLX_SLOT(PLX_Executable_Serialize),
+    PLX_SLOT(PLX_Client_DeserializeExecutable),
+    PLX_SLOT(PLX_CustomCall_Register),
+};
+#undef PLX_SLOT
+
+// Closes a dlopen handle unless released.
+struct HandleCloser {
+  void* handle;
+  ~HandleCloser() {
+    if (handle) dlclose(handle);
+  }
+};
+
+}  // namespace
+
+absl::Status ConsumeError(const PLX_Api* api, PLX_Error* error) {
+  if (error == nullptr) return absl::OkStatus();
+  auto msg_args = PLX_ARGS(PLX_Error_Message_Args);
+  msg_args.error = error;
+  api->PLX_Error_Message(&msg_args);
+  std::string message(msg_args.message ? msg_args.message : "",
+                      msg_args.message_size);
+  auto code_args = PLX_ARGS(PLX_Error_GetCode_Args);
+  code_args.error = error;
+  absl::StatusCode code = absl::StatusCode::kUnknown;
+  if (PLX_Error* code_error = api->PLX_Error_GetCode(&code_args);
+      code_error == nullptr) {
+    code = static_cast<absl::StatusCode>(code_args.code);
+  } else {
+    // Cannot happen with a correct plugin; do not leak the second error.
+    auto d = PLX_ARGS(PLX_Error_Destroy_Args);
+    d.error = code_error;
+    api->PLX_Error_Destroy(&d);
+  }
+  auto destroy = PLX_ARGS(PLX_Error_Destroy_Args);
+  destroy.error = error;
+  api->PLX_Error_Destroy(&destroy);
+  if (code == absl::StatusCode::kOk) code = absl::StatusCode::kUnknown;
+  return absl::Status(code, message);
+}
+
+std::vector<std::string> Plugin::SearchDirectories() {
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("PLEXA_PLUGIN_PATH")) {
+    for (absl::string_view d : absl::StrSplit(env, ':', absl::SkipEmpty())) {
+      dirs.emplace_back(d);
+    }
+  }
+  const std::string exe_dir = ExecutableDirectory();
+  dirs.push_back(exe_dir);
+  dirs.push_back(exe_dir + "/plugins");
+  dirs.push_back(exe_dir + "/../lib/plexa");
+  return dirs;
+}
+
+absl::StatusOr<std::shared_ptr<Plugin>> Plugin::Load(
+    const std::string& name_or_path) {
+  std::string path = name_or_path;
+  const bool is_path = absl::StrContains(name_or_path, '/') ||
+                       absl::EndsWith(name_or_path, ".so");
+  if (!is_path) {
+    const std::string file = absl::StrCat("libplexa_plugin_", name_or_path, ".so");
+    std::vector<std::string> tried;
+    path.clear();
+    for (const std::string& dir : SearchDirectories()) {
+      std::string candidate = absl::StrCat(dir, "/", file);
+      if (std::filesystem::exists(candidate)) {
+        path = candidate;
+        break;
+      }
+      tried.push_back(dir);
+    }
+    if (path.empty()) {
+      return absl::NotFoundError(absl::StrCat(
+          "no plugin named '", name_or_path, "': ", file, " is not in ",
+          absl::StrJoin(tried, ", "), " (set PLEXA_PLUGIN_PATH or give a path)"));
+    }
+  }
+  HandleCloser handle{dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)};
+  if (handle.handle == nullptr) {
+    const char* why = dlerror();
+    return absl::NotFoundError(absl::StrCat("cannot load plugin '", path,
+                                            "': ", why ? why : "dlopen failed"));
+  }
+  auto* get_api = reinterpret_cast<PLX_GetApi_Fn*>(
+      dlsym(handle.handle, PLX_GET_API_SYMBOL));
+  if (get_api == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", path, "' is not a Plexa plugin: it does not export ",
+                     PLX_GET_API_SYMBOL));
+  }
+  const PLX_Api* api = get_api();
+  if (api == nullptr) {
+    return absl::InternalError(
+        absl::StrCat("plugin '", path, "': PLX_GetApi returned NULL"));
+  }
+  // The version is at a fixed place in every major; read it first.
+  const size_t version_end = offsetof(PLX_Api, version) +
+                             PLX_STRUCT_SIZE(PLX_ApiVersion, minor);
+  if (api->struct_size < version_end) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "plugin '", path, "': its function table is ", api->struct_size,
+        " bytes, too small to hold an ABI version"));
+  }
+  if (api->version.major != PLX_API_MAJOR) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "plugin '", path, "' was built for Plexa ABI ", api->version.major,
+        ".", api->version.minor, "; this host speaks ABI ", PLX_API_MAJOR, ".",
+        PLX_API_MINOR, ". Plugins load only into hosts of the same major "
+        "version: rebuild the plugin against ABI ", PLX_API_MAJOR, ".x"));
+  }
+  if (api->struct_size < PLX_Api_STRUCT_SIZE_1_0) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "plugin '", path, "' (ABI ", api->version.major, ".",
+        api->version.minor, ") has a ", api->struct_size,
+        "-byte function table; ABI ", PLX_API_MAJOR, ".0 requires ",
+        PLX_Api_STRUCT_SIZE_1_0));
+  }
+  for (const SlotCheck& slot : kV1Slots) {
+    void* fn;
+    std::memcpy(&fn, reinterpret_cast<const char*>(api) + slot.offset,
+                sizeof(fn));
+    if (fn == nullptr) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "plugin '", path, "' leaves the required ABI 1.0 entry point ",
+          slot.name, " empty"));
+    }
+  }
+  std::shared_ptr<Plugin> plugin(new Plugin());
+  plugin->api_ = api;
+  plugin->path_ = path;
+
+  auto init = PLX_ARGS(PLX_Plugin_Initialize_Args);
+  RETURN_IF_PLX_ERROR(api, api->PLX_Plugin_Initialize(&init));
+  auto attrs = PLX_ARGS(PLX_Plugin_Attributes_Args);
+  RETURN_IF_PLX_ERROR(api, api->PLX_Plugin_Attributes(&attrs));
+  PluginAttributes& a = plugin->attributes_;
+  a.name = attrs.name ? attrs.name : "";
+  a.vendor = attrs.vendor ? attrs.vendor : "";
+  a.version = attrs.version ? attrs.version : "";
+  a.platform = attrs.platform ? attrs.platform : "";
+  a.abi_major = attrs.abi_major;
+  a.abi_minor = attrs.abi_minor;
+  for (size_t i = 0; i < attrs.num_formats; ++i) {
+    if (attrs.formats && attrs.formats[i]) a.formats.emplace_back(attrs.formats[i]);
+  }
+  a.capabilities = attrs.capabilities;
+  // Ownership of the dlopen handle passes to the plugin object only now
+  // that everything succeeded.
+  plugin->handle_ = handle.handle;
+  handle.handle = nullptr;
+  return plugin;
+}
+
+Plugin::~Plugin() {
+  if (handle_) dlclose(handle_);
+}
+
+absl::Status Plugin::RegisterCustomCall(const std::string& name, void* function,
+                                        int32_t api_version,
+                                        const std::string& platform) {
+  auto args = PLX_ARGS(PLX_CustomCall_Register_Args);
+  args.name = name.c_str();
+  args.platform = platform.c_str();
+  args.function = function;
+  args.api_version = api_version;
+  return ConsumeError(api_, api_->PLX_CustomCall_Register(&args));
+}
+
+absl::StatusOr<std::unique_ptr<Client>> Plugin::CreateClient(
+    const std::vector<Option>& options) {
+  std::vector<PLX_NamedValue> values;
+  for (const Option& o : options) {
+    PLX_NamedValue v{};
+    v.struct_size = PLX_NamedValue_STRUCT_SIZE;
+    v.name = o.name.c_str();
+    v.kind = o.kind;
+    v.string_value = o.string_value.c_str();
+    v.int64_value = o.int64_value;
+    v.bool_value = o.bool_value;
+    v.float_value = o.float_value;
+    values.push_back(v);
+  }
+  auto args = PLX_ARGS(PLX_Client_Create_Args);
+  args.options = values.data();
+  args.num_options = values.size();
+  RETURN_IF_PLX_ERROR(api_, api_->PLX_Client_Create(&args));
+  std::unique_ptr<Client> client(new Client(shared_from_this(), args.client));
+  auto devs = PLX_ARGS(PLX_Client_Devices_Args);
+  devs.client = args.client;
+  RETURN_IF_PLX_ERROR(api_, api_->PLX_Client_Devices(&devs));
+  for (size_t i = 0; i < devs.num_devices; ++i) {
+    auto d = PLX_ARGS(PLX_Device_Describe_Args);
+    d.device = devs.devices[i];
+    RETURN_IF_PLX_ERROR(api_, api_->PLX_Device_Describe(&d));
+    client->devices_.push_back(
+        DeviceInfo{devs.devices[i], d.id, d.kind ? d.kind : "", d.memory_bytes});
+  }
+  return client;
+}
+
+Client::~Client() {
+  auto args = PLX_ARGS(PLX_Client_Destroy_Args);
+  args.client = client_;
+  // A destroy that fails (objects still alive) is a bug in the caller; the
+  // status has nowhere to go from a destructor, so it is dropped.
+  ConsumeError(plugin_->api(), plugin_->api()->PLX_Client_Destroy(&args))
+      .IgnoreError();
+}
+
+absl::StatusOr<std::unique_ptr<Buffer>> Client::BufferFromLiteral(
+    const Literal& literal, int64_t device_index) {
+  const Shape& shape = literal.shape();
+  if (!shape.IsArray()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "only arrays can be transferred, not ", shape.ToString()));
+  }
+  if (device_index < 0 || device_index >= static_cast<int64_t>(devices_.size())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "device index ", device_index, " out of range (", devices_.size(),
+        " devices)"));
+  }
+  const Layout layout = LayoutUtil::EffectiveLayout(shape);
+  std::vector<int64_t> dims(shape.dimensions().begin(), shape.dimensions().end());
+  std::vector<int64_t> m2m(layout.minor_to_major().begin(),
+                           layout.minor_to_major().end());
+  const std::string layout_text = layout.ToString();
+  const bool plain = layout.tiles().empty() && layout.padded_dimensions().empty() &&
+                     layout.tail_padding_alignment_in_elements() == 1 &&
+                     layout.element_size_in_bits() == 0;
+  PLX_ArrayShape abi_shape{};
+  abi_shape.struct_size = PLX_ArrayShape_STRUCT_SIZE;
+  abi_shape.element_type = static_cast<PLX_Type>(shape.element_type());
+  abi_shape.dims = dims.data();
+  abi_shape.num_dims = dims.size();
+  abi_shape.minor_to_major = m2m.data();
+  abi_shape.layout = plain ? nullptr : layout_text.c_str();
+  auto args = PLX_ARGS(PLX_Client_BufferFromHost_Args);
+  args.client = client_;
+  args.device = devices_[device_index].handle;
+  args.data = literal.data().data();
+  args.data_size = literal.data().size();
+  args.shape = &abi_shape;
+  RETURN_IF_PLX_ERROR(plugin_->api(),
+                      plugin_->api()->PLX_Client_BufferFromHost(&args));
+  return std::unique_ptr<Buffer>(new Buffer(plugin_, args.buffer));
+}
+
+absl::StatusOr<std::unique_ptr<Executable>> Client::Compile(
+    absl::string_view program, const std::string& format,
+    const CompileOptions& options) {
+  std::vector<const char*> libs;
+  for (const std::string& l : options.custom_call_libraries) {
+    libs.push_back(l.c_str());
+  }
+  PLX_CompileOptions o{};
+  o.struct_size = PLX_CompileOptions_STRUCT_SIZE;
+  o.num_replicas = options.num_replicas;
+  o.device_assignment =
+      options.device_assignment.empty() ? nullptr : options.device_assignment.data();
+  if (!options.device_assignment.empty() &&
+      static_cast<int64_t>(options.device_assignment.size()) != options.num_replicas) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "device_assignment has ", options.device_assignment.size(),
+        " entries for ", options.num_replicas, " replicas"));
+  }
+  o.optimization_level = options.optimization_level;
+  o.custom_call_libraries = libs.data();
+  o.num_custom_call_libraries = libs.size();
+  auto args = PLX_ARGS(PLX_Client_Compile_Args);
+  args.client = client_;
+  args.program = program.data();
+  args.program_size = program.size();
+  args.format = format.c_str();
+  args.options = &o;
+  RETURN_IF_PLX_ERROR(plugin_->api(), plugin_->api()->PLX_Client_Compile(&args));
+  std::unique_ptr<Executable> exe(new Executable(plugin_, args.executable));
+  if (absl::Status s = exe->LoadSignature(); !s.ok()) return s;
+  return exe;
+}
+
+absl::StatusOr<std::unique_ptr<Executable>> Client::DeserializeExecutable(
+    absl::string_view bytes) {
+  auto args = PLX_ARGS(PLX_Client_DeserializeExecutable_Args);
+  args.client = client_;
+  args.bytes = bytes.data();
+  args.bytes_size = bytes.size();
+  RETURN_IF_PLX_ERROR(plugin_->api(),
+                      plugin_->api()->PLX_Client_DeserializeExecutable(&args));
+  std::unique_ptr<Executable> exe(new Executable(plugin_, args.executable));
+  if (absl::Status s = exe->LoadSignature(); !s.ok()) return s;
+  return exe;
+}
+
+absl::StatusOr<Shape> ShapeFromAbi(const PLX_ArrayShape& s) {
+  std::vector<int64_t> dims(s.dims, s.dims + s.num_dims);
+  auto shape = ShapeUtil::MakeValidatedShape(
+      static_cast<PrimitiveType>(s.element_type), dims);
+  if (!shape.ok()) return shape.status();
+  if (s.layout != nullptr) {
+    auto layout = ParseLayout(s.layout);
+    if (!layout.ok()) return layout.status();
+    *shape->mutable_layout() = *layout;
+  } else if (s.minor_to_major != nullptr) {
+    *shape->mutable_layout() =
+        LayoutUtil::MakeLayout(absl::MakeConstSpan(s.minor_to_major, s.num_dims));
+  } else {
+    LayoutUtil::SetToDefaultLayout(&*shape);
+  }
+  return shape;
+}
+
+Buffer::~Buffer() {
+  auto args = PLX_ARGS(PLX_Buffer_Destroy_Args);
+  args.buffer = buffer_;
+  ConsumeError(plugin_->api(), plugin_->api()->PLX_Buffer_Destroy(&args))
+      .IgnoreError();
+}
+
+absl::StatusOr<Shape> Buffer::shape() const {
+  auto args = PLX_ARGS(PLX_Buffer_Shape_Args);
+  args.buffer = buffer_;
+  RETURN_IF_PLX_ERROR(plugin_->api(), plugin_->api()->PLX_Buffer_Shape(&args));
+  return ShapeFromAbi(args.shape);
+}
+
+absl::StatusOr<Literal> Buffer::ToLiteral() const {
+  auto shape = this->shape();
+  if (!shape.ok()) return shape.status();
+  Shape host = *shape;
+  LayoutUtil::SetToDefaultLayout(&host);
+  Literal literal(host);
+  auto args = PLX_ARGS(PLX_Buffer_ToHost_Args);
+  args.buffer = buffer_;
+  args.dst = literal.mutable_data().data();
+  args.dst_size = literal.mutable_data().size();
+  RETURN_IF_PLX_ERROR(plugin_->api(), plugin_->api()->PLX_Buffer_ToHost(&args));
+  return literal;
+}
+
+absl::Status Buffer::Delete() {
+  auto args = PLX_ARGS(PLX_Buffer_Delete_Args);
+  args.buffer = buffer_;
+  return ConsumeError(plugin_->api(), plugin_->api()->PLX_Buffer_Delete(&args));
+}
+
+absl::StatusOr<bool> Buffer::IsDeleted() const {
+  auto args = PLX_ARGS(PLX_Buffer_IsDeleted_Args);
+  args.buffer = buffer_;
+  RETURN_IF_PLX_ERROR(plugin_->api(),
+                      plugin_->api()->PLX_Buffer_IsDeleted(&args));
+  return args.is_deleted;
+}
+
+Executable::~Executable() {
+  auto args = PLX_ARGS(PLX_Executable_Destroy_Args);
+  args.executable = executable_;
+  ConsumeError(plugin_->api(), plugin_->api()->PLX_Executable_Destroy(&args))
+      .IgnoreError();
+}
+
+absl::Status Executable::LoadSignature() {
+  auto args = PLX_ARGS(PLX_Executable_Signature_Args);
+  args.executable = executable_;
+  RETURN_IF_PLX_ERROR(plugin_->api(),
+                      plugin_->api()->PLX_Executable_Signature(&args));
+  for (size_t i = 0; i < args.num_parameters; ++i) {
+    auto s = ShapeFromAbi(args.parameters[i]);
+    if (!s.ok()) return s.status();
+    parameters_.push_back(*s);
+  }
+  for (size_t i = 0; i < args.num_outputs; ++i) {
+    auto s = ShapeFromAbi(args.outputs[i]);
+    if (!s.ok()) return s.status();
+    outputs_.push_back(*s);
+  }
+  num_replicas_ = args.num_replicas;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<std::vector<std::unique_ptr<Buffer>>>>
+Executable::Execute(const std::vector<std::vector<Buffer*>>& args,
+                    absl::Span<const int64_t> donated) {
+  const size_t replicas = args.size();
+  std::vector<std::vector<PLX_Buffer*>> in(replicas);
+  std::vector<PLX_Buffer* const*> in_ptrs(replicas);
+  std::vector<std::vector<PLX_Buffer*>> out(
+      replicas, std::vector<PLX_Buffer*>(outputs_.size(), nullptr));
+  std::vector<PLX_Buffer**> out_ptrs(replicas);
+  size_t num_args = replicas ? args[0].size() : 0;
+  for (size_t r = 0; r < replicas; ++r) {
+    if (args[r].size() != num_args) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "replica ", r, " has ", args[r].size(), " arguments, replica 0 has ",
+          num_args));
+    }
+    for (Buffer* b : args[r]) in[r].push_back(b ? b->handle() : nullptr);
+    in_ptrs[r] = in[r].data();
+    out_ptrs[r] = out[r].data();
+  }
+  auto a = PLX_ARGS(PLX_Executable_Execute_Args);
+  a.executable = executable_;
+  a.num_replicas = replicas;
+  a.arguments = in_ptrs.data();
+  a.num_arguments = num_args;
+  a.donated = donated.data();
+  a.num_donated = donated.size();
+  a.outputs = out_ptrs.data();
+  a.num_outputs = outputs_.size();
+  a.completion_events = nullptr;  // synchronous
+  RETURN_IF_PLX_ERROR(plugin_->api(),
+                      plugin_->api()->PLX_Executable_Execute(&a));
+  std::vector<std::vector<std::unique_ptr<Buffer>>> result(replicas);
+  for (size_t r = 0; r < replicas; ++r) {
+    for (PLX_Buffer* b : out[r]) {
+      result[r].push_back(std::unique_ptr<Buffer>(new Buffer(plugin_, b)));
+    }
+  }
+  return result;
+}
+
+absl::StatusOr<std::string> Executable::Serialize() const {
+  auto args = PLX_ARGS(PLX_Executable_Serialize_Args);
+  args.executable = executable_;
+  RETURN_IF_PLX_ERROR(plugin_->api(),
+                      plugin_->api()->PLX_Executable_Serialize(&args));
+  std::string bytes(args.bytes, args.bytes_size);
+  if (args.bytes_deleter) args.bytes_deleter(args.bytes_owner);
+  return bytes;
+}
+
+}  // namespace plexa::host

@@ -1,0 +1,190 @@
+// The host side of the Plexa ABI: load plugins, and C++ RAII wrappers over
+// the C API returning absl::StatusOr. What `plexa run` and the tests use.
+//
+//   auto plugin = host::Plugin::Load("reference");   // name or path
+//   auto client = (*plugin)->CreateClient({});
+//   auto exe = (*client)->Compile(text, "hlo-text", {});
+//   auto in = (*client)->BufferFromLiteral(literal);
+//   auto out = (*exe)->Execute({{in->get()}});
+//   auto result = out[0][0]->ToLiteral();
+//
+// Loading checks the entry symbol, the ABI major (must equal ours), the
+// table size and every v1.0 slot, and initializes the plugin; a mismatch is
+// an error naming the plugin path and both versions. No handle is leaked on
+// any failure path.
+#ifndef PLEXA_ABI_HOST_PLUGIN_HOST_H_
+#define PLEXA_ABI_HOST_PLUGIN_HOST_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "core/literal/literal.h"
+#include "core/shape/shape.h"
+#include "plexa/plexa_c_api.h"
+
+namespace plexa::host {
+
+class Client;
+class Buffer;
+class Executable;
+
+// Converts a PLX_Error into a status and destroys it. OK for NULL.
+absl::Status ConsumeError(const PLX_Api* api, PLX_Error* error);
+
+struct PluginAttributes {
+  std::string name, vendor, version, platform;
+  int32_t abi_major = 0, abi_minor = 0;
+  std::vector<std::string> formats;
+  uint64_t capabilities = 0;
+};
+
+class Plugin : public std::enable_shared_from_this<Plugin> {
+ public:
+  // `name_or_path`: a path (contains '/' or ends in ".so"), or a plugin
+  // name looked up as libplexa_plugin_NAME.so in $PLEXA_PLUGIN_PATH
+  // (':'-separated), then beside the running program (DIR, DIR/plugins,
+  // DIR/../lib/plexa).
+  static absl::StatusOr<std::shared_ptr<Plugin>> Load(
+      const std::string& name_or_path);
+  // Where a name is searched, in order.
+  static std::vector<std::string> SearchDirectories();
+
+  ~Plugin();
+  Plugin(const Plugin&) = delete;
+  Plugin& operator=(const Plugin&) = delete;
+
+  const PLX_Api* api() const { return api_; }
+  const std::string& path() const { return path_; }
+  const PluginAttributes& attributes() const { return attributes_; }
+  bool HasCapability(uint64_t bit) const {
+    return (attributes_.capabilities & bit) != 0;
+  }
+
+  absl::Status RegisterCustomCall(const std::string& name, void* function,
+                                  int32_t api_version,
+                                  const std::string& platform = "*");
+
+  struct Option {
+    std::string name;
+    PLX_ValueKind kind = PLX_Value_INT64;
+    std::string string_value;
+    int64_t int64_value = 0;
+    bool bool_value = false;
+    double float_value = 0;
+  };
+  absl::StatusOr<std::unique_ptr<Client>> CreateClient(
+      const std::vector<Option>& options = {});
+
+ private:
+  Plugin() = default;
+  void* handle_ = nullptr;
+  const PLX_Api* api_ = nullptr;
+  std::string path_;
+  PluginAttributes attributes_;
+};
+
+struct DeviceInfo {
+  PLX_Device* handle = nullptr;
+  int64_t id = 0;
+  std::string kind;
+  uint64_t memory_bytes = 0;
+};
+
+struct CompileOptions {
+  int64_t num_replicas = 1;
+  std::vector<int64_t> device_assignment;
+  int32_t optimization_level = 2;
+  std::vector<std::string> custom_call_libraries;
+};
+
+class Client {
+ public:
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  const std::vector<DeviceInfo>& devices() const { return devices_; }
+  Plugin& plugin() const { return *plugin_; }
+  PLX_Client* handle() const { return client_; }
+
+  // Copies a literal (any layout) to device `device_index`.
+  absl::StatusOr<std::unique_ptr<Buffer>> BufferFromLiteral(
+      const Literal& literal, int64_t device_index = 0);
+  absl::StatusOr<std::unique_ptr<Executable>> Compile(
+      absl::string_view program, const std::string& format,
+      const CompileOptions& options = {});
+  absl::StatusOr<std::unique_ptr<Executable>> DeserializeExecutable(
+      absl::string_view bytes);
+
+ private:
+  friend class Plugin;
+  Client(std::shared_ptr<Plugin> plugin, PLX_Client* client)
+      : plugin_(std::move(plugin)), client_(client) {}
+  std::shared_ptr<Plugin> plugin_;
+  PLX_Client* client_;
+  std::vector<DeviceInfo> devices_;
+};
+
+class Buffer {
+ public:
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  PLX_Buffer* handle() const { return buffer_; }
+  // Array shape with the device layout.
+  absl::StatusOr<Shape> shape() const;
+  // Copies to host into a literal with the default layout.
+  absl::StatusOr<Literal> ToLiteral() const;
+  absl::Status Delete();
+  absl::StatusOr<bool> IsDeleted() const;
+
+ private:
+  friend class Client;
+  friend class Executable;
+  Buffer(std::shared_ptr<Plugin> plugin, PLX_Buffer* buffer)
+      : plugin_(std::move(plugin)), buffer_(buffer) {}
+  std::shared_ptr<Plugin> plugin_;
+  PLX_Buffer* buffer_;
+};
+
+class Executable {
+ public:
+  ~Executable();
+  Executable(const Executable&) = delete;
+  Executable& operator=(const Executable&) = delete;
+
+  PLX_Executable* handle() const { return executable_; }
+  const std::vector<Shape>& parameter_shapes() const { return parameters_; }
+  const std::vector<Shape>& output_shapes() const { return outputs_; }
+  int64_t num_replicas() const { return num_replicas_; }
+
+  // args[replica][i]; returns outputs[replica][i] (tuple results are
+  // flattened). Waits for completion.
+  absl::StatusOr<std::vector<std::vector<std::unique_ptr<Buffer>>>> Execute(
+      const std::vector<std::vector<Buffer*>>& args,
+      absl::Span<const int64_t> donated = {});
+  absl::StatusOr<std::string> Serialize() const;
+
+ private:
+  friend class Client;
+  Executable(std::shared_ptr<Plugin> plugin, PLX_Executable* executable)
+      : plugin_(std::move(plugin)), executable_(executable) {}
+  absl::Status LoadSignature();
+  std::shared_ptr<Plugin> plugin_;
+  PLX_Executable* executable_;
+  std::vector<Shape> parameters_;
+  std::vector<Shape> outputs_;
+  int64_t num_replicas_ = 1;
+};
+
+// Converts an ABI array shape (with its layout) to a Shape.
+absl::StatusOr<Shape> ShapeFromAbi(const PLX_ArrayShape& shape);
+
+}  // namespace plexa::host
+
+#endif  // PLEXA_ABI_HOST_PLUGIN_HOST_H_

@@ -1,0 +1,81 @@
+#include "abi/sdk/custom_call.h"
+
+#include <dlfcn.h>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
+
+namespace plexa::sdk {
+
+struct CustomCallRegistry::Impl {
+  mutable absl::Mutex mu;
+  absl::flat_hash_map<std::string, CustomCallTarget> targets
+      ABSL_GUARDED_BY(mu);
+};
+
+CustomCallRegistry::CustomCallRegistry() : impl_(std::make_shared<Impl>()) {}
+
+CustomCallRegistry& CustomCallRegistry::Global() {
+  static CustomCallRegistry* const kRegistry = new CustomCallRegistry();
+  return *kRegistry;
+}
+
+void CustomCallRegistry::Register(const std::string& name, void* function,
+                                  int32_t api_version) {
+  absl::MutexLock lock(&impl_->mu);
+  impl_->targets[name] = CustomCallTarget{function, api_version, "registry"};
+}
+
+bool CustomCallRegistry::Lookup(absl::string_view name,
+                                CustomCallTarget* out) const {
+  absl::MutexLock lock(&impl_->mu);
+  auto it = impl_->targets.find(name);
+  if (it == impl_->targets.end()) return false;
+  *out = it->second;
+  return true;
+}
+
+absl::StatusOr<std::shared_ptr<CustomCallResolver>> CustomCallResolver::Create(
+    const std::vector<std::string>& libraries) {
+  std::shared_ptr<CustomCallResolver> r(new CustomCallResolver());
+  for (const std::string& path : libraries) {
+    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      const char* why = dlerror();
+      return absl::NotFoundError(
+          absl::StrCat("cannot load custom-call library '", path,
+                       "': ", why ? why : "unknown dlopen error"));
+    }
+    r->libraries_.emplace_back(path, handle);
+  }
+  return r;
+}
+
+CustomCallResolver::~CustomCallResolver() {
+  for (auto& [path, handle] : libraries_) dlclose(handle);
+}
+
+absl::StatusOr<CustomCallTarget> CustomCallResolver::Resolve(
+    absl::string_view name) const {
+  CustomCallTarget target;
+  if (CustomCallRegistry::Global().Lookup(name, &target)) return target;
+  const std::string symbol(name);
+  std::vector<std::string> searched = {"the registry"};
+  for (const auto& [path, handle] : libraries_) {
+    if (void* fn = dlsym(handle, symbol.c_str())) {
+      return CustomCallTarget{fn, 0, path};
+    }
+    searched.push_back(path);
+  }
+  if (void* fn = dlsym(RTLD_DEFAULT, symbol.c_str())) {
+    return CustomCallTarget{fn, 0, "process"};
+  }
+  searched.push_back("the process (dlsym RTLD_DEFAULT)");
+  return absl::NotFoundError(
+      absl::StrCat("custom-call target '", name, "' not found; searched ",
+                   absl::StrJoin(searched, ", ")));
+}
+
+}  // namespace plexa::sdk

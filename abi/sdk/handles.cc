@@ -1,0 +1,91 @@
+#include "abi/sdk/handles.h"
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "core/shape/layout_util.h"
+
+namespace plexa::sdk {
+namespace {
+
+struct Registry {
+  absl::Mutex mu;
+  absl::flat_hash_map<const void*, HandleKind> live ABSL_GUARDED_BY(mu);
+};
+
+Registry& GetRegistry() {
+  static Registry* const r = new Registry();
+  return *r;
+}
+
+const char* KindName(HandleKind k) {
+  switch (k) {
+    case HandleKind::kClient:
+      return "PLX_Client";
+    case HandleKind::kDevice:
+      return "PLX_Device";
+    case HandleKind::kBuffer:
+      return "PLX_Buffer";
+    case HandleKind::kExecutable:
+      return "PLX_Executable";
+    case HandleKind::kEvent:
+      return "PLX_Event";
+  }
+  return "handle";
+}
+
+}  // namespace
+
+void RegisterHandle(const void* p, HandleKind kind) {
+  Registry& r = GetRegistry();
+  absl::MutexLock lock(&r.mu);
+  r.live[p] = kind;
+}
+
+void UnregisterHandle(const void* p) {
+  Registry& r = GetRegistry();
+  absl::MutexLock lock(&r.mu);
+  r.live.erase(p);
+}
+
+absl::Status CheckHandle(const void* p, HandleKind kind, const char* function,
+                         const char* argument) {
+  if (p == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(function, ": ", argument, " is NULL"));
+  }
+  Registry& r = GetRegistry();
+  absl::MutexLock lock(&r.mu);
+  auto it = r.live.find(p);
+  if (it == r.live.end()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        function, ": ", argument, " is not a live ", KindName(kind),
+        " of this plugin (already destroyed, or never created by it)"));
+  }
+  if (it->second != kind) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(function, ": ", argument, " is a ", KindName(it->second),
+                     ", expected a ", KindName(kind)));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace plexa::sdk
+
+void ArrayShapeStorage::Set(const plexa::Shape& shape) {
+  dims.assign(shape.dimensions().begin(), shape.dimensions().end());
+  const plexa::Layout layout = plexa::LayoutUtil::EffectiveLayout(shape);
+  minor_to_major.assign(layout.minor_to_major().begin(),
+                        layout.minor_to_major().end());
+  const bool plain = layout.tiles().empty() &&
+                     layout.padded_dimensions().empty() &&
+                     layout.tail_padding_alignment_in_elements() == 1 &&
+                     layout.element_size_in_bits() == 0;
+  layout_text = plain ? "" : layout.ToString();
+  view.struct_size = PLX_ArrayShape_STRUCT_SIZE;
+  view.element_type = static_cast<PLX_Type>(shape.element_type());
+  view.dims = dims.data();
+  view.num_dims = dims.size();
+  view.minor_to_major = minor_to_major.data();
+  view.layout = layout_text.empty() ? nullptr : layout_text.c_str();
+}

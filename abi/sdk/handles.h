@@ -1,0 +1,78 @@
+// The C handle types behind plexa_c_api.h's opaque pointers, and the
+// registry of live handles that lets every entry point reject a pointer
+// that was never returned or was already destroyed (instead of crashing).
+#ifndef PLEXA_ABI_SDK_HANDLES_H_
+#define PLEXA_ABI_SDK_HANDLES_H_
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "abi/sdk/plugin.h"
+#include "absl/status/status.h"
+
+struct PLX_Error {
+  absl::Status status;
+  std::string message;
+};
+
+struct PLX_Event {
+  std::shared_ptr<plexa::sdk::Event> event;
+};
+
+struct PLX_Device {
+  plexa::sdk::Device* impl;
+  PLX_Client* client;
+  std::vector<PLX_NamedValue> attributes;
+  std::vector<std::string> attribute_strings;
+};
+
+struct PLX_Client {
+  std::unique_ptr<plexa::sdk::Client> impl;
+  std::vector<std::unique_ptr<PLX_Device>> device_handles;
+  std::vector<PLX_Device*> devices;
+  std::atomic<int64_t> live_buffers{0};
+  std::atomic<int64_t> live_executables{0};
+};
+
+// Storage behind a PLX_ArrayShape handed out to the caller.
+struct ArrayShapeStorage {
+  std::vector<int64_t> dims;
+  std::vector<int64_t> minor_to_major;
+  std::string layout_text;  // empty: no tiles/padding
+  PLX_ArrayShape view{};
+  void Set(const plexa::Shape& shape);
+};
+
+struct PLX_Buffer {
+  std::unique_ptr<plexa::sdk::Buffer> impl;
+  PLX_Client* client;
+  ArrayShapeStorage shape;
+};
+
+struct PLX_Executable {
+  std::unique_ptr<plexa::sdk::Executable> impl;
+  PLX_Client* client;
+  std::shared_ptr<plexa::sdk::CustomCallResolver> resolver;
+  std::vector<ArrayShapeStorage> parameter_storage;
+  std::vector<ArrayShapeStorage> output_storage;
+  std::vector<PLX_ArrayShape> parameters;
+  std::vector<PLX_ArrayShape> outputs;
+};
+
+namespace plexa::sdk {
+
+enum class HandleKind { kClient, kDevice, kBuffer, kExecutable, kEvent };
+
+// Process-wide; thread-safe.
+void RegisterHandle(const void* p, HandleKind kind);
+void UnregisterHandle(const void* p);
+// OK if `p` is a live handle of `kind`; otherwise an InvalidArgument that
+// names the function, the argument and what is wrong with it.
+absl::Status CheckHandle(const void* p, HandleKind kind, const char* function,
+                         const char* argument);
+
+}  // namespace plexa::sdk
+
+#endif  // PLEXA_ABI_SDK_HANDLES_H_

@@ -1,0 +1,183 @@
+// The plugin SDK: implement a Plexa plugin in C++ by subclassing Plugin,
+// Client, Device, Buffer and Executable; PLEXA_DEFINE_PLUGIN turns them
+// into the C function table (plexa_c_api.h) with every argument checked
+// (NULL, struct_size, handles that are not live), every status converted
+// to a PLX_Error, and nothing thrown across the boundary.
+//
+// A plugin links plexa_sdk (and the core) statically and exports only
+// PLX_GetApi. See docs/abi.md for a complete ~50-line plugin.
+#ifndef PLEXA_ABI_SDK_PLUGIN_H_
+#define PLEXA_ABI_SDK_PLUGIN_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "abi/sdk/custom_call.h"
+#include "abi/sdk/event.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "core/ir/module.h"
+#include "core/shape/shape.h"
+#include "plexa/plexa_c_api.h"
+
+namespace plexa::sdk {
+
+class Client;
+
+// Key/value options as given to PLX_Client_Create / compile options.
+struct OptionValue {
+  PLX_ValueKind kind = PLX_Value_STRING;
+  std::string string_value;
+  int64_t int64_value = 0;
+  bool bool_value = false;
+  double float_value = 0;
+};
+using Options = std::map<std::string, OptionValue>;
+
+struct CompileOptions {
+  int64_t num_replicas = 1;
+  std::vector<int64_t> device_assignment;  // num_replicas ids
+  int32_t optimization_level = 2;
+  std::vector<std::string> custom_call_libraries;
+  Options options;
+};
+
+class Device {
+ public:
+  Device(int64_t id, std::string kind, uint64_t memory_bytes = 0)
+      : id_(id), kind_(std::move(kind)), memory_bytes_(memory_bytes) {}
+  virtual ~Device() = default;
+  int64_t id() const { return id_; }
+  const std::string& kind() const { return kind_; }
+  uint64_t memory_bytes() const { return memory_bytes_; }
+  Options& attributes() { return attributes_; }
+
+ private:
+  int64_t id_;
+  std::string kind_;
+  uint64_t memory_bytes_;
+  Options attributes_;
+};
+
+// A device-resident array.
+class Buffer {
+ public:
+  // `shape` is an array shape with a layout.
+  Buffer(Shape shape, Device* device)
+      : shape_(std::move(shape)), device_(device) {}
+  virtual ~Buffer() = default;
+
+  const Shape& shape() const { return shape_; }
+  Device* device() const { return device_; }
+  // Bytes the buffer occupies on the device.
+  virtual size_t on_device_size() const = 0;
+  // Copies the contents to host memory laid out as `host_shape` (same
+  // dimensions and type, a layout of the host's choosing); dst has
+  // ShapeUtil::ByteSizeOf(host_shape) bytes. The returned event is ready
+  // when dst is filled (the default implementation is synchronous).
+  virtual absl::StatusOr<std::shared_ptr<Event>> ToHostAsync(
+      void* dst, const Shape& host_shape);
+  virtual absl::Status ToHost(void* dst, const Shape& host_shape) = 0;
+  // Frees the device memory. Further ToHost/Execute use is an error.
+  virtual void Delete() = 0;
+  virtual bool IsDeleted() const = 0;
+  // Ready when the contents are valid (after an async upload or run).
+  std::shared_ptr<Event> ready_event() const { return ready_; }
+  void set_ready_event(std::shared_ptr<Event> e) { ready_ = std::move(e); }
+
+ private:
+  Shape shape_;
+  Device* device_;
+  std::shared_ptr<Event> ready_ = Event::Ready();
+};
+
+struct ExecuteResult {
+  // outputs[replica][i]: the flattened result leaves.
+  std::vector<std::vector<std::unique_ptr<Buffer>>> outputs;
+  // One per replica, or empty when execution already completed.
+  std::vector<std::shared_ptr<Event>> completion;
+};
+
+class Executable {
+ public:
+  virtual ~Executable() = default;
+  // Array shapes with layouts; the SDK checks Execute's arguments against
+  // them (count, type, dimensions) before calling Execute.
+  virtual const std::vector<Shape>& parameter_shapes() const = 0;
+  virtual const std::vector<Shape>& output_shapes() const = 0;
+  virtual int64_t num_replicas() const { return 1; }
+  // args[replica][i]. Thread-safe: called concurrently.
+  virtual absl::StatusOr<ExecuteResult> Execute(
+      absl::Span<const std::vector<Buffer*>> args) = 0;
+  virtual absl::StatusOr<std::string> Serialize() const;
+};
+
+class Client {
+ public:
+  virtual ~Client() = default;
+  virtual absl::Span<Device* const> devices() const = 0;
+  // data holds ShapeUtil::ByteSizeOf(shape) bytes laid out as shape says
+  // (checked by the SDK).
+  virtual absl::StatusOr<std::unique_ptr<Buffer>> BufferFromHost(
+      const void* data, const Shape& shape, Device* device) = 0;
+  // Default: through host memory.
+  virtual absl::StatusOr<std::unique_ptr<Buffer>> CopyToDevice(Buffer* buffer,
+                                                               Device* device);
+  // The module is parsed and verified by the SDK; custom-call targets are
+  // to be resolved with `resolver`, which knows the registry and the
+  // libraries named in the options.
+  virtual absl::StatusOr<std::unique_ptr<Executable>> Compile(
+      std::unique_ptr<Module> module, const CompileOptions& options,
+      const CustomCallResolver& resolver) = 0;
+  virtual absl::StatusOr<std::unique_ptr<Executable>> Deserialize(
+      absl::string_view bytes);
+  // Default: replica r on device r % num_devices.
+  virtual absl::StatusOr<std::vector<int64_t>> DefaultDeviceAssignment(
+      int64_t num_replicas) const;
+};
+
+struct PluginInfo {
+  std::string name;
+  std::string vendor;
+  std::string version;
+  std::string platform;
+  std::vector<std::string> formats = {"hlo-text"};
+  uint64_t capabilities = 0;
+  Options attributes;
+};
+
+class Plugin {
+ public:
+  virtual ~Plugin() = default;
+  virtual PluginInfo Info() const = 0;
+  virtual absl::Status Initialize() { return absl::OkStatus(); }
+  // Options the plugin does not know must be rejected by name.
+  virtual absl::StatusOr<std::unique_ptr<Client>> CreateClient(
+      const Options& options) = 0;
+};
+
+// Builds the C table for a plugin made by `factory` (called once, on
+// first use). The table and the plugin live until the process exits.
+const PLX_Api* MakeApi(std::unique_ptr<Plugin> (*factory)());
+
+// Rejects options not in `known` with an error naming the first one.
+absl::Status CheckKnownOptions(const Options& options,
+                               absl::Span<const char* const> known,
+                               absl::string_view plugin_name);
+// Reads an int64 option with a default; wrong kinds are errors.
+absl::StatusOr<int64_t> GetIntOption(const Options& options,
+                                     absl::string_view name, int64_t dflt);
+
+}  // namespace plexa::sdk
+
+// Exports PLX_GetApi for the plugin made by `factory_fn` (a function
+// `std::unique_ptr<plexa::sdk::Plugin> f()`).
+#define PLEXA_DEFINE_PLUGIN(factory_fn)                                  \
+  extern "C" PLX_EXPORT const PLX_Api* PLX_GetApi(void) {              \
+    return ::plexa::sdk::MakeApi(factory_fn);                           \
+  }
+
+#endif  // PLEXA_ABI_SDK_PLUGIN_H_

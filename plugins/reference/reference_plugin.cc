@@ -1,0 +1,311 @@
+// The reference plugin: the evaluator (core/eval) behind the Plexa ABI.
+//
+// It is the oracle other plugins are checked against and the example of a
+// complete plugin. Devices are virtual (option "num_devices", default 1);
+// each buffer owns device memory of its own (never the caller's), so the
+// host-device copies are as real as on an accelerator. Replicas run on
+// threads with all-reduce meeting across them (Evaluator::RunReplicated).
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "abi/sdk/plugin.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "core/eval/evaluator.h"
+#include "core/shape/layout_util.h"
+#include "core/shape/shape_util.h"
+
+namespace plexa::reference {
+namespace {
+
+using sdk::Buffer;
+using sdk::Device;
+
+// 64-byte aligned device memory.
+class DeviceMemory {
+ public:
+  explicit DeviceMemory(size_t size)
+      : size_(size),
+        data_(static_cast<uint8_t*>(
+            ::operator new[](size ? size : 1, std::align_val_t(64)))) {}
+  ~DeviceMemory() { ::operator delete[](data_, std::align_val_t(64)); }
+  DeviceMemory(const DeviceMemory&) = delete;
+  DeviceMemory& operator=(const DeviceMemory&) = delete;
+  uint8_t* data() { return data_; }
+  size_t size() const { return size_; }
+
+ private:
+  size_t size_;
+  uint8_t* data_;
+};
+
+// A buffer holding a literal's bytes in the buffer's own layout.
+class ReferenceBuffer : public Buffer {
+ public:
+  ReferenceBuffer(Shape shape, Device* device)
+      : Buffer(std::move(shape), device),
+        memory_(std::make_unique<DeviceMemory>(
+            ShapeUtil::ByteSizeOf(this->shape()))) {}
+
+  size_t on_device_size() const override {
+    return memory_ ? memory_->size() : 0;
+  }
+  uint8_t* data() { return memory_->data(); }
+
+  absl::Status ToHost(void* dst, const Shape& host_shape) override {
+    absl::MutexLock lock(&mu_);
+    if (!memory_) return absl::FailedPreconditionError("buffer was deleted");
+    auto literal = ToLiteralLocked();
+    if (!literal.ok()) return literal.status();
+    if (!(LayoutUtil::EffectiveLayout(host_shape) ==
+          LayoutUtil::EffectiveLayout(shape()))) {
+      auto relaid = literal->Relayout(LayoutUtil::EffectiveLayout(host_shape));
+      if (!relaid.ok()) return relaid.status();
+      *literal = std::move(*relaid);
+    }
+    std::memcpy(dst, literal->data().data(), literal->data().size());
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<Literal> ToLiteral() {
+    absl::MutexLock lock(&mu_);
+    if (!memory_) return absl::FailedPreconditionError("buffer was deleted");
+    return ToLiteralLocked();
+  }
+
+  void Delete() override {
+    absl::MutexLock lock(&mu_);
+    memory_.reset();
+  }
+  bool IsDeleted() const override {
+    absl::MutexLock lock(&mu_);
+    return memory_ == nullptr;
+  }
+
+ private:
+  absl::StatusOr<Literal> ToLiteralLocked() const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    Literal literal(shape());
+    std::memcpy(literal.mutable_data().data(), memory_->data(),
+                memory_->size());
+    return literal;
+  }
+
+  mutable absl::Mutex mu_;
+  std::unique_ptr<DeviceMemory> memory_ ABSL_GUARDED_BY(mu_);
+};
+
+absl::StatusOr<std::unique_ptr<ReferenceBuffer>> BufferFromLiteral(
+    const Literal& literal, Device* device) {
+  auto b = std::make_unique<ReferenceBuffer>(literal.shape(), device);
+  std::memcpy(b->data(), literal.data().data(), literal.data().size());
+  return b;
+}
+
+// Flattens a (nested) tuple literal into its array leaves, in order.
+void FlattenLeaves(Literal literal, std::vector<Literal>* out) {
+  if (!literal.shape().IsTuple()) {
+    out->push_back(std::move(literal));
+    return;
+  }
+  for (Literal& e : std::move(literal).DecomposeTuple()) {
+    FlattenLeaves(std::move(e), out);
+  }
+}
+
+void FlattenShapes(const Shape& shape, std::vector<Shape>* out) {
+  if (!shape.IsTuple()) {
+    Shape s = shape;
+    LayoutUtil::SetToDefaultLayoutIfEmpty(&s);
+    out->push_back(std::move(s));
+    return;
+  }
+  for (const Shape& e : shape.tuple_shapes()) FlattenShapes(e, out);
+}
+
+class ReferenceExecutable : public sdk::Executable {
+ public:
+  ReferenceExecutable(std::unique_ptr<Module> module,
+                      std::vector<Device*> replica_devices,
+                      absl::flat_hash_map<std::string, CustomCallTarget> targets)
+      : module_(std::move(module)),
+        replica_devices_(std::move(replica_devices)),
+        targets_(std::move(targets)) {
+    const ProgramShape program =
+        module_->entry_computation()->ComputeProgramShape();
+    for (const Shape& p : program.parameters) {
+      Shape s = p;
+      LayoutUtil::SetToDefaultLayoutIfEmpty(&s);
+      parameters_.push_back(std::move(s));
+    }
+    FlattenShapes(program.result, &outputs_);
+  }
+
+  const std::vector<Shape>& parameter_shapes() const override {
+    return parameters_;
+  }
+  const std::vector<Shape>& output_shapes() const override { return outputs_; }
+  int64_t num_replicas() const override {
+    return static_cast<int64_t>(replica_devices_.size());
+  }
+
+  absl::StatusOr<sdk::ExecuteResult> Execute(
+      absl::Span<const std::vector<Buffer*>> args) override {
+    std::vector<std::vector<Literal>> inputs(args.size());
+    for (size_t r = 0; r < args.size(); ++r) {
+      for (Buffer* b : args[r]) {
+        auto lit = static_cast<ReferenceBuffer*>(b)->ToLiteral();
+        if (!lit.ok()) return lit.status();
+        inputs[r].push_back(std::move(*lit));
+      }
+    }
+    EvaluatorOptions options;
+    const auto* targets = &targets_;
+    options.custom_call_resolver =
+        [targets](absl::string_view name) -> CustomCallTarget {
+      auto it = targets->find(name);
+      return it == targets->end() ? nullptr : it->second;
+    };
+    // Verified at compile time; not again per run.
+    options.verify_module = false;
+    Evaluator evaluator(std::move(options));
+    std::vector<Literal> results;
+    if (args.size() == 1) {
+      auto r = evaluator.Run(*module_, inputs[0]);
+      if (!r.ok()) return r.status();
+      results.push_back(std::move(*r));
+    } else {
+      auto r = evaluator.RunReplicated(*module_, inputs);
+      if (!r.ok()) return r.status();
+      results = std::move(*r);
+    }
+    sdk::ExecuteResult out;
+    out.outputs.resize(results.size());
+    for (size_t r = 0; r < results.size(); ++r) {
+      std::vector<Literal> leaves;
+      FlattenLeaves(std::move(results[r]), &leaves);
+      for (Literal& leaf : leaves) {
+        auto b = BufferFromLiteral(leaf, replica_devices_[r]);
+        if (!b.ok()) return b.status();
+        out.outputs[r].push_back(std::move(*b));
+      }
+    }
+    return out;
+  }
+
+ private:
+  std::unique_ptr<Module> module_;
+  std::vector<Device*> replica_devices_;
+  absl::flat_hash_map<std::string, CustomCallTarget> targets_;
+  std::vector<Shape> parameters_;
+  std::vector<Shape> outputs_;
+};
+
+class ReferenceClient : public sdk::Client {
+ public:
+  explicit ReferenceClient(int64_t num_devices) {
+    for (int64_t i = 0; i < num_devices; ++i) {
+      devices_owned_.push_back(
+          std::make_unique<Device>(i, "reference:virtual", 0));
+      devices_.push_back(devices_owned_.back().get());
+    }
+  }
+
+  absl::Span<Device* const> devices() const override { return devices_; }
+
+  absl::StatusOr<std::unique_ptr<Buffer>> BufferFromHost(
+      const void* data, const Shape& shape, Device* device) override {
+    auto b = std::make_unique<ReferenceBuffer>(shape, device);
+    if (b->on_device_size() > 0) {
+      std::memcpy(b->data(), data, b->on_device_size());
+    }
+    return b;
+  }
+
+  absl::StatusOr<std::unique_ptr<sdk::Executable>> Compile(
+      std::unique_ptr<Module> module, const sdk::CompileOptions& options,
+      const sdk::CustomCallResolver& resolver) override {
+    std::vector<Device*> replica_devices;
+    for (int64_t id : options.device_assignment) {
+      if (id < 0 || id >= static_cast<int64_t>(devices_.size())) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "device assignment names device ", id, "; the client has ",
+            devices_.size(), " (option num_devices)"));
+      }
+      replica_devices.push_back(devices_[id]);
+    }
+    // Resolve every custom-call target now: a missing one is a compile
+    // error naming it and where it was looked for.
+    absl::flat_hash_map<std::string, CustomCallTarget> targets;
+    for (Computation* c : module->computations()) {
+      for (Instruction* inst : c->instructions()) {
+        if (inst->opcode() != HloOpcode::kCustomCall) continue;
+        const std::string& name = inst->attrs().custom_call_target;
+        if (targets.contains(name)) continue;
+        auto target = resolver.Resolve(name);
+        if (!target.ok()) {
+          return absl::Status(
+              target.status().code(),
+              absl::StrCat(inst->name(), ": ", target.status().message()));
+        }
+        if (target->api_version != 0) {
+          return absl::UnimplementedError(absl::StrCat(
+              inst->name(), ": custom-call target '", name,
+              "' uses the typed call frame (api_version ",
+              target->api_version,
+              "), which the reference plugin does not run; register it with "
+              "api_version 0"));
+        }
+        targets[name] = reinterpret_cast<CustomCallTarget>(target->function);
+      }
+    }
+    return std::make_unique<ReferenceExecutable>(
+        std::move(module), std::move(replica_devices), std::move(targets));
+  }
+
+ private:
+  std::vector<std::unique_ptr<Device>> devices_owned_;
+  std::vector<Device*> devices_;
+};
+
+class ReferencePlugin : public sdk::Plugin {
+ public:
+  sdk::PluginInfo Info() const override {
+    sdk::PluginInfo info;
+    info.name = "reference";
+    info.vendor = "Plexa";
+    info.version = "0.1.0";
+    info.platform = "host";
+    info.formats = {"hlo-text"};
+    info.capabilities =
+        PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL | PLX_CAPABILITY_REPLICAS;
+    return info;
+  }
+
+  absl::StatusOr<std::unique_ptr<sdk::Client>> CreateClient(
+      const sdk::Options& options) override {
+    static constexpr const char* kKnown[] = {"num_devices"};
+    if (absl::Status s = sdk::CheckKnownOptions(options, kKnown, "reference");
+        !s.ok()) {
+      return s;
+    }
+    auto n = sdk::GetIntOption(options, "num_devices", 1);
+    if (!n.ok()) return n.status();
+    if (*n < 1 || *n > 1024) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("num_devices must be in [1, 1024], got ", *n));
+    }
+    return std::make_unique<ReferenceClient>(*n);
+  }
+};
+
+std::unique_ptr<sdk::Plugin> MakeReferencePlugin() {
+  return std::make_unique<ReferencePlugin>();
+}
+
+}  // namespace
+}  // namespace plexa::reference
+
+PLEXA_DEFINE_PLUGIN(plexa::reference::MakeReferencePlugin)

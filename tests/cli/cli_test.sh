@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# End-to-end tests of the `plexa` command line. Expected .npy files come
+# from numpy (gen_cli_data.py); our writer produces numpy's exact bytes, so
+# results are compared with cmp.
+#   cli_test.sh PLEXA_BINARY BACKEND
+set -u
+plexa=$1
+backend=$2
+here=$(cd "$(dirname "$0")" && pwd)
+data=$here/data
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+check() {  # check NAME COMMAND...: the command must succeed
+  local name=$1; shift
+  if "$@" >"$tmp/out" 2>"$tmp/err"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL: $name"; cat "$tmp/out" "$tmp/err"
+  fi
+}
+
+check_error() {  # check_error NAME PATTERN COMMAND...: must fail, stderr ~ PATTERN
+  local name=$1 pattern=$2; shift 2
+  if "$@" >"$tmp/out" 2>"$tmp/err"; then
+    fail=$((fail + 1)); echo "FAIL: $name: expected a non-zero exit"
+  elif ! grep -qE -- "$pattern" "$tmp/err"; then
+    fail=$((fail + 1)); echo "FAIL: $name: stderr does not match '$pattern':"; cat "$tmp/err"
+  elif [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
+    fail=$((fail + 1)); echo "FAIL: $name: expected one line of error:"; cat "$tmp/err"
+  else
+    pass=$((pass + 1))
+  fi
+}
+
+run() { "$plexa" run --backend="$backend" "$@"; }
+
+# A tuple result goes to --output-dir as 0.npy, 1.npy.
+check "tuple result to output-dir" run "$here/add_mul.hlo" \
+  --input="$data/x.npy" --input="$data/y.npy" --output-dir="$tmp/am"
+check "add result" cmp "$tmp/am/0.npy" "$data/add_mul_0.npy"
+check "multiply result" cmp "$tmp/am/1.npy" "$data/add_mul_1.npy"
+
+# An array result to --output.
+check "reduce to output" run "$here/sum_rows.hlo" --input="$data/x.npy" \
+  --output="$tmp/sum.npy"
+check "reduce result" cmp "$tmp/sum.npy" "$data/sum_rows.npy"
+
+# --print writes the result as an HLO literal.
+check "print" run "$here/sum_rows.hlo" --input="$data/x.npy" --print
+check "print text" grep -qE '^f32\[2\]\{0\} \{2.5, 3.25\}$|^f32\[2\] \{2.5, 3.25\}$' "$tmp/out"
+
+# --repeat reports timing.
+check "repeat" run "$here/sum_rows.hlo" --input="$data/x.npy" --repeat=3
+check "repeat timing" grep -q "median" "$tmp/err"
+
+# No inputs: seeded random inputs and a note.
+check "random inputs" run "$here/sum_rows.hlo" --print
+check "random note" grep -q "seeded random inputs" "$tmp/err"
+
+# Replicas with all-reduce.
+check "replicas" run "$here/all_reduce.hlo" --input="$data/v.npy" --replicas=2 \
+  --output="$tmp/ar.npy"
+check "replica 0 result" cmp "$tmp/ar.replica0.npy" "$data/all_reduce.npy"
+check "replica 1 result" cmp "$tmp/ar.replica1.npy" "$data/all_reduce.npy"
+
+# Errors: one line, non-zero exit.
+check_error "wrong input count" "takes 2 parameter\(s\) but 1" \
+  run "$here/add_mul.hlo" --input="$data/x.npy"
+check_error "dtype mismatch names both" "f64\[2,3\].*f32\[2,3\]" \
+  run "$here/sum_rows.hlo" --input="$data/x_f64.npy"
+check_error "shape mismatch names both" "f32\[3,2\].*f32\[2,3\]" \
+  run "$here/sum_rows.hlo" --input="$data/x_23_wrong.npy"
+check_error "malformed program has line:col" "bad_syntax.hlo:5:[0-9]+: error: " \
+  run "$here/bad_syntax.hlo"
+check_error "missing file" "error: .*nope.hlo" run "$here/nope.hlo"
+check_error "tuple to --output" "use --output-dir" \
+  run "$here/add_mul.hlo" --input="$data/x.npy" --input="$data/y.npy" \
+  --output="$tmp/x.npy"
+check_error "unknown option" "unknown option '--frobnicate'" \
+  "$plexa" run "$here/sum_rows.hlo" --frobnicate
+
+# check and fmt print a module that parses again to the same text.
+check "check" "$plexa" check "$here/sum_rows.hlo"
+cp "$tmp/out" "$tmp/checked.hlo"
+check "fmt is a fixed point" "$plexa" fmt "$tmp/checked.hlo"
+check "fmt output equals check output" cmp "$tmp/out" "$tmp/checked.hlo"
+
+echo "cli ($backend): $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

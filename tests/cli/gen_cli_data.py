@@ -1,0 +1,21 @@
+#!/usr/bin/python3
+"""Inputs and numpy-computed expected outputs for tests/cli/cli_test.sh.
+
+Run once from this directory with Debian's numpy; outputs are committed.
+"""
+import numpy as np
+
+x = np.array([[1.5, -2, 3], [4, 5.25, -6]], np.float32)
+y = np.array([[0.5, 2, -1], [8, 0.75, 2]], np.float32)
+np.save("data/x.npy", x)
+np.save("data/y.npy", y)
+np.save("data/add_mul_0.npy", x + y)
+np.save("data/add_mul_1.npy", x * y)
+np.save("data/sum_rows.npy", x.sum(axis=1, dtype=np.float32))
+np.save("data/x_f64.npy", x.astype(np.float64))
+np.save("data/x_23_wrong.npy", np.zeros((3, 2), np.float32))
+v = np.array([1, 2, 3], np.float32)
+np.save("data/v.npy", v)
+# all_reduce.hlo with 2 replicas: replica r computes v + r, then sums:
+# (v + 0) + (v + 1) on every replica.
+np.save("data/all_reduce.npy", (v + 0) + (v + 1))

@@ -1,0 +1,102 @@
+#include "tools/plexa/cli.h"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "core/text/hlo_parser.h"
+#include "core/verifier/verifier.h"
+
+namespace plexa::cli {
+
+bool Args::Has(absl::string_view name) const {
+  for (const auto& [k, v] : flags) {
+    if (k == name) return true;
+  }
+  return false;
+}
+
+std::optional<std::string> Args::Get(absl::string_view name) const {
+  std::optional<std::string> out;
+  for (const auto& [k, v] : flags) {
+    if (k == name) out = v;  // the last one wins
+  }
+  return out;
+}
+
+std::vector<std::string> Args::GetAll(absl::string_view name) const {
+  std::vector<std::string> out;
+  for (const auto& [k, v] : flags) {
+    if (k == name) out.push_back(v);
+  }
+  return out;
+}
+
+absl::StatusOr<Args> ParseArgs(int argc, char** argv, int first,
+                               const std::vector<std::string>& known_flags) {
+  Args args;
+  for (int i = first; i < argc; ++i) {
+    absl::string_view a = argv[i];
+    if (!absl::StartsWith(a, "--")) {
+      args.positional.emplace_back(a);
+      continue;
+    }
+    a.remove_prefix(2);
+    const size_t eq = a.find('=');
+    std::string name(a.substr(0, eq));
+    std::string value =
+        eq == absl::string_view::npos ? "" : std::string(a.substr(eq + 1));
+    bool known = false;
+    for (const std::string& k : known_flags) known |= k == name;
+    if (!known) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown option '--", name, "'"));
+    }
+    args.flags.emplace_back(std::move(name), std::move(value));
+  }
+  return args;
+}
+
+absl::StatusOr<std::unique_ptr<Module>> LoadModule(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::NotFoundError(absl::StrCat("cannot open '", path, "'"));
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto module = ParseHloModule(ss.str());
+  if (!module.ok()) {
+    // The parser's messages start with "LINE:COL: ".
+    std::string msg(module.status().message());
+    const size_t colon2 = msg.find(": ");
+    const bool has_pos =
+        colon2 != std::string::npos && colon2 > 0 &&
+        msg.find_first_not_of("0123456789:") == colon2;
+    if (has_pos) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ":", msg.substr(0, colon2), ": error: ", msg.substr(colon2 + 2)));
+    }
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": error: ", msg));
+  }
+  absl::Status verified = VerifyModule(**module);
+  if (!verified.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": error: invalid module: ", verified.message()));
+  }
+  return module;
+}
+
+int ReportError(const absl::Status& status) {
+  std::string msg(status.message());
+  if (msg.find(": error: ") == std::string::npos &&
+      !absl::StartsWith(msg, "error: ")) {
+    msg = absl::StrCat("error: ", msg);
+  }
+  std::fprintf(stderr, "%s\n", msg.c_str());
+  return 1;
+}
+
+}  // namespace plexa::cli

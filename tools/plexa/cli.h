@@ -1,0 +1,43 @@
+// Shared pieces of the `plexa` command line.
+#ifndef PLEXA_TOOLS_PLEXA_CLI_H_
+#define PLEXA_TOOLS_PLEXA_CLI_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/ir/module.h"
+
+namespace plexa::cli {
+
+// Parsed command line: positional arguments and --name[=value] flags
+// (repeatable flags keep every value in order).
+struct Args {
+  std::vector<std::string> positional;
+  std::vector<std::pair<std::string, std::string>> flags;
+
+  bool Has(absl::string_view name) const;
+  std::optional<std::string> Get(absl::string_view name) const;
+  std::vector<std::string> GetAll(absl::string_view name) const;
+};
+
+// Flags that take no value are given as `--print`; the value is then "".
+absl::StatusOr<Args> ParseArgs(int argc, char** argv, int first,
+                               const std::vector<std::string>& known_flags);
+
+// Reads, parses and verifies PROGRAM. Errors are formatted as the CLI
+// prints them: "PROGRAM:LINE:COL: error: ..." for text errors.
+absl::StatusOr<std::unique_ptr<Module>> LoadModule(const std::string& path);
+
+// Prints "error: MSG" (or "PROGRAM:L:C: error: MSG") to stderr, returns 1.
+int ReportError(const absl::Status& status);
+
+int RunCheck(const Args& args);
+int RunFmt(const Args& args);
+int RunRun(const Args& args);
+
+}  // namespace plexa::cli
+
+#endif  // PLEXA_TOOLS_PLEXA_CLI_H_

@@ -1,0 +1,324 @@
+// plexa run PROGRAM.hlo [--input=a.npy ...] [--output=out.npy |
+//   --output-dir=DIR] [--backend=NAME|PATH] [--replicas=N] [--print]
+//   [--repeat=N] [--seed=N]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "abi/host/plugin_host.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "core/eval/evaluator.h"
+#include "core/npy/npy.h"
+#include "core/shape/layout_util.h"
+#include "core/shape/shape_util.h"
+#include "core/text/hlo_printer.h"
+#include "tools/plexa/cli.h"
+
+namespace plexa::cli {
+namespace {
+
+// splitmix64: a small, well-mixed generator for the seeded random inputs.
+uint64_t NextRandom(uint64_t* state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// Floats uniform in [-1, 1); integers in [0, 10); pred fair coin.
+absl::StatusOr<Literal> RandomLiteral(const Shape& shape, uint64_t* state) {
+  if (shape.IsTuple()) {
+    std::vector<Literal> elems;
+    for (const Shape& s : shape.tuple_shapes()) {
+      auto e = RandomLiteral(s, state);
+      if (!e.ok()) return e.status();
+      elems.push_back(std::move(*e));
+    }
+    return Literal::MakeTuple(std::move(elems));
+  }
+  if (!shape.IsArray()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot make a random input of shape ", shape.ToString()));
+  }
+  Shape s = shape;
+  LayoutUtil::SetToDefaultLayoutIfEmpty(&s);
+  Literal lit(s);
+  const PrimitiveType t = s.element_type();
+  absl::Status status;
+  ShapeUtil::ForEachIndex(s, [&](absl::Span<const int64_t> index) {
+    const uint64_t r = NextRandom(state);
+    const double unit = static_cast<double>(r >> 11) * 0x1.0p-53;
+    if (primitive_util::IsFloatingPointType(t) ||
+        primitive_util::IsComplexType(t)) {
+      status.Update(lit.SetFromDouble(index, 2 * unit - 1));
+    } else if (t == PRED) {
+      status.Update(lit.SetFromInt64(index, r & 1));
+    } else {
+      status.Update(lit.SetFromInt64(index, static_cast<int64_t>(r % 10)));
+    }
+  });
+  if (!status.ok()) return status;
+  return lit;
+}
+
+absl::StatusOr<std::vector<Literal>> ReadInputs(const Args& args,
+                                                const ProgramShape& program) {
+  std::vector<std::string> paths = args.GetAll("input");
+  std::vector<Literal> inputs;
+  if (paths.empty()) {
+    uint64_t seed = 0;
+    if (auto s = args.Get("seed")) {
+      if (!absl::SimpleAtoi(*s, &seed)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--seed expects an integer, got '", *s, "'"));
+      }
+    }
+    if (!program.parameters.empty()) {
+      std::fprintf(stderr,
+                   "note: no --input given; using seeded random inputs "
+                   "(seed %llu)\n",
+                   static_cast<unsigned long long>(seed));
+    }
+    uint64_t state = seed;
+    for (const Shape& p : program.parameters) {
+      auto lit = RandomLiteral(p, &state);
+      if (!lit.ok()) return lit.status();
+      inputs.push_back(std::move(*lit));
+    }
+    return inputs;
+  }
+  if (paths.size() != program.parameters.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the program takes ", program.parameters.size(), " parameter(s) but ",
+        paths.size(), " --input file(s) were given"));
+  }
+  for (size_t i = 0; i < paths.size(); ++i) {
+    const Shape& param = program.parameters[i];
+    auto lit = ReadNpyFile(paths[i], param.IsArray()
+                                         ? std::optional(param.element_type())
+                                         : std::nullopt);
+    if (!lit.ok()) return lit.status();
+    if (!Shape::Equal().IgnoreLayout()(lit->shape(), param)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          paths[i], ": holds ", lit->shape().ToString(false), " but parameter ",
+          i, " is ", param.ToString(false)));
+    }
+    inputs.push_back(std::move(*lit));
+  }
+  return inputs;
+}
+
+// Rebuilds a (nested) tuple from flattened leaves.
+Literal Unflatten(const Shape& shape, std::vector<Literal>* leaves,
+                  size_t* next) {
+  if (!shape.IsTuple()) return std::move((*leaves)[(*next)++]);
+  std::vector<Literal> elems;
+  for (const Shape& s : shape.tuple_shapes()) {
+    elems.push_back(Unflatten(s, leaves, next));
+  }
+  return Literal::MakeTuple(std::move(elems));
+}
+
+struct Runner {
+  // Runs once; returns one result per replica.
+  std::function<absl::StatusOr<std::vector<Literal>>()> run;
+};
+
+absl::StatusOr<Runner> MakeInterpreterRunner(const Module& module,
+                                             std::vector<Literal> inputs,
+                                             int64_t replicas) {
+  auto shared = std::make_shared<std::vector<Literal>>(std::move(inputs));
+  return Runner{[&module, shared,
+                 replicas]() -> absl::StatusOr<std::vector<Literal>> {
+    Evaluator evaluator;
+    if (replicas == 1) {
+      auto r = evaluator.Run(module, *shared);
+      if (!r.ok()) return r.status();
+      std::vector<Literal> out;
+      out.push_back(std::move(*r));
+      return out;
+    }
+    return evaluator.RunReplicated(module, replicas, *shared);
+  }};
+}
+
+struct PluginSession {
+  std::unique_ptr<host::Client> client;
+  std::unique_ptr<host::Executable> executable;
+  std::vector<std::vector<std::unique_ptr<host::Buffer>>> inputs;
+};
+
+absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
+                                        const Module& module,
+                                        const std::vector<Literal>& inputs,
+                                        int64_t replicas) {
+  auto plugin = host::Plugin::Load(backend);
+  if (!plugin.ok()) return plugin.status();
+  std::vector<host::Plugin::Option> options;
+  if ((*plugin)->attributes().name == "reference" && replicas > 1) {
+    options.push_back({"num_devices", PLX_Value_INT64, "", replicas});
+  }
+  auto session = std::make_shared<PluginSession>();
+  auto client = (*plugin)->CreateClient(options);
+  if (!client.ok()) return client.status();
+  session->client = std::move(*client);
+  host::CompileOptions compile;
+  compile.num_replicas = replicas;
+  auto exe = session->client->Compile(PrintModule(module), "hlo-text", compile);
+  if (!exe.ok()) return exe.status();
+  session->executable = std::move(*exe);
+  const int64_t num_devices =
+      static_cast<int64_t>(session->client->devices().size());
+  for (int64_t r = 0; r < replicas; ++r) {
+    session->inputs.emplace_back();
+    for (const Literal& in : inputs) {
+      if (!in.shape().IsArray()) {
+        return absl::UnimplementedError(
+            "tuple-shaped parameters cannot be passed through the ABI; "
+            "flatten them into separate parameters");
+      }
+      auto b = session->client->BufferFromLiteral(in, r % num_devices);
+      if (!b.ok()) return b.status();
+      session->inputs.back().push_back(std::move(*b));
+    }
+  }
+  const Shape result_shape =
+      module.entry_computation()->root_instruction()->shape();
+  return Runner{[session, result_shape]()
+                    -> absl::StatusOr<std::vector<Literal>> {
+    std::vector<std::vector<host::Buffer*>> args;
+    for (auto& replica : session->inputs) {
+      args.emplace_back();
+      for (auto& b : replica) args.back().push_back(b.get());
+    }
+    auto outputs = session->executable->Execute(args);
+    if (!outputs.ok()) return outputs.status();
+    std::vector<Literal> results;
+    for (auto& replica : *outputs) {
+      std::vector<Literal> leaves;
+      for (auto& b : replica) {
+        auto lit = b->ToLiteral();
+        if (!lit.ok()) return lit.status();
+        leaves.push_back(std::move(*lit));
+      }
+      size_t next = 0;
+      results.push_back(Unflatten(result_shape, &leaves, &next));
+    }
+    return results;
+  }};
+}
+
+absl::Status WriteResult(const Args& args, const Literal& result,
+                         const std::string& suffix) {
+  if (auto out = args.Get("output")) {
+    if (result.shape().IsTuple()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the result is a tuple ", result.shape().ToString(),
+          "; use --output-dir=DIR to get one .npy per element"));
+    }
+    std::string path = *out;
+    if (!suffix.empty()) {
+      // Replicas: out.npy -> out.replica1.npy
+      std::filesystem::path p(path);
+      path = (p.parent_path() / (p.stem().string() + suffix + p.extension().string())).string();
+    }
+    return WriteNpyFile(path, result);
+  }
+  if (auto dir = args.Get("output-dir")) {
+    std::filesystem::path base = std::filesystem::path(*dir);
+    if (!suffix.empty()) base /= suffix.substr(1);
+    std::error_code ec;
+    std::filesystem::create_directories(base, ec);
+    if (ec) {
+      return absl::PermissionDeniedError(absl::StrCat(
+          "cannot create directory '", base.string(), "': ", ec.message()));
+    }
+    if (!result.shape().IsTuple()) {
+      return WriteNpyFile((base / "0.npy").string(), result);
+    }
+    for (int64_t i = 0; i < result.tuple_element_count(); ++i) {
+      const Literal& e = result.tuple_element(i);
+      if (e.shape().IsTuple()) {
+        return absl::UnimplementedError(absl::StrCat(
+            "tuple element ", i, " is itself a tuple (",
+            e.shape().ToString(), "); nested tuples cannot be written as .npy"));
+      }
+      absl::Status s =
+          WriteNpyFile((base / absl::StrCat(i, ".npy")).string(), e);
+      if (!s.ok()) return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+int RunRun(const Args& args) {
+  if (args.positional.size() != 1) {
+    std::fprintf(stderr, "error: usage: plexa run PROGRAM.hlo [options]\n");
+    return 2;
+  }
+  if (args.Has("output") && args.Has("output-dir")) {
+    return ReportError(absl::InvalidArgumentError(
+        "give either --output or --output-dir, not both"));
+  }
+  int64_t replicas = 1, repeat = 1;
+  if (auto r = args.Get("replicas")) {
+    if (!absl::SimpleAtoi(*r, &replicas) || replicas < 1) {
+      return ReportError(absl::InvalidArgumentError(
+          absl::StrCat("--replicas expects a positive integer, got '", *r, "'")));
+    }
+  }
+  if (auto r = args.Get("repeat")) {
+    if (!absl::SimpleAtoi(*r, &repeat) || repeat < 1) {
+      return ReportError(absl::InvalidArgumentError(
+          absl::StrCat("--repeat expects a positive integer, got '", *r, "'")));
+    }
+  }
+  auto module = LoadModule(args.positional[0]);
+  if (!module.ok()) return ReportError(module.status());
+  const ProgramShape program =
+      (*module)->entry_computation()->ComputeProgramShape();
+  auto inputs = ReadInputs(args, program);
+  if (!inputs.ok()) return ReportError(inputs.status());
+
+  const std::string backend = args.Get("backend").value_or("interpreter");
+  absl::StatusOr<Runner> runner =
+      backend == "interpreter"
+          ? MakeInterpreterRunner(**module, std::move(*inputs), replicas)
+          : MakePluginRunner(backend, **module, *inputs, replicas);
+  if (!runner.ok()) return ReportError(runner.status());
+
+  std::vector<double> times_ms;
+  absl::StatusOr<std::vector<Literal>> results;
+  for (int64_t i = 0; i < repeat; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    results = runner->run();
+    const auto end = std::chrono::steady_clock::now();
+    if (!results.ok()) return ReportError(results.status());
+    times_ms.push_back(
+        std::chrono::duration<double, std::milli>(end - start).count());
+  }
+  for (size_t r = 0; r < results->size(); ++r) {
+    const Literal& result = (*results)[r];
+    const std::string suffix =
+        results->size() > 1 ? absl::StrCat(".replica", r) : "";
+    absl::Status s = WriteResult(args, result, suffix);
+    if (!s.ok()) return ReportError(s);
+    if (args.Has("print")) {
+      if (results->size() > 1) std::printf("replica %zu: ", r);
+      std::printf("%s\n", result.ToString().c_str());
+    }
+  }
+  if (args.Has("repeat")) {
+    std::sort(times_ms.begin(), times_ms.end());
+    std::fprintf(stderr, "time over %lld run(s): min %.3f ms, median %.3f ms\n",
+                 static_cast<long long>(repeat), times_ms.front(),
+                 times_ms[times_ms.size() / 2]);
+  }
+  return 0;
+}
+
+}  // namespace plexa::cli

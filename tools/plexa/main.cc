@@ -1,0 +1,50 @@
+// plexa: the command line. `plexa help` lists the commands.
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "tools/plexa/cli.h"
+
+namespace {
+
+constexpr char kUsage[] =
+    "usage: plexa COMMAND [options]\n"
+    "\n"
+    "commands:\n"
+    "  check PROGRAM.hlo     parse, verify, print with inferred shapes\n"
+    "  fmt PROGRAM.hlo       print the canonical text of PROGRAM\n"
+    "  run PROGRAM.hlo [--input=a.npy ...] [--output=out.npy | "
+    "--output-dir=DIR]\n"
+    "                  [--backend=NAME|PATH] [--replicas=N] [--print] "
+    "[--repeat=N] [--seed=N]\n"
+    "                        run PROGRAM; inputs are .npy files in parameter\n"
+    "                        order (seeded random inputs when none given)\n"
+    "  help                  this text\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::strcmp(argv[1], "help") == 0 ||
+      std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string command = argv[1];
+  using plexa::cli::ParseArgs;
+  if (command == "check" || command == "fmt") {
+    auto args = ParseArgs(argc, argv, 2, {});
+    if (!args.ok()) return plexa::cli::ReportError(args.status());
+    return command == "check" ? plexa::cli::RunCheck(*args)
+                              : plexa::cli::RunFmt(*args);
+  }
+  if (command == "run") {
+    auto args = ParseArgs(argc, argv, 2,
+                          {"input", "output", "output-dir", "backend",
+                           "replicas", "print", "repeat", "seed"});
+    if (!args.ok()) return plexa::cli::ReportError(args.status());
+    return plexa::cli::RunRun(*args);
+  }
+  std::fprintf(stderr, "error: unknown command '%s'\n\n%s", command.c_str(),
+               kUsage);
+  return 2;
+}
