@@ -1,0 +1,113 @@
+// Shape inference for rng, infeed, outfeed and after-all.
+#include "core/infer/infer_util.h"
+#include "core/infer/shape_inference.h"
+
+namespace plexa::shape_inference {
+
+using internal::ExpectArray;
+using internal::Invalid;
+using internal::IsFloating;
+using internal::IsIntegral;
+using internal::NoLayout;
+using internal::Str;
+
+namespace {
+
+bool ContainsToken(const Shape& s) {
+  if (s.IsToken()) return true;
+  for (const Shape& t : s.tuple_shapes()) {
+    if (ContainsToken(t)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+absl::StatusOr<Shape> InferRngShape(const Shape& a, const Shape& b,
+                                    RandomDistribution distribution,
+                                    const Shape& declared) {
+  const std::string what =
+      absl::StrCat("rng(", Str(a), ", ", Str(b),
+                   "), distribution=", RandomDistributionString(distribution),
+                   " -> ", Str(declared));
+  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(declared, what));
+  if (!a.IsScalar() || !b.IsScalar()) {
+    return Invalid(what, ": both parameters must be scalars.");
+  }
+  const PrimitiveType t = declared.element_type();
+  if (a.element_type() != t || b.element_type() != t) {
+    return Invalid(what,
+                   ": the parameters must have the result's element type.");
+  }
+  for (int64_t d : declared.dimensions()) {
+    if (d < 0) return Invalid(what, ": negative result dimension.");
+  }
+  switch (distribution) {
+    case RandomDistribution::kUniform:
+      // [a, b) over floats or integers (seed 004: F32, S32, U32, ...).
+      if (!IsFloating(t) && !IsIntegral(t)) {
+        return Invalid(what,
+                       ": rng_uniform needs a floating-point or integral "
+                       "element type.");
+      }
+      break;
+    case RandomDistribution::kNormal:
+      if (!IsFloating(t)) {
+        return Invalid(what,
+                       ": rng_normal needs a floating-point element type.");
+      }
+      break;
+    default:
+      return Invalid(what, ": unknown distribution.");
+  }
+  return NoLayout(declared);
+}
+
+absl::StatusOr<Shape> InferInfeedShape(const Shape& token,
+                                       const Shape& declared) {
+  // infeed(token) -> (data, token) (SEMANTICS.md "Infeed").
+  if (!token.IsToken()) {
+    return Invalid("infeed expects a token operand; got ", Str(token), ".");
+  }
+  if (!declared.IsTuple() || declared.tuple_shapes_size() != 2 ||
+      !declared.tuple_shapes(1).IsToken()) {
+    return Invalid("infeed must produce a (data, token[]) tuple; declared ",
+                   Str(declared), ".");
+  }
+  const Shape& data = declared.tuple_shapes(0);
+  if (ContainsToken(data) ||
+      data.element_type() == PrimitiveType::PRIMITIVE_TYPE_INVALID) {
+    return Invalid(
+        "infeed data must be an array or a tuple of arrays; "
+        "declared ",
+        Str(declared), ".");
+  }
+  return NoLayout(declared);
+}
+
+absl::StatusOr<Shape> InferOutfeedShape(const Shape& operand,
+                                        const Shape& token) {
+  if (!token.IsToken()) {
+    return Invalid("outfeed expects a token as its second operand; got ",
+                   Str(token), " (data ", Str(operand), ").");
+  }
+  if (ContainsToken(operand) ||
+      operand.element_type() == PrimitiveType::PRIMITIVE_TYPE_INVALID) {
+    return Invalid("outfeed data must be an array or a tuple of arrays; got ",
+                   Str(operand), ".");
+  }
+  return Shape(PrimitiveType::TOKEN, {});
+}
+
+absl::StatusOr<Shape> InferAfterAllShape(
+    absl::Span<const Shape* const> tokens) {
+  for (const Shape* s : tokens) {
+    if (!s->IsToken()) {
+      return Invalid("after-all expects only token operands; got ", Str(tokens),
+                     ".");
+    }
+  }
+  return Shape(PrimitiveType::TOKEN, {});
+}
+
+}  // namespace plexa::shape_inference

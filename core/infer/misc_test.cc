@@ -1,0 +1,84 @@
+#include "core/infer/infer_test_util.h"
+#include "core/infer/shape_inference.h"
+#include "gtest/gtest.h"
+
+namespace plexa::shape_inference {
+namespace {
+
+using testing_util::S;
+
+// Seed 004: RngUniform over F32, S32 or U32 with scalar bounds of the
+// result's type; RngNormal over floats.
+TEST(RngTest, Uniform) {
+  EXPECT_SHAPE(InferRngShape(S("f32[]"), S("f32[]"),
+                             RandomDistribution::kUniform, S("f32[2,3]")),
+               "f32[2,3]");
+  EXPECT_SHAPE(InferRngShape(S("s32[]"), S("s32[]"),
+                             RandomDistribution::kUniform, S("s32[4]")),
+               "s32[4]");
+  EXPECT_SHAPE(InferRngShape(S("u32[]"), S("u32[]"),
+                             RandomDistribution::kUniform, S("u32[]")),
+               "u32[]");
+}
+
+TEST(RngTest, Normal) {
+  EXPECT_SHAPE(InferRngShape(S("f32[]"), S("f32[]"),
+                             RandomDistribution::kNormal, S("f32[5]")),
+               "f32[5]");
+  EXPECT_INVALID(InferRngShape(S("s32[]"), S("s32[]"),
+                               RandomDistribution::kNormal, S("s32[5]")),
+                 "s32[5]", "rng_normal");
+}
+
+TEST(RngTest, Errors) {
+  EXPECT_INVALID(InferRngShape(S("f32[2]"), S("f32[]"),
+                               RandomDistribution::kUniform, S("f32[2]")),
+                 "f32[2]", "scalars");
+  EXPECT_INVALID(InferRngShape(S("s32[]"), S("f32[]"),
+                               RandomDistribution::kUniform, S("f32[2]")),
+                 "s32[]", "element type");
+  EXPECT_INVALID(InferRngShape(S("pred[]"), S("pred[]"),
+                               RandomDistribution::kUniform, S("pred[2]")),
+                 "pred[2]", "rng_uniform");
+  EXPECT_INVALID(InferRngShape(S("f32[]"), S("f32[]"),
+                               RandomDistribution::kUniform, S("(f32[2])")),
+                 "(f32[2])");
+}
+
+TEST(InfeedTest, DataAndToken) {
+  EXPECT_SHAPE(InferInfeedShape(S("token[]"), S("(f32[2,3], token[])")),
+               "(f32[2,3], token[])");
+  EXPECT_SHAPE(InferInfeedShape(S("token[]"), S("((f32[2], s32[]), token[])")),
+               "((f32[2], s32[]), token[])");
+  // Seed 004: an empty tuple infeed reads nothing but is allowed.
+  EXPECT_SHAPE(InferInfeedShape(S("token[]"), S("((), token[])")),
+               "((), token[])");
+  EXPECT_INVALID(InferInfeedShape(S("f32[]"), S("(f32[2,3], token[])")),
+                 "f32[]", "token");
+  EXPECT_INVALID(InferInfeedShape(S("token[]"), S("f32[2,3]")), "f32[2,3]",
+                 "(data, token[])");
+  EXPECT_INVALID(InferInfeedShape(S("token[]"), S("(f32[2,3], f32[])")),
+                 "(f32[2,3], f32[])");
+  EXPECT_INVALID(InferInfeedShape(S("token[]"), S("(token[], token[])")),
+                 "(token[], token[])");
+}
+
+TEST(OutfeedTest, ReturnsToken) {
+  EXPECT_SHAPE(InferOutfeedShape(S("f32[2]"), S("token[]")), "token[]");
+  EXPECT_SHAPE(InferOutfeedShape(S("(f32[2], s32[])"), S("token[]")),
+               "token[]");
+  EXPECT_INVALID(InferOutfeedShape(S("f32[2]"), S("f32[2]")), "f32[2]",
+                 "token");
+  EXPECT_INVALID(InferOutfeedShape(S("token[]"), S("token[]")), "token[]");
+}
+
+TEST(AfterAllTest, Tokens) {
+  const Shape t = S("token[]");
+  const Shape f = S("f32[]");
+  EXPECT_SHAPE(InferAfterAllShape({&t, &t}), "token[]");
+  EXPECT_SHAPE(InferAfterAllShape({}), "token[]");
+  EXPECT_INVALID(InferAfterAllShape({&t, &f}), "f32[]", "token");
+}
+
+}  // namespace
+}  // namespace plexa::shape_inference

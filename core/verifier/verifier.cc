@@ -1,0 +1,334 @@
+#include "core/verifier/verifier.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "core/infer/shape_inference.h"
+#include "core/shape/shape_util.h"
+
+namespace plexa {
+namespace {
+
+template <typename... Args>
+absl::Status Error(const Args&... args) {
+  return absl::InvalidArgumentError(absl::StrCat(args...));
+}
+
+// "computation 'c', instruction 'x' (add)"
+std::string Where(const Computation& c, const Instruction& inst) {
+  return absl::StrCat("computation '", c.name(), "', instruction '",
+                      inst.name(), "' (", HloOpcodeString(inst.opcode()), ")");
+}
+
+// Layouts ignored; element types, dimensions and dynamic dimensions exact;
+// tuples element by element.
+bool SameShapeIgnoringLayout(const Shape& a, const Shape& b) {
+  return Shape::Equal().IgnoreLayout()(a, b);
+}
+
+bool Contains(const std::vector<Instruction*>& v, const Instruction* x) {
+  for (const Instruction* i : v) {
+    if (i == x) return true;
+  }
+  return false;
+}
+
+// Names, parents, parameters, root, operand and control edges of one
+// computation; called computations belong to the module.
+absl::Status VerifyStructure(
+    const Computation& c,
+    const absl::flat_hash_set<const Computation*>& module_computations) {
+  const std::vector<Instruction*> instructions = c.instructions();
+  absl::flat_hash_set<std::string> names;
+  std::vector<const Instruction*> params;
+  for (const Instruction* inst : instructions) {
+    if (inst == nullptr) {
+      return Error("computation '", c.name(), "' holds a null instruction.");
+    }
+    if (inst->name().empty()) {
+      return Error("computation '", c.name(), "' has an instruction (",
+                   HloOpcodeString(inst->opcode()), ") without a name.");
+    }
+    if (!names.insert(inst->name()).second) {
+      return Error("computation '", c.name(), "': instruction name '",
+                   inst->name(), "' is used more than once.");
+    }
+    if (inst->parent() != &c) {
+      return Error(Where(c, *inst),
+                   ": the instruction's parent is not this computation.");
+    }
+    if (inst->opcode() == HloOpcode::kParameter) params.push_back(inst);
+  }
+
+  // Parameters are numbered 0..n-1 without gaps or duplicates.
+  std::vector<const Instruction*> by_number(params.size(), nullptr);
+  for (const Instruction* p : params) {
+    const int64_t n = p->parameter_number();
+    if (n < 0 || n >= static_cast<int64_t>(params.size())) {
+      return Error(Where(c, *p), ": parameter number ", n,
+                   " is out of range: the computation has ", params.size(),
+                   " parameter(s), numbered 0..", params.size(), "-1.");
+    }
+    if (by_number[n] != nullptr) {
+      return Error(Where(c, *p), ": parameter number ", n, " is also used by '",
+                   by_number[n]->name(), "'.");
+    }
+    by_number[n] = p;
+  }
+  if (c.num_parameters() != static_cast<int64_t>(params.size())) {
+    return Error("computation '", c.name(), "' registers ", c.num_parameters(),
+                 " parameters but holds ", params.size(),
+                 " parameter instructions.");
+  }
+  for (size_t n = 0; n < by_number.size(); ++n) {
+    if (c.parameter_instruction(n) != by_number[n]) {
+      return Error("computation '", c.name(), "': parameter ", n, " ('",
+                   by_number[n]->name(),
+                   "') is not the one the computation registers.");
+    }
+  }
+
+  const Instruction* root = c.root_instruction();
+  if (root == nullptr) {
+    return Error("computation '", c.name(), "' has no root instruction.");
+  }
+  if (root->parent() != &c) {
+    return Error("computation '", c.name(), "': the root '", root->name(),
+                 "' does not belong to it.");
+  }
+
+  for (const Instruction* inst : instructions) {
+    for (int64_t i = 0; i < inst->operand_count(); ++i) {
+      const Instruction* operand = inst->operand(i);
+      if (operand == nullptr) {
+        return Error(Where(c, *inst), ": operand ", i, " is null.");
+      }
+      if (operand->parent() != &c) {
+        return Error(Where(c, *inst), ": operand ", i, " '", operand->name(),
+                     "' belongs to another computation.");
+      }
+      if (!Contains(operand->users(), inst)) {
+        return Error(Where(c, *inst), ": operand ", i, " '", operand->name(),
+                     "' does not list it as a user.");
+      }
+    }
+    for (const Instruction* pred : inst->control_predecessors()) {
+      if (pred == nullptr || pred->parent() != &c) {
+        return Error(Where(c, *inst),
+                     ": a control predecessor is null or belongs to another "
+                     "computation.");
+      }
+      if (!Contains(pred->control_successors(), inst)) {
+        return Error(Where(c, *inst), ": control predecessor '", pred->name(),
+                     "' does not list it as a successor.");
+      }
+    }
+    for (const Instruction* succ : inst->control_successors()) {
+      if (succ == nullptr || succ->parent() != &c) {
+        return Error(Where(c, *inst),
+                     ": a control successor is null or belongs to another "
+                     "computation.");
+      }
+    }
+    for (const Computation* callee : inst->called_computations()) {
+      if (callee == nullptr) {
+        return Error(Where(c, *inst), ": calls a null computation.");
+      }
+      if (!module_computations.contains(callee)) {
+        return Error(Where(c, *inst), ": calls computation '", callee->name(),
+                     "' which is not in the module.");
+      }
+    }
+  }
+
+  // No cycles through operands or control edges (iterative DFS).
+  absl::flat_hash_map<const Instruction*, int> state;  // 1 on stack, 2 done
+  for (const Instruction* start : instructions) {
+    if (state[start] != 0) continue;
+    struct Frame {
+      const Instruction* inst;
+      size_t next;
+    };
+    std::vector<Frame> stack = {{start, 0}};
+    state[start] = 1;
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      const size_t n_ops = f.inst->operands().size();
+      const size_t n_all = n_ops + f.inst->control_predecessors().size();
+      if (f.next < n_all) {
+        const Instruction* dep =
+            f.next < n_ops ? f.inst->operands()[f.next]
+                           : f.inst->control_predecessors()[f.next - n_ops];
+        ++f.next;
+        int& st = state[dep];
+        if (st == 1) {
+          return Error(Where(c, *dep),
+                       ": is part of a cycle through operands or control "
+                       "dependencies (reached again from '",
+                       f.inst->name(), "').");
+        }
+        if (st == 0) {
+          st = 1;
+          stack.push_back({dep, 0});
+        }
+        continue;
+      }
+      state[f.inst] = 2;
+      stack.pop_back();
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Every instruction: a valid shape (layout included) equal, ignoring the
+// layout, to what shape inference derives from its operands.
+absl::Status VerifyShapes(const Computation& c) {
+  for (const Instruction* inst : c.MakeInstructionPostOrder()) {
+    absl::Status valid = ShapeUtil::ValidateShape(inst->shape());
+    if (!valid.ok()) {
+      return Error(Where(c, *inst), ": invalid shape ",
+                   inst->shape().ToString(), ": ", valid.message());
+    }
+    absl::StatusOr<Shape> inferred =
+        shape_inference::InferInstructionShape(*inst);
+    if (!inferred.ok()) {
+      return absl::Status(
+          inferred.status().code(),
+          absl::StrCat(Where(c, *inst), ": ", inferred.status().message()));
+    }
+    if (!SameShapeIgnoringLayout(inst->shape(), *inferred)) {
+      return Error(
+          Where(c, *inst), ": declared shape ", inst->shape().ToString(),
+          " does not match the inferred shape ", inferred->ToString(), ".");
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Computations must not call themselves, directly or through others.
+absl::Status VerifyCallGraph(const std::vector<Computation*>& computations) {
+  absl::flat_hash_map<const Computation*, int> state;
+  for (const Computation* start : computations) {
+    if (state[start] != 0) continue;
+    struct Frame {
+      const Computation* c;
+      std::vector<const Computation*> callees;
+      size_t next;
+    };
+    auto callees_of = [](const Computation* c) {
+      std::vector<const Computation*> out;
+      for (const Instruction* inst : c->instructions()) {
+        for (const Computation* callee : inst->called_computations()) {
+          out.push_back(callee);
+        }
+      }
+      return out;
+    };
+    std::vector<Frame> stack;
+    stack.push_back({start, callees_of(start), 0});
+    state[start] = 1;
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      if (f.next < f.callees.size()) {
+        const Computation* callee = f.callees[f.next++];
+        int& st = state[callee];
+        if (st == 1) {
+          return Error("computation '", callee->name(),
+                       "' calls itself (through '", f.c->name(), "').");
+        }
+        if (st == 0) {
+          st = 1;
+          stack.push_back({callee, callees_of(callee), 0});
+        }
+        continue;
+      }
+      state[f.c] = 2;
+      stack.pop_back();
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status VerifyEntryLayout(const Module& module) {
+  if (!module.entry_computation_layout().has_value()) {
+    return absl::OkStatus();
+  }
+  const ProgramShape& layout = *module.entry_computation_layout();
+  const Computation& entry = *module.entry_computation();
+  if (static_cast<int64_t>(layout.parameters.size()) !=
+      entry.num_parameters()) {
+    return Error("entry_computation_layout ", layout.ToString(), " has ",
+                 layout.parameters.size(), " parameters but the entry '",
+                 entry.name(), "' has ", entry.num_parameters(), ".");
+  }
+  for (int64_t i = 0; i < entry.num_parameters(); ++i) {
+    const Shape& want = layout.parameters[i];
+    absl::Status valid = ShapeUtil::ValidateShape(want);
+    if (!valid.ok()) {
+      return Error("entry_computation_layout parameter ", i, " ",
+                   want.ToString(), " is invalid: ", valid.message());
+    }
+    const Shape& have = entry.parameter_instruction(i)->shape();
+    if (!Shape::Equal().IgnoreLayout().IgnoreDynamicDimension()(want, have)) {
+      return Error("entry_computation_layout parameter ", i, " ",
+                   want.ToString(), " does not match parameter ", i, " of '",
+                   entry.name(), "': ", have.ToString(), ".");
+    }
+  }
+  absl::Status valid = ShapeUtil::ValidateShape(layout.result);
+  if (!valid.ok()) {
+    return Error("entry_computation_layout result ", layout.result.ToString(),
+                 " is invalid: ", valid.message());
+  }
+  const Shape& root = entry.root_instruction()->shape();
+  if (!Shape::Equal().IgnoreLayout().IgnoreDynamicDimension()(layout.result,
+                                                              root)) {
+    return Error("entry_computation_layout result ", layout.result.ToString(),
+                 " does not match the root of '", entry.name(),
+                 "': ", root.ToString(), ".");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status VerifyModule(const Module& module) {
+  const std::vector<Computation*> computations = module.computations();
+  absl::flat_hash_set<const Computation*> in_module;
+  absl::flat_hash_set<std::string> names;
+  for (const Computation* c : computations) {
+    if (c == nullptr) {
+      return Error("module '", module.name(), "' holds a null computation.");
+    }
+    in_module.insert(c);
+    if (!names.insert(c->name()).second) {
+      return Error("module '", module.name(), "': computation name '",
+                   c->name(), "' is used more than once.");
+    }
+  }
+  if (module.entry_computation() == nullptr) {
+    return Error("module '", module.name(), "' has no entry computation.");
+  }
+  if (!in_module.contains(module.entry_computation())) {
+    return Error("module '", module.name(), "': the entry computation '",
+                 module.entry_computation()->name(),
+                 "' is not one of its computations.");
+  }
+  for (const Computation* c : computations) {
+    absl::Status s = VerifyStructure(*c, in_module);
+    if (!s.ok()) return s;
+  }
+  absl::Status s = VerifyCallGraph(computations);
+  if (!s.ok()) return s;
+  // Callees before callers, so a caller's check sees verified signatures.
+  for (const Computation* c : module.MakeComputationPostOrder()) {
+    s = VerifyShapes(*c);
+    if (!s.ok()) return s;
+  }
+  return VerifyEntryLayout(module);
+}
+
+}  // namespace plexa

@@ -1,0 +1,417 @@
+#include "core/verifier/verifier.h"
+
+#include <memory>
+#include <string>
+
+#include "core/infer/infer_test_util.h"
+#include "core/ir/computation.h"
+#include "core/ir/instruction.h"
+#include "core/ir/module.h"
+#include "core/text/hlo_parser.h"
+#include "gtest/gtest.h"
+
+namespace plexa {
+namespace {
+
+using testing_util::S;
+
+// Builds computations through the IR API.
+class CompBuilder {
+ public:
+  explicit CompBuilder(const std::string& name)
+      : comp_(std::make_unique<Computation>(name)) {}
+
+  Instruction* Param(int64_t n, const char* shape, const std::string& name) {
+    InstructionAttrs a;
+    a.parameter_number = n;
+    auto inst = Instruction::Create(HloOpcode::kParameter, S(shape), {}, a);
+    inst->set_name(name);
+    return comp_->AddInstruction(std::move(inst));
+  }
+  Instruction* Op(HloOpcode op, const char* shape,
+                  std::vector<Instruction*> operands,
+                  const std::string& name = "", InstructionAttrs attrs = {},
+                  std::vector<Computation*> called = {}) {
+    auto inst = Instruction::Create(op, S(shape), std::move(operands),
+                                    std::move(attrs), std::move(called));
+    inst->set_name(name);
+    return comp_->AddInstruction(std::move(inst));
+  }
+  Computation* comp() { return comp_.get(); }
+  // Moves the computation into the module.
+  Computation* AddTo(Module* m, Instruction* root, bool entry = false) {
+    comp_->set_root_instruction(root);
+    return m->AddComputation(std::move(comp_), entry);
+  }
+
+ private:
+  std::unique_ptr<Computation> comp_;
+};
+
+// add = f32[] (f32[], f32[]) as a module computation.
+Computation* AddScalarAdder(Module* m, const char* type = "f32[]") {
+  CompBuilder b("adder");
+  Instruction* x = b.Param(0, type, "x");
+  Instruction* y = b.Param(1, type, "y");
+  return b.AddTo(m, b.Op(HloOpcode::kAdd, type, {x, y}, "sum"));
+}
+
+std::unique_ptr<Module> SimpleModule(const char* add_shape = "f32[2,3]") {
+  auto m = std::make_unique<Module>("m");
+  CompBuilder b("main");
+  Instruction* p = b.Param(0, "f32[2,3]", "p");
+  Instruction* q = b.Param(1, "f32[2,3]", "q");
+  b.AddTo(m.get(), b.Op(HloOpcode::kAdd, add_shape, {p, q}, "sum"), true);
+  return m;
+}
+
+TEST(VerifierTest, ValidModule) {
+  EXPECT_TRUE(VerifyModule(*SimpleModule()).ok());
+}
+
+TEST(VerifierTest, DeclaredShapeMustMatchInferred) {
+  absl::Status s = VerifyModule(*SimpleModule("f32[3,2]"));
+  EXPECT_INVALID(s, "main", "sum", "f32[3,2]", "f32[2,3]");
+  // The element type is exact too.
+  EXPECT_INVALID(VerifyModule(*SimpleModule("f64[2,3]")), "sum", "f64[2,3]",
+                 "f32[2,3]");
+}
+
+TEST(VerifierTest, LayoutsAreIgnoredButDynamicDimensionsAreNot) {
+  auto m = std::make_unique<Module>("m");
+  CompBuilder b("main");
+  Instruction* p = b.Param(0, "f32[2,3]", "p");
+  Shape with_layout = S("f32[2,3]");
+  with_layout.set_layout(Layout({0, 1}));
+  Instruction* neg = b.Op(HloOpcode::kNegate, "f32[2,3]", {p}, "neg");
+  *neg->mutable_shape() = with_layout;
+  b.AddTo(m.get(), neg, true);
+  EXPECT_TRUE(VerifyModule(*m).ok()) << VerifyModule(*m);
+
+  auto m2 = std::make_unique<Module>("m2");
+  CompBuilder b2("main");
+  Instruction* p2 = b2.Param(0, "f32[4]", "p");
+  b2.AddTo(m2.get(), b2.Op(HloOpcode::kNegate, "f32[<=4]", {p2}, "neg"), true);
+  EXPECT_INVALID(VerifyModule(*m2), "neg", "f32[<=4]", "f32[4]");
+}
+
+TEST(VerifierTest, InvalidLayoutRejected) {
+  auto m = std::make_unique<Module>("m");
+  CompBuilder b("main");
+  Instruction* p = b.Param(0, "f32[2,3]", "p");
+  Shape bad = S("f32[2,3]");
+  bad.set_layout(Layout({0, 0}));
+  *p->mutable_shape() = bad;
+  b.AddTo(m.get(), p, true);
+  EXPECT_INVALID(VerifyModule(*m), "main", "p", "invalid shape");
+}
+
+TEST(VerifierTest, NeedsEntryAndRoot) {
+  Module empty("m");
+  EXPECT_INVALID(VerifyModule(empty), "no entry computation");
+
+  auto m = std::make_unique<Module>("m");
+  CompBuilder b("main");
+  b.Param(0, "f32[]", "p");
+  Computation* c = b.AddTo(m.get(), nullptr, true);
+  EXPECT_INVALID(VerifyModule(*m), "main", "no root");
+  (void)c;
+}
+
+TEST(VerifierTest, OperandCountFromOpcodeTable) {
+  auto m = std::make_unique<Module>("m");
+  CompBuilder b("main");
+  Instruction* p = b.Param(0, "f32[2]", "p");
+  b.AddTo(m.get(), b.Op(HloOpcode::kAdd, "f32[2]", {p}, "bad_add"), true);
+  EXPECT_INVALID(VerifyModule(*m), "main", "bad_add", "2 operand(s)");
+}
+
+TEST(VerifierTest, ParameterNumbering) {
+  {
+    auto m = std::make_unique<Module>("m");
+    CompBuilder b("main");
+    Instruction* p0 = b.Param(0, "f32[]", "p0");
+    b.Param(2, "f32[]", "p2");
+    b.AddTo(m.get(), p0, true);
+    EXPECT_INVALID(VerifyModule(*m), "main", "p2", "parameter number 2");
+  }
+  {
+    auto m = std::make_unique<Module>("m");
+    CompBuilder b("main");
+    Instruction* p0 = b.Param(0, "f32[]", "a");
+    b.Param(0, "f32[]", "b");
+    b.AddTo(m.get(), p0, true);
+    EXPECT_INVALID(VerifyModule(*m), "main", "parameter number 0");
+  }
+}
+
+TEST(VerifierTest, InstructionNamesUnique) {
+  auto m = std::make_unique<Module>("m");
+  CompBuilder b("main");
+  Instruction* p = b.Param(0, "f32[]", "p");
+  Instruction* n = b.Op(HloOpcode::kNegate, "f32[]", {p}, "n");
+  n->set_name("p");  // renamed behind the computation's back
+  b.AddTo(m.get(), n, true);
+  EXPECT_INVALID(VerifyModule(*m), "main", "'p'", "more than once");
+}
+
+TEST(VerifierTest, CyclesThroughControlDependencies) {
+  auto m = std::make_unique<Module>("m");
+  CompBuilder b("main");
+  Instruction* p = b.Param(0, "f32[]", "p");
+  Instruction* a = b.Op(HloOpcode::kNegate, "f32[]", {p}, "a");
+  Instruction* c = b.Op(HloOpcode::kNegate, "f32[]", {a}, "c");
+  c->AddControlDependencyTo(a);  // a waits for c, c uses a
+  b.AddTo(m.get(), c, true);
+  EXPECT_INVALID(VerifyModule(*m), "main", "cycle");
+}
+
+TEST(VerifierTest, OperandFromAnotherComputation) {
+  auto m = std::make_unique<Module>("m");
+  CompBuilder other("other");
+  Instruction* foreign = other.Param(0, "f32[]", "foreign");
+  other.AddTo(m.get(), foreign);
+  CompBuilder b("main");
+  Instruction* p = b.Param(0, "f32[]", "p");
+  b.AddTo(m.get(), b.Op(HloOpcode::kAdd, "f32[]", {p, foreign}, "mix"), true);
+  EXPECT_INVALID(VerifyModule(*m), "main", "mix", "another computation");
+}
+
+TEST(VerifierTest, ReduceChecksItsReducer) {
+  auto m = std::make_unique<Module>("m");
+  Computation* adder = AddScalarAdder(m.get(), "s32[]");
+  CompBuilder b("main");
+  Instruction* p = b.Param(0, "f32[2,3]", "p");
+  Instruction* zero = b.Param(1, "f32[]", "zero");
+  InstructionAttrs attrs;
+  attrs.dimensions = {1};
+  b.AddTo(m.get(),
+          b.Op(HloOpcode::kReduce, "f32[2]", {p, zero}, "r", attrs, {adder}),
+          true);
+  EXPECT_INVALID(VerifyModule(*m), "main", "'r'", "s32[]", "f32[]");
+}
+
+TEST(VerifierTest, ReduceWithGoodReducer) {
+  auto m = std::make_unique<Module>("m");
+  Computation* adder = AddScalarAdder(m.get());
+  CompBuilder b("main");
+  Instruction* p = b.Param(0, "f32[2,3]", "p");
+  Instruction* zero = b.Param(1, "f32[]", "zero");
+  InstructionAttrs attrs;
+  attrs.dimensions = {1};
+  b.AddTo(m.get(),
+          b.Op(HloOpcode::kReduce, "f32[2]", {p, zero}, "r", attrs, {adder}),
+          true);
+  EXPECT_TRUE(VerifyModule(*m).ok()) << VerifyModule(*m);
+}
+
+TEST(VerifierTest, WhileSignatures) {
+  auto m = std::make_unique<Module>("m");
+  CompBuilder cond("cond");
+  Instruction* cs = cond.Param(0, "(s32[], f32[10])", "state");
+  Instruction* i = cond.Op(HloOpcode::kGetTupleElement, "s32[]", {cs}, "i");
+  // The condition wrongly returns s32[].
+  Computation* cond_c = cond.AddTo(m.get(), i);
+  CompBuilder body("body");
+  Instruction* bs = body.Param(0, "(s32[], f32[10])", "state");
+  Computation* body_c = body.AddTo(m.get(), bs);
+  CompBuilder b("main");
+  Instruction* init = b.Param(0, "(s32[], f32[10])", "init");
+  b.AddTo(m.get(),
+          b.Op(HloOpcode::kWhile, "(s32[], f32[10])", {init}, "loop", {},
+               {cond_c, body_c}),
+          true);
+  EXPECT_INVALID(VerifyModule(*m), "main", "loop", "pred[]");
+}
+
+TEST(VerifierTest, RecursionRejected) {
+  auto m = std::make_unique<Module>("m");
+  CompBuilder b("main");
+  Instruction* p = b.Param(0, "f32[]", "p");
+  Computation* main = b.comp();
+  Instruction* call =
+      b.Op(HloOpcode::kCall, "f32[]", {p}, "self_call", {}, {main});
+  b.AddTo(m.get(), call, true);
+  EXPECT_INVALID(VerifyModule(*m), "main", "calls itself");
+}
+
+TEST(VerifierTest, CalledComputationMustBeInModule) {
+  auto m = std::make_unique<Module>("m");
+  Computation stray("stray");
+  CompBuilder b("main");
+  Instruction* p = b.Param(0, "f32[]", "p");
+  b.AddTo(m.get(), b.Op(HloOpcode::kCall, "f32[]", {p}, "c", {}, {&stray}),
+          true);
+  EXPECT_INVALID(VerifyModule(*m), "main", "stray", "not in the module");
+}
+
+TEST(VerifierTest, EntryComputationLayout) {
+  auto m = SimpleModule();
+  ProgramShape layout;
+  layout.parameters = {S("f32[2,3]"), S("f32[2,3]")};
+  layout.result = S("f32[2,3]");
+  layout.parameters[0].set_layout(Layout({0, 1}));
+  m->set_entry_computation_layout(layout);
+  EXPECT_TRUE(VerifyModule(*m).ok()) << VerifyModule(*m);
+
+  layout.result = S("f32[3,2]");
+  m->set_entry_computation_layout(layout);
+  EXPECT_INVALID(VerifyModule(*m), "entry_computation_layout", "f32[3,2]",
+                 "f32[2,3]");
+
+  layout.result = S("f32[2,3]");
+  layout.parameters.pop_back();
+  m->set_entry_computation_layout(layout);
+  EXPECT_INVALID(VerifyModule(*m), "entry_computation_layout", "1 parameters");
+}
+
+// ---- Through the text parser ----------------------------------------------
+
+absl::Status VerifyText(absl::string_view text) {
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseHloModule(text);
+  if (!m.ok()) {
+    ADD_FAILURE() << "parse error: " << m.status();
+    return m.status();
+  }
+  return VerifyModule(**m);
+}
+
+TEST(VerifierTextTest, ReduceModule) {
+  EXPECT_TRUE(VerifyText(R"(
+HloModule reduce
+
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+
+ENTRY main {
+  p = f32[4,2,3] parameter(0)
+  zero = f32[] constant(0)
+  ROOT r = f32[3] reduce(p, zero), dimensions={0,1}, to_apply=add
+}
+)")
+                  .ok());
+}
+
+TEST(VerifierTextTest, WrongReduceResult) {
+  EXPECT_INVALID(VerifyText(R"(
+HloModule reduce
+
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+
+ENTRY main {
+  p = f32[4,2,3] parameter(0)
+  zero = f32[] constant(0)
+  ROOT r = f32[4,2] reduce(p, zero), dimensions={0,1}, to_apply=add
+}
+)"),
+                 "main", "'r'", "f32[4,2]", "f32[3]");
+}
+
+TEST(VerifierTextTest, ScalarPlusArrayRejectedInHlo) {
+  EXPECT_INVALID(VerifyText(R"(
+HloModule m
+
+ENTRY main {
+  p = f32[2,3] parameter(0)
+  c = f32[] constant(1)
+  ROOT a = f32[2,3] add(p, c)
+}
+)"),
+                 "'a'", "f32[2,3]", "f32[]");
+}
+
+TEST(VerifierTextTest, DotConvolutionAndTuples) {
+  EXPECT_TRUE(VerifyText(R"(
+HloModule m
+
+ENTRY main {
+  a = f32[8,3,5] parameter(0)
+  b = f32[8,5,7] parameter(1)
+  d = f32[8,3,7] dot(a, b), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}
+  x = f32[1,5,5,2] parameter(2)
+  k = f32[3,3,2,4] parameter(3)
+  c = f32[1,3,3,4] convolution(x, k), window={size=3x3}, dim_labels=b01f_01io->b01f
+  ROOT t = (f32[8,3,7], f32[1,3,3,4]) tuple(d, c)
+}
+)")
+                  .ok());
+}
+
+TEST(VerifierTextTest, BadConvolutionWindow) {
+  EXPECT_INVALID(VerifyText(R"(
+HloModule m
+
+ENTRY main {
+  x = f32[1,5,5,2] parameter(0)
+  k = f32[3,3,2,4] parameter(1)
+  ROOT c = f32[1,4,4,4] convolution(x, k), window={size=2x2}, dim_labels=b01f_01io->b01f
+}
+)"),
+                 "'c'", "window size 2");
+}
+
+// Seed 004's while: a (s32[], f32[10]) state counting to 1000.
+TEST(VerifierTextTest, SeedWhileLoop) {
+  EXPECT_TRUE(VerifyText(R"(
+HloModule loop, entry_computation_layout={((s32[], f32[10]{0}))->(s32[], f32[10]{0})}
+
+cond {
+  s = (s32[], f32[10]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(1000)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+
+body {
+  s = (s32[], f32[10]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  v = f32[10] get-tuple-element(s), index=1
+  c = f32[10] constant({1,1,1,1,1,1,1,1,1,1})
+  w = f32[10] add(v, c)
+  ROOT t = (s32[], f32[10]) tuple(next, w)
+}
+
+ENTRY main {
+  init = (s32[], f32[10]) parameter(0)
+  ROOT r = (s32[], f32[10]) while(init), condition=cond, body=body
+}
+)")
+                  .ok());
+}
+
+TEST(VerifierTextTest, CompareTypeMustSuitElementType) {
+  EXPECT_INVALID(VerifyText(R"(
+HloModule m
+
+ENTRY main {
+  a = s32[4] parameter(0)
+  b = s32[4] parameter(1)
+  ROOT lt = pred[4] compare(a, b), direction=LT, type=TOTALORDER
+}
+)"),
+                 "'lt'", "TOTALORDER", "s32[4]");
+}
+
+TEST(VerifierTextTest, EntryLayoutMismatch) {
+  EXPECT_INVALID(VerifyText(R"(
+HloModule m, entry_computation_layout={(f32[3]{0})->f32[2]{0}}
+
+ENTRY main {
+  p = f32[2] parameter(0)
+  ROOT n = f32[2] negate(p)
+}
+)"),
+                 "entry_computation_layout", "f32[3]", "f32[2]");
+}
+
+}  // namespace
+}  // namespace plexa
