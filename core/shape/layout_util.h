@@ -35,7 +35,8 @@ class LayoutUtil {
 
   // Physical dimension order, major first: reverse of minor_to_major.
   static std::vector<int64_t> MajorToMinor(const Layout& layout);
-  // Position of `dimension` in minor_to_major (0 = most minor).
+  // Position of `dimension` in minor_to_major (0 = most minor); -1 if the
+  // layout does not mention it.
   static int64_t PhysicalPosition(const Layout& layout, int64_t dimension);
 };
 

@@ -31,17 +31,21 @@ class ShapeUtil {
       PrimitiveType type, absl::Span<const int64_t> dims);
 
   // Product of the dimensions (1 for a scalar; 0 if any dimension is 0).
-  // Arrays only.
+  // 0 for tuples and tokens.
   static int64_t ElementsIn(const Shape& shape);
-  // Number of array leaves of a (nested) tuple; 1 for an array.
+  // Number of leaves of a (nested) tuple; 1 for an array or a token (as
+  // XLA's GetLeafCount); 0 for an empty tuple.
   static int64_t LeafCount(const Shape& shape);
 
   // Bytes the array occupies in memory under its layout (default layout if
   // none), including seed 000's padding, tiling padding and seed 001's tail
   // padding: f32[2,3] with padded_dimensions [3,5] -> 60 bytes.
-  // For tuples: the pointer table (8 bytes per element), as XLA.
+  // With E(n) (element_size_in_bits) the slots are packed at n bits and
+  // the total rounded up to whole bytes (XLA). For tuples: the pointer
+  // table (8 bytes per element), as XLA. 0 for tokens.
   static int64_t ByteSizeOf(const Shape& shape);
-  // Bytes of the elements alone, without any padding: ElementsIn * width.
+  // Bytes of the elements alone, without any padding: ElementsIn * width
+  // (0 for tuples and tokens).
   static int64_t ByteSizeOfElements(const Shape& shape);
 
   static bool IsScalar(const Shape& s) { return s.IsScalar(); }
@@ -67,12 +71,22 @@ class ShapeUtil {
   static absl::StatusOr<int64_t> GetDimension(const Shape& shape,
                                               int64_t dimension);
 
-  // Shape with one more/less dimension, and with the element type changed.
+  // The element type changed (every leaf of a tuple); the layout is kept,
+  // except a sub-byte E(n), which belonged to the old type.
   static Shape ChangeElementType(const Shape& shape, PrimitiveType type);
+  // Removes dimension `dim`; the layout follows (minor_to_major loses it
+  // and renumbers, padded_dimensions loses its entry; tiles are kept).
+  // f32[2,3,4]{0,2,1} without dim 1 -> f32[2,4]{0,1}. Out of range: the
+  // shape unchanged.
   static Shape DeleteDimension(int64_t dim, Shape shape);
+  // Keeps the dimensions listed in `keep` (in their original order),
+  // deleting the others as DeleteDimension does.
   static Shape FilterDimensions(const Shape& shape,
                                 absl::Span<const int64_t> keep);
-  // Permutes dimensions: result dim i = shape dim permutation[i].
+  // Permutes dimensions: result dim i = shape dim permutation[i]. A layout
+  // is rewritten so the physical order is unchanged (a bitcast):
+  // f32[2,3,4]{2,1,0} by {2,0,1} -> f32[4,2,3]{0,2,1}. An invalid
+  // permutation returns the shape unchanged.
   static Shape PermuteDimensions(absl::Span<const int64_t> permutation,
                                  const Shape& shape);
 
@@ -80,11 +94,14 @@ class ShapeUtil {
   // not exist.
   static absl::StatusOr<const Shape*> TryGetSubshape(
       const Shape& shape, absl::Span<const int64_t> index);
+  // As TryGetSubshape; a missing path gives an invalid (default) Shape
+  // instead of aborting.
   static const Shape& GetSubshape(const Shape& shape,
                                   absl::Span<const int64_t> index);
 
   // Calls fn(index) for every multi-dimensional index in row-major order
-  // (last dimension fastest). No calls for a zero-element shape.
+  // (last dimension fastest). No calls for a zero-element shape (nor for
+  // one with a negative dimension). A scalar gets one call with {}.
   template <typename Fn>
   static void ForEachIndex(const Shape& shape, Fn&& fn);
 
@@ -105,7 +122,7 @@ template <typename Fn>
 void ShapeUtil::ForEachIndex(const Shape& shape, Fn&& fn) {
   const int64_t rank = shape.rank();
   for (int64_t d = 0; d < rank; ++d) {
-    if (shape.dimensions(d) == 0) return;
+    if (shape.dimensions(d) <= 0) return;  // no elements (or invalid)
   }
   std::vector<int64_t> index(rank, 0);
   while (true) {
