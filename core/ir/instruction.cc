@@ -24,8 +24,16 @@ std::unique_ptr<Instruction> Instruction::Create(
 }
 
 void Instruction::AddUser(Instruction* user) {
-  if (std::find(users_.begin(), users_.end(), user) == users_.end()) {
-    users_.push_back(user);
+  constexpr size_t kIndexThreshold = 16;
+  if (user_set_) {
+    if (user_set_->insert(user).second) users_.push_back(user);
+    return;
+  }
+  if (std::find(users_.begin(), users_.end(), user) != users_.end()) return;
+  users_.push_back(user);
+  if (users_.size() >= kIndexThreshold) {
+    user_set_ = std::make_unique<absl::flat_hash_set<Instruction*>>(
+        users_.begin(), users_.end());
   }
 }
 
@@ -37,6 +45,7 @@ void Instruction::RemoveUser(Instruction* user) {
     return;
   }
   users_.erase(std::remove(users_.begin(), users_.end(), user), users_.end());
+  if (user_set_) user_set_->erase(user);
 }
 
 void Instruction::AppendOperand(Instruction* operand) {
@@ -80,6 +89,7 @@ absl::Status Instruction::ReplaceAllUsesWith(Instruction* other) {
     other->AddUser(user);
   }
   users_.clear();
+  user_set_.reset();
   if (parent_ && parent_->root_instruction() == this) {
     parent_->set_root_instruction(other);
   }

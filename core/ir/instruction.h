@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/types/span.h"
 #include "core/ir/attributes.h"
@@ -118,6 +119,9 @@ class Instruction {
   std::string name_;
   std::vector<Instruction*> operands_;
   std::vector<Instruction*> users_;
+  // Membership index of users_, built once an instruction has many users
+  // so that adding users stays O(1) for values with huge fan-out.
+  std::unique_ptr<absl::flat_hash_set<Instruction*>> user_set_;
   std::vector<Computation*> called_;
   std::vector<Instruction*> control_predecessors_;
   std::vector<Instruction*> control_successors_;
