@@ -1,0 +1,141 @@
+// dot with general dimension numbers.
+//
+// Operands of another element type than the result are first converted to
+// the result type (convert semantics), as XLA's evaluator does. Each result
+// element is sum_k lhs[.., k] * rhs[k, ..] accumulated from 0 in increasing
+// k (the contracting dimensions in the order listed, row-major), in the
+// accumulator type: float for f16/bf16 (rounded once at the end), the
+// element type otherwise; integers wrap.
+//
+// Result dimensions: batch dimensions, then lhs free dimensions, then rhs
+// free dimensions, each in increasing dimension order.
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/eval/eval_internal.h"
+
+namespace plexa::eval {
+namespace {
+
+absl::Status Invalid(const Instruction& instr, absl::string_view what) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("evaluator: ", InstrName(instr), ": ", what));
+}
+
+bool Contains(absl::Span<const int64_t> v, int64_t x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// Batched matrix product: lhs [B, M, K], rhs [B, K, N] -> out [B, M, N].
+template <typename T>
+void BatchMatMul(const T* lhs, const T* rhs, T* out, int64_t batch, int64_t m,
+                 int64_t k, int64_t n) {
+  using A = AccumulatorT<T>;
+  // Not std::vector: vector<bool> has no bool& elements.
+  std::unique_ptr<A[]> acc = std::make_unique<A[]>(n);
+  for (int64_t b = 0; b < batch; ++b) {
+    const T* l = lhs + b * m * k;
+    const T* r = rhs + b * k * n;
+    T* o = out + b * m * n;
+    for (int64_t i = 0; i < m; ++i) {
+      std::fill_n(acc.get(), n, A(0));
+      for (int64_t p = 0; p < k; ++p) {
+        const A a = ToAccumulator(l[i * k + p]);
+        const T* row = r + p * n;
+        for (int64_t j = 0; j < n; ++j) {
+          MultiplyAccumulate<T>(acc[j], a, ToAccumulator(row[j]));
+        }
+      }
+      for (int64_t j = 0; j < n; ++j) o[i * n + j] = FromAccumulator<T>(acc[j]);
+    }
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalDot(Interpreter&, const Instruction& instr,
+                                Operands ops) {
+  if (ops.size() != 2 || !instr.attrs().dot_dimension_numbers ||
+      !ops[0]->shape().IsArray() || !ops[1]->shape().IsArray() ||
+      !instr.shape().IsArray()) {
+    return Invalid(instr, "expected two arrays and dimension numbers");
+  }
+  const DotDimensionNumbers& dn = *instr.attrs().dot_dimension_numbers;
+  const PrimitiveType type = instr.shape().element_type();
+  PLEXA_EVAL_ASSIGN_OR_RETURN(Literal lhs, ConvertLiteral(*ops[0], type));
+  PLEXA_EVAL_ASSIGN_OR_RETURN(Literal rhs, ConvertLiteral(*ops[1], type));
+  const Shape& ls = lhs.shape();
+  const Shape& rs = rhs.shape();
+  if (dn.lhs_batch_dimensions.size() != dn.rhs_batch_dimensions.size() ||
+      dn.lhs_contracting_dimensions.size() !=
+          dn.rhs_contracting_dimensions.size()) {
+    return Invalid(instr, "dimension numbers do not pair up");
+  }
+  auto check = [&](absl::Span<const int64_t> dims, const Shape& s) {
+    for (int64_t d : dims) {
+      if (d < 0 || d >= s.rank()) return false;
+    }
+    return true;
+  };
+  if (!check(dn.lhs_batch_dimensions, ls) ||
+      !check(dn.lhs_contracting_dimensions, ls) ||
+      !check(dn.rhs_batch_dimensions, rs) ||
+      !check(dn.rhs_contracting_dimensions, rs)) {
+    return Invalid(instr, "dimension number out of range");
+  }
+  std::vector<int64_t> lhs_order(dn.lhs_batch_dimensions.begin(),
+                                 dn.lhs_batch_dimensions.end());
+  std::vector<int64_t> rhs_order(dn.rhs_batch_dimensions.begin(),
+                                 dn.rhs_batch_dimensions.end());
+  int64_t batch = 1, m = 1, k = 1, n = 1;
+  for (size_t i = 0; i < dn.lhs_batch_dimensions.size(); ++i) {
+    const int64_t size = ls.dimensions(dn.lhs_batch_dimensions[i]);
+    if (size != rs.dimensions(dn.rhs_batch_dimensions[i])) {
+      return Invalid(instr, "batch dimension sizes differ");
+    }
+    batch *= size;
+  }
+  for (int64_t d = 0; d < ls.rank(); ++d) {
+    if (!Contains(dn.lhs_batch_dimensions, d) &&
+        !Contains(dn.lhs_contracting_dimensions, d)) {
+      lhs_order.push_back(d);
+      m *= ls.dimensions(d);
+    }
+  }
+  for (size_t i = 0; i < dn.lhs_contracting_dimensions.size(); ++i) {
+    const int64_t size = ls.dimensions(dn.lhs_contracting_dimensions[i]);
+    if (size != rs.dimensions(dn.rhs_contracting_dimensions[i])) {
+      return Invalid(instr, "contracting dimension sizes differ");
+    }
+    lhs_order.push_back(dn.lhs_contracting_dimensions[i]);
+    rhs_order.push_back(dn.rhs_contracting_dimensions[i]);
+    k *= size;
+  }
+  for (int64_t d = 0; d < rs.rank(); ++d) {
+    if (!Contains(dn.rhs_batch_dimensions, d) &&
+        !Contains(dn.rhs_contracting_dimensions, d)) {
+      rhs_order.push_back(d);
+      n *= rs.dimensions(d);
+    }
+  }
+  if (static_cast<int64_t>(lhs_order.size()) != ls.rank() ||
+      static_cast<int64_t>(rhs_order.size()) != rs.rank() ||
+      ElementCount(instr.shape().dimensions()) != batch * m * n) {
+    return Invalid(instr, "dimension numbers do not match the shapes");
+  }
+  const Literal lhs_t = TransposeLiteral(lhs, lhs_order);  // [B, M, K]
+  const Literal rhs_t = TransposeLiteral(rhs, rhs_order);  // [B, K, N]
+  Literal out = MakeLiteral(instr.shape());
+  PLEXA_EVAL_RETURN_IF_ERROR(
+      ArrayTypeSwitch(type, [&](auto tag) -> absl::Status {
+        using T = typename decltype(tag)::type;
+        BatchMatMul<T>(DataOf<T>(lhs_t), DataOf<T>(rhs_t),
+                       MutableDataOf<T>(out), batch, m, k, n);
+        return absl::OkStatus();
+      }));
+  return out;
+}
+
+}  // namespace plexa::eval

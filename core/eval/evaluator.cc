@@ -1,0 +1,461 @@
+// The Evaluator API and the interpreter loop: computations are evaluated in
+// post order (operands before users; every instruction, reachable from the
+// root or not, as XLA's evaluator does), each value freed after its last
+// use.
+#include "core/eval/evaluator.h"
+
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/eval/eval_internal.h"
+#include "core/verifier/verifier.h"
+
+namespace plexa {
+
+// ---- HostFeedQueue ----------------------------------------------------------
+
+void HostFeedQueue::Push(Literal value) {
+  std::lock_guard<std::mutex> lock(mu_);
+  items_.push_back(std::move(value));
+}
+
+std::optional<Literal> HostFeedQueue::Pop() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (items_.empty()) return std::nullopt;
+  Literal front = std::move(items_.front());
+  items_.pop_front();
+  return front;
+}
+
+int64_t HostFeedQueue::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return static_cast<int64_t>(items_.size());
+}
+
+namespace eval {
+
+// ---- Interpreter ------------------------------------------------------------
+
+struct Interpreter::Plan {
+  std::vector<const Instruction*> order;
+  // For each position in `order`, the positions of its operands.
+  std::vector<absl::InlinedVector<int32_t, 4>> operands;
+  // Number of operand references to each position.
+  std::vector<int32_t> uses;
+  int32_t root = -1;
+};
+
+Interpreter::Interpreter(const EvaluatorOptions& options, int64_t replica_id,
+                         int64_t replica_count, CollectiveHub* hub)
+    : options_(options),
+      replica_id_(replica_id),
+      replica_count_(replica_count),
+      hub_(hub),
+      // Replica r draws from its own stream (docs/evaluator.md "rng").
+      rng_(options.rng_seed ^
+           (static_cast<uint64_t>(replica_id) * 0xD1B54A32D192ED03ull)) {}
+
+Interpreter::~Interpreter() = default;
+
+HostFeedQueue* Interpreter::infeed() const {
+  if (!options_.replica_infeeds.empty()) {
+    return replica_id_ < static_cast<int64_t>(options_.replica_infeeds.size())
+               ? options_.replica_infeeds[replica_id_]
+               : nullptr;
+  }
+  return options_.infeed;
+}
+
+HostFeedQueue* Interpreter::outfeed() const {
+  if (!options_.replica_outfeeds.empty()) {
+    return replica_id_ < static_cast<int64_t>(options_.replica_outfeeds.size())
+               ? options_.replica_outfeeds[replica_id_]
+               : nullptr;
+  }
+  return options_.outfeed;
+}
+
+absl::StatusOr<const Interpreter::Plan*> Interpreter::GetPlan(
+    const Computation& computation) {
+  auto it = plans_.find(&computation);
+  if (it != plans_.end()) return it->second.get();
+  auto plan = std::make_unique<Plan>();
+  for (const Instruction* instr : computation.MakeInstructionPostOrder()) {
+    plan->order.push_back(instr);
+  }
+  absl::flat_hash_map<const Instruction*, int32_t> position;
+  for (size_t i = 0; i < plan->order.size(); ++i) {
+    position[plan->order[i]] = static_cast<int32_t>(i);
+  }
+  plan->uses.assign(plan->order.size(), 0);
+  plan->operands.resize(plan->order.size());
+  for (size_t i = 0; i < plan->order.size(); ++i) {
+    for (const Instruction* operand : plan->order[i]->operands()) {
+      auto pos = position.find(operand);
+      if (pos == position.end()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "computation ", computation.name(), ": operand of ",
+            InstrName(*plan->order[i]), " is not in the computation"));
+      }
+      plan->operands[i].push_back(pos->second);
+      ++plan->uses[pos->second];
+    }
+  }
+  const Instruction* root = computation.root_instruction();
+  auto root_pos = position.find(root);
+  if (root == nullptr || root_pos == position.end()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("computation ", computation.name(), " has no root"));
+  }
+  plan->root = root_pos->second;
+  const Plan* result = plan.get();
+  plans_[&computation] = std::move(plan);
+  return result;
+}
+
+absl::StatusOr<ScalarFn*> Interpreter::GetScalarFn(
+    const Computation& computation) {
+  auto it = scalar_fns_.find(&computation);
+  if (it != scalar_fns_.end()) return it->second.get();
+  PLEXA_EVAL_ASSIGN_OR_RETURN(std::unique_ptr<ScalarFn> fn,
+                              ScalarFn::Create(computation, this));
+  ScalarFn* result = fn.get();
+  scalar_fns_[&computation] = std::move(fn);
+  return result;
+}
+
+absl::StatusOr<Literal> Interpreter::Evaluate(
+    const Computation& computation, absl::Span<const Literal* const> args) {
+  if (static_cast<int64_t>(args.size()) != computation.num_parameters()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("computation ", computation.name(), " takes ",
+                     computation.num_parameters(), " parameters; called with ",
+                     args.size()));
+  }
+  PLEXA_EVAL_ASSIGN_OR_RETURN(const Plan* plan, GetPlan(computation));
+  const size_t n = plan->order.size();
+  std::vector<Literal> values(n);
+  std::vector<const Literal*> refs(n, nullptr);
+  std::vector<int32_t> uses = plan->uses;
+  absl::InlinedVector<const Literal*, 8> operands;
+  for (size_t pos = 0; pos < n; ++pos) {
+    const Instruction& instr = *plan->order[pos];
+    if (instr.opcode() == HloOpcode::kParameter) {
+      const int64_t p = instr.parameter_number();
+      if (p < 0 || p >= static_cast<int64_t>(args.size())) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "computation ", computation.name(), ": bad parameter number ", p));
+      }
+      PLEXA_EVAL_RETURN_IF_ERROR(CheckResultShape(instr, *args[p]));
+      refs[pos] = args[p];
+      continue;
+    }
+    operands.clear();
+    for (int32_t o : plan->operands[pos]) operands.push_back(refs[o]);
+    absl::StatusOr<Literal> value = EvaluateInstruction(instr, operands, args);
+    if (!value.ok()) return value.status();
+    PLEXA_EVAL_RETURN_IF_ERROR(CheckResultShape(instr, *value));
+    values[pos] = std::move(value).value();
+    refs[pos] = &values[pos];
+    for (int32_t o : plan->operands[pos]) {
+      if (--uses[o] == 0 && o != plan->root) values[o] = Literal();
+    }
+  }
+  if (plan->order[plan->root]->opcode() == HloOpcode::kParameter) {
+    return Literal(*refs[plan->root]);
+  }
+  return std::move(values[plan->root]);
+}
+
+absl::StatusOr<Literal> Interpreter::EvaluateInstruction(
+    const Instruction& instr, absl::Span<const Literal* const> ops,
+    absl::Span<const Literal* const> args) {
+  (void)args;
+  const HloOpcode op = instr.opcode();
+  if (IsKernelOpcode(op)) return EvalElementwise(*this, instr, ops);
+  switch (op) {
+    case HloOpcode::kConstant:
+      if (instr.attrs().literal == nullptr) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(InstrName(instr), " has no literal"));
+      }
+      return ToDefaultLayout(instr.literal());
+    case HloOpcode::kMap:
+      return EvalMap(*this, instr, ops);
+    case HloOpcode::kBroadcast:
+      return EvalBroadcast(*this, instr, ops);
+    case HloOpcode::kReshape:
+      return EvalReshape(*this, instr, ops);
+    case HloOpcode::kTranspose:
+      return EvalTranspose(*this, instr, ops);
+    case HloOpcode::kReverse:
+      return EvalReverse(*this, instr, ops);
+    case HloOpcode::kConcatenate:
+      return EvalConcatenate(*this, instr, ops);
+    case HloOpcode::kSlice:
+      return EvalSlice(*this, instr, ops);
+    case HloOpcode::kPad:
+      return EvalPad(*this, instr, ops);
+    case HloOpcode::kDynamicSlice:
+      return EvalDynamicSlice(*this, instr, ops);
+    case HloOpcode::kDynamicUpdateSlice:
+      return EvalDynamicUpdateSlice(*this, instr, ops);
+    case HloOpcode::kIota:
+      return EvalIota(*this, instr, ops);
+    case HloOpcode::kBitcast:
+      return EvalBitcast(*this, instr, ops);
+    case HloOpcode::kGetDimensionSize:
+      return EvalGetDimensionSize(*this, instr, ops);
+    case HloOpcode::kTuple:
+      return EvalTuple(*this, instr, ops);
+    case HloOpcode::kGetTupleElement:
+      return EvalGetTupleElement(*this, instr, ops);
+    case HloOpcode::kOptimizationBarrier:
+      // Identity on its (usually tuple) operand.
+      return Literal(*ops[0]);
+    case HloOpcode::kGather:
+      return EvalGather(*this, instr, ops);
+    case HloOpcode::kScatter:
+      return EvalScatter(*this, instr, ops);
+    case HloOpcode::kReduce:
+      return EvalReduce(*this, instr, ops);
+    case HloOpcode::kReduceWindow:
+      return EvalReduceWindow(*this, instr, ops);
+    case HloOpcode::kSelectAndScatter:
+      return EvalSelectAndScatter(*this, instr, ops);
+    case HloOpcode::kSort:
+      return EvalSort(*this, instr, ops);
+    case HloOpcode::kDot:
+      return EvalDot(*this, instr, ops);
+    case HloOpcode::kConvolution:
+      return EvalConvolution(*this, instr, ops);
+    case HloOpcode::kTriangularSolve:
+      return EvalTriangularSolve(*this, instr, ops);
+    case HloOpcode::kCholesky:
+      return EvalCholesky(*this, instr, ops);
+    case HloOpcode::kBatchNormTraining:
+      return EvalBatchNormTraining(*this, instr, ops);
+    case HloOpcode::kBatchNormInference:
+      return EvalBatchNormInference(*this, instr, ops);
+    case HloOpcode::kBatchNormGrad:
+      return EvalBatchNormGrad(*this, instr, ops);
+    case HloOpcode::kWhile:
+      return EvalWhile(*this, instr, ops);
+    case HloOpcode::kConditional:
+      return EvalConditional(*this, instr, ops);
+    case HloOpcode::kCall:
+    case HloOpcode::kFusion:
+      return EvalCall(*this, instr, ops);
+    case HloOpcode::kAllReduce:
+      return EvalAllReduce(*this, instr, ops);
+    case HloOpcode::kReplicaId:
+      return EvalReplicaId(*this, instr, ops);
+    case HloOpcode::kPartitionId:
+      return EvalPartitionId(*this, instr, ops);
+    case HloOpcode::kInfeed:
+      return EvalInfeed(*this, instr, ops);
+    case HloOpcode::kOutfeed:
+      return EvalOutfeed(*this, instr, ops);
+    case HloOpcode::kAfterAll:
+      return EvalAfterAll(*this, instr, ops);
+    case HloOpcode::kCustomCall:
+      return EvalCustomCall(*this, instr, ops);
+    case HloOpcode::kRng:
+      return EvalRng(*this, instr, ops);
+    case HloOpcode::kParameter:
+      break;
+    default:
+      break;
+  }
+  return absl::UnimplementedError(
+      absl::StrCat("evaluator: no implementation for ", InstrName(instr)));
+}
+
+namespace {
+
+// Element types and dimensions equal, layouts ignored, recursively.
+bool ArgumentFits(const Shape& expected, const Shape& actual) {
+  if (expected.IsTuple() || actual.IsTuple()) {
+    if (!expected.IsTuple() || !actual.IsTuple() ||
+        expected.tuple_shapes_size() != actual.tuple_shapes_size()) {
+      return false;
+    }
+    for (int64_t i = 0; i < expected.tuple_shapes_size(); ++i) {
+      if (!ArgumentFits(expected.tuple_shapes(i), actual.tuple_shapes(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+  if (expected.IsToken() || actual.IsToken()) {
+    return expected.IsToken() && actual.IsToken();
+  }
+  return expected.element_type() == actual.element_type() &&
+         ShapeUtil::SameDimensions(expected, actual);
+}
+
+// Checks the module and the arguments; returns the arguments in the default
+// layout.
+absl::StatusOr<std::vector<Literal>> PrepareArguments(
+    const Module& module, absl::Span<const Literal> args, int64_t replica,
+    int64_t replica_count) {
+  const Computation* entry = module.entry_computation();
+  if (entry == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("module ", module.name(), " has no entry computation"));
+  }
+  const std::string who =
+      replica_count > 1 ? absl::StrCat("replica ", replica, ": ") : "";
+  if (static_cast<int64_t>(args.size()) != entry->num_parameters()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        who, "entry computation ", entry->name(), " of module ", module.name(),
+        " takes ", entry->num_parameters(), " arguments; got ", args.size()));
+  }
+  std::vector<Literal> prepared;
+  prepared.reserve(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Instruction* param = entry->parameter_instruction(i);
+    if (param == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "entry computation ", entry->name(), " has no parameter ", i));
+    }
+    if (!ArgumentFits(param->shape(), args[i].shape())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(who, "parameter ", i, " (", param->name(), ") expects ",
+                       param->shape().ToString(false), " but the argument is ",
+                       args[i].shape().ToString(false)));
+    }
+    PLEXA_EVAL_ASSIGN_OR_RETURN(Literal dense, ToDefaultLayout(args[i]));
+    NormalizePred(&dense);
+    prepared.push_back(std::move(dense));
+  }
+  return prepared;
+}
+
+// The layout the result is returned in.
+Shape ResultShape(const Module& module) {
+  if (module.entry_computation_layout().has_value()) {
+    return module.entry_computation_layout()->result;
+  }
+  return module.entry_computation()->root_instruction()->shape();
+}
+
+absl::Status CheckOptions(const EvaluatorOptions& options,
+                          int64_t replica_count) {
+  if (!options.replica_infeeds.empty() &&
+      static_cast<int64_t>(options.replica_infeeds.size()) != replica_count) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("replica_infeeds has ", options.replica_infeeds.size(),
+                     " entries for ", replica_count, " replicas"));
+  }
+  if (!options.replica_outfeeds.empty() &&
+      static_cast<int64_t>(options.replica_outfeeds.size()) != replica_count) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("replica_outfeeds has ", options.replica_outfeeds.size(),
+                     " entries for ", replica_count, " replicas"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Literal> RunOneReplica(const EvaluatorOptions& options,
+                                      const Module& module,
+                                      std::vector<Literal> args,
+                                      int64_t replica, int64_t replica_count,
+                                      CollectiveHub* hub) {
+  Interpreter interpreter(options, replica, replica_count, hub);
+  std::vector<const Literal*> ptrs;
+  ptrs.reserve(args.size());
+  for (const Literal& a : args) ptrs.push_back(&a);
+  PLEXA_EVAL_ASSIGN_OR_RETURN(
+      Literal result, interpreter.Evaluate(*module.entry_computation(), ptrs));
+  return ToLayoutOf(result, ResultShape(module));
+}
+
+}  // namespace
+}  // namespace eval
+
+absl::StatusOr<Literal> Evaluator::Run(const Module& module,
+                                       absl::Span<const Literal> args) const {
+  if (options_.verify_module) {
+    absl::Status verified = VerifyModule(module);
+    if (!verified.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("module ", module.name(),
+                       " failed verification: ", verified.message()));
+    }
+  }
+  PLEXA_EVAL_RETURN_IF_ERROR(eval::CheckOptions(options_, 1));
+  PLEXA_EVAL_ASSIGN_OR_RETURN(std::vector<Literal> prepared,
+                              eval::PrepareArguments(module, args, 0, 1));
+  return eval::RunOneReplica(options_, module, std::move(prepared), 0, 1,
+                             nullptr);
+}
+
+absl::StatusOr<std::vector<Literal>> Evaluator::RunReplicated(
+    const Module& module,
+    absl::Span<const std::vector<Literal>> args_per_replica) const {
+  const int64_t replicas = static_cast<int64_t>(args_per_replica.size());
+  if (replicas < 1) {
+    return absl::InvalidArgumentError(
+        "RunReplicated needs at least one replica");
+  }
+  if (options_.verify_module) {
+    absl::Status verified = VerifyModule(module);
+    if (!verified.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("module ", module.name(),
+                       " failed verification: ", verified.message()));
+    }
+  }
+  PLEXA_EVAL_RETURN_IF_ERROR(eval::CheckOptions(options_, replicas));
+  std::vector<std::vector<Literal>> prepared(replicas);
+  for (int64_t r = 0; r < replicas; ++r) {
+    PLEXA_EVAL_ASSIGN_OR_RETURN(
+        prepared[r],
+        eval::PrepareArguments(module, args_per_replica[r], r, replicas));
+  }
+  eval::CollectiveHub hub(replicas);
+  std::vector<absl::StatusOr<Literal>> results(
+      replicas, absl::StatusOr<Literal>(absl::UnknownError("not run")));
+  std::vector<std::thread> threads;
+  threads.reserve(replicas);
+  for (int64_t r = 0; r < replicas; ++r) {
+    threads.emplace_back([&, r] {
+      results[r] = eval::RunOneReplica(options_, module, std::move(prepared[r]),
+                                       r, replicas, &hub);
+      hub.MarkDone(r, !results[r].ok());
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  // Prefer a replica's own error over the Aborted errors of replicas that
+  // were released because of it.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int64_t r = 0; r < replicas; ++r) {
+      if (results[r].ok()) continue;
+      if (pass == 0 && absl::IsAborted(results[r].status())) continue;
+      return absl::Status(
+          results[r].status().code(),
+          absl::StrCat("replica ", r, ": ", results[r].status().message()));
+    }
+  }
+  std::vector<Literal> out;
+  out.reserve(replicas);
+  for (auto& r : results) out.push_back(std::move(r).value());
+  return out;
+}
+
+absl::StatusOr<std::vector<Literal>> Evaluator::RunReplicated(
+    const Module& module, int64_t replica_count,
+    absl::Span<const Literal> args) const {
+  if (replica_count < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("replica_count must be >= 1; got ", replica_count));
+  }
+  std::vector<std::vector<Literal>> per_replica(
+      replica_count, std::vector<Literal>(args.begin(), args.end()));
+  return RunReplicated(module, per_replica);
+}
+
+}  // namespace plexa

@@ -1,0 +1,85 @@
+// infeed, outfeed and after-all.
+//
+// infeed(token) pops the oldest literal of the replica's infeed queue and
+// returns (data, token); order between feeds comes from token chaining, and
+// the evaluator runs instructions in a fixed post order. An infeed of an
+// empty tuple reads nothing (seed 004). outfeed(data, token) pushes the data
+// (in the outfeed_shape's layout if given, else the operand's layout) and
+// returns a token.
+#include "absl/strings/str_cat.h"
+#include "core/eval/eval_internal.h"
+
+namespace plexa::eval {
+namespace {
+
+absl::Status Invalid(const Instruction& instr, absl::string_view what) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("evaluator: ", InstrName(instr), ": ", what));
+}
+
+bool SameShapeIgnoringLayout(const Shape& a, const Shape& b) {
+  return Shape::Equal().IgnoreLayout().IgnoreDynamicDimension()(a, b);
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalInfeed(Interpreter& interp,
+                                   const Instruction& instr, Operands) {
+  const Shape& shape = instr.shape();
+  if (!shape.IsTuple() || shape.tuple_shapes_size() != 2) {
+    return Invalid(instr, "expected a (data, token) result");
+  }
+  const Shape& data_shape = shape.tuple_shapes(0);
+  Literal data;
+  if (data_shape.IsTuple() && data_shape.tuple_shapes_size() == 0) {
+    data = Literal::MakeTuple({});
+  } else {
+    HostFeedQueue* queue = interp.infeed();
+    if (queue == nullptr) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("evaluator: ", InstrName(instr),
+                       ": no infeed queue in EvaluatorOptions"));
+    }
+    std::optional<Literal> item = queue->Pop();
+    if (!item.has_value()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "evaluator: ", InstrName(instr), ": the infeed queue is empty"));
+    }
+    if (!SameShapeIgnoringLayout(item->shape(), data_shape)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "evaluator: ", InstrName(instr), " expects ",
+          data_shape.ToString(false), " but the infeed queue holds ",
+          item->shape().ToString(false)));
+    }
+    PLEXA_EVAL_ASSIGN_OR_RETURN(data, ToDefaultLayout(*item));
+    NormalizePred(&data);
+  }
+  std::vector<Literal> elements;
+  elements.push_back(std::move(data));
+  elements.push_back(MakeTokenLiteral());
+  return Literal::MakeTuple(std::move(elements));
+}
+
+absl::StatusOr<Literal> EvalOutfeed(Interpreter& interp,
+                                    const Instruction& instr, Operands ops) {
+  if (ops.size() != 2) return Invalid(instr, "expected data and a token");
+  HostFeedQueue* queue = interp.outfeed();
+  if (queue == nullptr) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("evaluator: ", InstrName(instr),
+                     ": no outfeed queue in EvaluatorOptions"));
+  }
+  const Shape& target = instr.attrs().outfeed_shape.has_value()
+                            ? *instr.attrs().outfeed_shape
+                            : instr.operand(0)->shape();
+  PLEXA_EVAL_ASSIGN_OR_RETURN(Literal data, ToLayoutOf(*ops[0], target));
+  queue->Push(std::move(data));
+  return MakeTokenLiteral();
+}
+
+absl::StatusOr<Literal> EvalAfterAll(Interpreter&, const Instruction&,
+                                     Operands) {
+  return MakeTokenLiteral();
+}
+
+}  // namespace plexa::eval
