@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # Configures and builds one flavour of Plexa with Ninja and ccache.
-#   scripts/build.sh [release|asan|tsan]   (default: release)
+#   scripts/build.sh [release|asan|tsan] [TARGET...]   (default: release, all)
 # Build trees: build/release, build/asan, build/tsan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flavour=${1:-release}
+shift || true
 case "$flavour" in
   release) extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
-  asan) extra=(-DCMAKE_BUILD_TYPE=Debug -DPLEXA_SANITIZE=address,undefined) ;;
+  asan) extra=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g -O1"
+              -DPLEXA_SANITIZE=address,undefined) ;;
   tsan) extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLEXA_SANITIZE=thread) ;;
-  *) echo "usage: $0 [release|asan|tsan]" >&2; exit 2 ;;
+  *) echo "usage: $0 [release|asan|tsan] [TARGET...]" >&2; exit 2 ;;
 esac
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/plexa-ccache}
 cmake -S . -B "build/$flavour" -G Ninja "${extra[@]}" >/dev/null
-cmake --build "build/$flavour" -j"$(nproc)"
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
+cmake --build "build/$flavour" -j"$(nproc)" "${targets[@]}"

@@ -1,18 +1,38 @@
 #!/usr/bin/env bash
-# Installs what is needed, builds, and runs every test: the release build,
-# then the AddressSanitizer+UndefinedBehaviorSanitizer build.
+# Installs what is needed, builds, and runs every test:
+#   1. the release build: every test (ctest);
+#   2. the AddressSanitizer + UndefinedBehaviorSanitizer build: every test;
+#   3. the ThreadSanitizer build of what runs threads (the evaluator's
+#      replicas and 8 threads executing one executable through the ABI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+jobs=$(nproc)
 status=0
+start=$(date +%s)
+
 for flavour in release asan; do
-  echo "== $flavour build =="
+  echo "== $flavour: build =="
   bash scripts/build.sh "$flavour"
-  echo "== $flavour tests =="
-  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+  echo "== $flavour: tests =="
+  export ASAN_OPTIONS=detect_leaks=1
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-  if ! ctest --test-dir "build/$flavour" --output-on-failure -j"$(nproc)"; then
+  if ! ctest --test-dir "build/$flavour" --output-on-failure -j"$jobs"; then
     status=1
   fi
 done
+
+echo "== tsan: build and run the threaded tests =="
+# plexa_abi_tsan_check builds only what the tests labelled tsan need and
+# runs them (ctest -L tsan); the evaluator's replica tests run directly.
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+if ! bash scripts/build.sh tsan plexa_eval_test plexa_abi_tsan_check; then
+  echo "FAILED: ThreadSanitizer build or tests"
+  status=1
+elif ! build/tsan/core/plexa_eval_test --gtest_brief=1; then
+  echo "FAILED under ThreadSanitizer: plexa_eval_test"
+  status=1
+fi
+
+echo "== all tests finished in $(( $(date +%s) - start )) s; status $status =="
 exit $status

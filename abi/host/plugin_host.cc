@@ -26,7 +26,7 @@ Args MakeArgs(size_t size) {
 }
 #define PLX_ARGS(Type) MakeArgs<Type>(Type##_STRUCT_SIZE)
 
-#define RETURN_IF_PLX_ERROR(api, call)                                 \
+#define RETURN_IF_PLX_ERROR(api, call) \
   if (absl::Status s_ = ConsumeError((api), (call)); !s_.ok()) return s_
 
 std::string ExecutableDirectory() {
@@ -41,7 +41,8 @@ struct SlotCheck {
   const char* name;
   size_t offset;
 };
-#define PLX_SLOT(s) {#s, offsetof(PLX_Api, s)}
+#define PLX_SLOT(s) \
+  { #s, offsetof(PLX_Api, s) }
 constexpr SlotCheck kV1Slots[] = {
     PLX_SLOT(PLX_Error_Destroy),
     PLX_SLOT(PLX_Error_Message),
@@ -130,7 +131,8 @@ absl::StatusOr<std::shared_ptr<Plugin>> Plugin::Load(
   const bool is_path = absl::StrContains(name_or_path, '/') ||
                        absl::EndsWith(name_or_path, ".so");
   if (!is_path) {
-    const std::string file = absl::StrCat("libplexa_plugin_", name_or_path, ".so");
+    const std::string file =
+        absl::StrCat("libplexa_plugin_", name_or_path, ".so");
     std::vector<std::string> tried;
     path.clear();
     for (const std::string& dir : SearchDirectories()) {
@@ -142,16 +144,17 @@ absl::StatusOr<std::shared_ptr<Plugin>> Plugin::Load(
       tried.push_back(dir);
     }
     if (path.empty()) {
-      return absl::NotFoundError(absl::StrCat(
-          "no plugin named '", name_or_path, "': ", file, " is not in ",
-          absl::StrJoin(tried, ", "), " (set PLEXA_PLUGIN_PATH or give a path)"));
+      return absl::NotFoundError(
+          absl::StrCat("no plugin named '", name_or_path, "': ", file,
+                       " is not in ", absl::StrJoin(tried, ", "),
+                       " (set PLEXA_PLUGIN_PATH or give a path)"));
     }
   }
   HandleCloser handle{dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)};
   if (handle.handle == nullptr) {
     const char* why = dlerror();
-    return absl::NotFoundError(absl::StrCat("cannot load plugin '", path,
-                                            "': ", why ? why : "dlopen failed"));
+    return absl::NotFoundError(absl::StrCat(
+        "cannot load plugin '", path, "': ", why ? why : "dlopen failed"));
   }
   auto* get_api = reinterpret_cast<PLX_GetApi_Fn*>(
       dlsym(handle.handle, PLX_GET_API_SYMBOL));
@@ -166,8 +169,8 @@ absl::StatusOr<std::shared_ptr<Plugin>> Plugin::Load(
         absl::StrCat("plugin '", path, "': PLX_GetApi returned NULL"));
   }
   // The version is at a fixed place in every major; read it first.
-  const size_t version_end = offsetof(PLX_Api, version) +
-                             PLX_STRUCT_SIZE(PLX_ApiVersion, minor);
+  const size_t version_end =
+      offsetof(PLX_Api, version) + PLX_STRUCT_SIZE(PLX_ApiVersion, minor);
   if (api->struct_size < version_end) {
     return absl::InvalidArgumentError(absl::StrCat(
         "plugin '", path, "': its function table is ", api->struct_size,
@@ -175,17 +178,19 @@ absl::StatusOr<std::shared_ptr<Plugin>> Plugin::Load(
   }
   if (api->version.major != PLX_API_MAJOR) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "plugin '", path, "' was built for Plexa ABI ", api->version.major,
-        ".", api->version.minor, "; this host speaks ABI ", PLX_API_MAJOR, ".",
-        PLX_API_MINOR, ". Plugins load only into hosts of the same major "
-        "version: rebuild the plugin against ABI ", PLX_API_MAJOR, ".x"));
+        "plugin '", path, "' was built for Plexa ABI ", api->version.major, ".",
+        api->version.minor, "; this host speaks ABI ", PLX_API_MAJOR, ".",
+        PLX_API_MINOR,
+        ". Plugins load only into hosts of the same major "
+        "version: rebuild the plugin against ABI ",
+        PLX_API_MAJOR, ".x"));
   }
   if (api->struct_size < PLX_Api_STRUCT_SIZE_1_0) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "plugin '", path, "' (ABI ", api->version.major, ".",
-        api->version.minor, ") has a ", api->struct_size,
-        "-byte function table; ABI ", PLX_API_MAJOR, ".0 requires ",
-        PLX_Api_STRUCT_SIZE_1_0));
+    return absl::FailedPreconditionError(
+        absl::StrCat("plugin '", path, "' (ABI ", api->version.major, ".",
+                     api->version.minor, ") has a ", api->struct_size,
+                     "-byte function table; ABI ", PLX_API_MAJOR,
+                     ".0 requires ", PLX_Api_STRUCT_SIZE_1_0));
   }
   for (const SlotCheck& slot : kV1Slots) {
     void* fn;
@@ -213,7 +218,8 @@ absl::StatusOr<std::shared_ptr<Plugin>> Plugin::Load(
   a.abi_major = attrs.abi_major;
   a.abi_minor = attrs.abi_minor;
   for (size_t i = 0; i < attrs.num_formats; ++i) {
-    if (attrs.formats && attrs.formats[i]) a.formats.emplace_back(attrs.formats[i]);
+    if (attrs.formats && attrs.formats[i])
+      a.formats.emplace_back(attrs.formats[i]);
   }
   a.capabilities = attrs.capabilities;
   // Ownership of the dlopen handle passes to the plugin object only now
@@ -264,8 +270,8 @@ absl::StatusOr<std::unique_ptr<Client>> Plugin::CreateClient(
     auto d = PLX_ARGS(PLX_Device_Describe_Args);
     d.device = devs.devices[i];
     RETURN_IF_PLX_ERROR(api_, api_->PLX_Device_Describe(&d));
-    client->devices_.push_back(
-        DeviceInfo{devs.devices[i], d.id, d.kind ? d.kind : "", d.memory_bytes});
+    client->devices_.push_back(DeviceInfo{
+        devs.devices[i], d.id, d.kind ? d.kind : "", d.memory_bytes});
   }
   return client;
 }
@@ -283,20 +289,23 @@ absl::StatusOr<std::unique_ptr<Buffer>> Client::BufferFromLiteral(
     const Literal& literal, int64_t device_index) {
   const Shape& shape = literal.shape();
   if (!shape.IsArray()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "only arrays can be transferred, not ", shape.ToString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("only arrays can be transferred, not ", shape.ToString()));
   }
-  if (device_index < 0 || device_index >= static_cast<int64_t>(devices_.size())) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "device index ", device_index, " out of range (", devices_.size(),
-        " devices)"));
+  if (device_index < 0 ||
+      device_index >= static_cast<int64_t>(devices_.size())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("device index ", device_index, " out of range (",
+                     devices_.size(), " devices)"));
   }
   const Layout layout = LayoutUtil::EffectiveLayout(shape);
-  std::vector<int64_t> dims(shape.dimensions().begin(), shape.dimensions().end());
+  std::vector<int64_t> dims(shape.dimensions().begin(),
+                            shape.dimensions().end());
   std::vector<int64_t> m2m(layout.minor_to_major().begin(),
                            layout.minor_to_major().end());
   const std::string layout_text = layout.ToString();
-  const bool plain = layout.tiles().empty() && layout.padded_dimensions().empty() &&
+  const bool plain = layout.tiles().empty() &&
+                     layout.padded_dimensions().empty() &&
                      layout.tail_padding_alignment_in_elements() == 1 &&
                      layout.element_size_in_bits() == 0;
   PLX_ArrayShape abi_shape{};
@@ -327,13 +336,15 @@ absl::StatusOr<std::unique_ptr<Executable>> Client::Compile(
   PLX_CompileOptions o{};
   o.struct_size = PLX_CompileOptions_STRUCT_SIZE;
   o.num_replicas = options.num_replicas;
-  o.device_assignment =
-      options.device_assignment.empty() ? nullptr : options.device_assignment.data();
+  o.device_assignment = options.device_assignment.empty()
+                            ? nullptr
+                            : options.device_assignment.data();
   if (!options.device_assignment.empty() &&
-      static_cast<int64_t>(options.device_assignment.size()) != options.num_replicas) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "device_assignment has ", options.device_assignment.size(),
-        " entries for ", options.num_replicas, " replicas"));
+      static_cast<int64_t>(options.device_assignment.size()) !=
+          options.num_replicas) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("device_assignment has ", options.device_assignment.size(),
+                     " entries for ", options.num_replicas, " replicas"));
   }
   o.optimization_level = options.optimization_level;
   o.custom_call_libraries = libs.data();
@@ -344,7 +355,8 @@ absl::StatusOr<std::unique_ptr<Executable>> Client::Compile(
   args.program_size = program.size();
   args.format = format.c_str();
   args.options = &o;
-  RETURN_IF_PLX_ERROR(plugin_->api(), plugin_->api()->PLX_Client_Compile(&args));
+  RETURN_IF_PLX_ERROR(plugin_->api(),
+                      plugin_->api()->PLX_Client_Compile(&args));
   std::unique_ptr<Executable> exe(new Executable(plugin_, args.executable));
   if (absl::Status s = exe->LoadSignature(); !s.ok()) return s;
   return exe;
@@ -373,8 +385,8 @@ absl::StatusOr<Shape> ShapeFromAbi(const PLX_ArrayShape& s) {
     if (!layout.ok()) return layout.status();
     *shape->mutable_layout() = *layout;
   } else if (s.minor_to_major != nullptr) {
-    *shape->mutable_layout() =
-        LayoutUtil::MakeLayout(absl::MakeConstSpan(s.minor_to_major, s.num_dims));
+    *shape->mutable_layout() = LayoutUtil::MakeLayout(
+        absl::MakeConstSpan(s.minor_to_major, s.num_dims));
   } else {
     LayoutUtil::SetToDefaultLayout(&*shape);
   }
@@ -461,9 +473,9 @@ Executable::Execute(const std::vector<std::vector<Buffer*>>& args,
   size_t num_args = replicas ? args[0].size() : 0;
   for (size_t r = 0; r < replicas; ++r) {
     if (args[r].size() != num_args) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "replica ", r, " has ", args[r].size(), " arguments, replica 0 has ",
-          num_args));
+      return absl::InvalidArgumentError(
+          absl::StrCat("replica ", r, " has ", args[r].size(),
+                       " arguments, replica 0 has ", num_args));
     }
     for (Buffer* b : args[r]) in[r].push_back(b ? b->handle() : nullptr);
     in_ptrs[r] = in[r].data();

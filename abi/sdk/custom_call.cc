@@ -2,17 +2,17 @@
 
 #include <dlfcn.h>
 
+#include <mutex>
+
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/synchronization/mutex.h"
 
 namespace plexa::sdk {
 
 struct CustomCallRegistry::Impl {
-  mutable absl::Mutex mu;
-  absl::flat_hash_map<std::string, CustomCallTarget> targets
-      ABSL_GUARDED_BY(mu);
+  mutable std::mutex mu;  // std::mutex for ThreadSanitizer: see event.h
+  absl::flat_hash_map<std::string, CustomCallTarget> targets;  // guarded by mu
 };
 
 CustomCallRegistry::CustomCallRegistry() : impl_(std::make_shared<Impl>()) {}
@@ -24,13 +24,13 @@ CustomCallRegistry& CustomCallRegistry::Global() {
 
 void CustomCallRegistry::Register(const std::string& name, void* function,
                                   int32_t api_version) {
-  absl::MutexLock lock(&impl_->mu);
+  std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->targets[name] = CustomCallTarget{function, api_version, "registry"};
 }
 
 bool CustomCallRegistry::Lookup(absl::string_view name,
                                 CustomCallTarget* out) const {
-  absl::MutexLock lock(&impl_->mu);
+  std::lock_guard<std::mutex> lock(impl_->mu);
   auto it = impl_->targets.find(name);
   if (it == impl_->targets.end()) return false;
   *out = it->second;
@@ -73,9 +73,9 @@ absl::StatusOr<CustomCallTarget> CustomCallResolver::Resolve(
     return CustomCallTarget{fn, 0, "process"};
   }
   searched.push_back("the process (dlsym RTLD_DEFAULT)");
-  return absl::NotFoundError(
-      absl::StrCat("custom-call target '", name, "' not found; searched ",
-                   absl::StrJoin(searched, ", ")));
+  return absl::NotFoundError(absl::StrCat("custom-call target '", name,
+                                          "' not found; searched ",
+                                          absl::StrJoin(searched, ", ")));
 }
 
 }  // namespace plexa::sdk

@@ -11,30 +11,31 @@ std::shared_ptr<Event> Event::Ready(absl::Status status) {
 void Event::Set(absl::Status status) {
   std::vector<std::function<void(absl::Status)>> callbacks;
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     if (ready_) return;
     ready_ = true;
     status_ = status;
     callbacks.swap(callbacks_);
   }
+  ready_cv_.notify_all();
   for (auto& cb : callbacks) cb(status);
 }
 
 bool Event::IsReady() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   return ready_;
 }
 
 absl::Status Event::Await() const {
-  absl::MutexLock lock(&mu_);
-  mu_.Await(absl::Condition(&ready_));
+  std::unique_lock<std::mutex> lock(mu_);
+  ready_cv_.wait(lock, [this] { return ready_; });
   return status_;
 }
 
 void Event::OnReady(std::function<void(absl::Status)> fn) {
   absl::Status status;
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     if (!ready_) {
       callbacks_.push_back(std::move(fn));
       return;

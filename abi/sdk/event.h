@@ -2,16 +2,23 @@
 #ifndef PLEXA_ABI_SDK_EVENT_H_
 #define PLEXA_ABI_SDK_EVENT_H_
 
+#include <condition_variable>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/synchronization/mutex.h"
 
 namespace plexa::sdk {
 
 // A one-shot completion with a status. Thread-safe.
+//
+// The SDK synchronizes with std::mutex, not absl::Mutex: Debian's absl is not
+// built with ThreadSanitizer annotations, so TSan cannot see absl::Mutex and
+// reports every access it protects as a race (the TSan build runs
+// tests/abi/concurrency_test.cc); std::mutex goes through pthread, which TSan
+// intercepts.
 class Event {
  public:
   static std::shared_ptr<Event> Create() { return std::make_shared<Event>(); }
@@ -26,11 +33,12 @@ class Event {
   void OnReady(std::function<void(absl::Status)> fn);
 
  private:
-  mutable absl::Mutex mu_;
-  bool ready_ ABSL_GUARDED_BY(mu_) = false;
-  absl::Status status_ ABSL_GUARDED_BY(mu_);
-  std::vector<std::function<void(absl::Status)>> callbacks_
-      ABSL_GUARDED_BY(mu_);
+  mutable std::mutex mu_;
+  mutable std::condition_variable ready_cv_;
+  // Guarded by mu_.
+  bool ready_ = false;
+  absl::Status status_;
+  std::vector<std::function<void(absl::Status)>> callbacks_;
 };
 
 }  // namespace plexa::sdk

@@ -1,16 +1,17 @@
 #include "abi/sdk/handles.h"
 
+#include <mutex>
+
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
 #include "core/shape/layout_util.h"
 
 namespace plexa::sdk {
 namespace {
 
 struct Registry {
-  absl::Mutex mu;
-  absl::flat_hash_map<const void*, HandleKind> live ABSL_GUARDED_BY(mu);
+  std::mutex mu;  // std::mutex for ThreadSanitizer: see event.h
+  absl::flat_hash_map<const void*, HandleKind> live;  // guarded by mu
 };
 
 Registry& GetRegistry() {
@@ -38,13 +39,13 @@ const char* KindName(HandleKind k) {
 
 void RegisterHandle(const void* p, HandleKind kind) {
   Registry& r = GetRegistry();
-  absl::MutexLock lock(&r.mu);
+  std::lock_guard<std::mutex> lock(r.mu);
   r.live[p] = kind;
 }
 
 void UnregisterHandle(const void* p) {
   Registry& r = GetRegistry();
-  absl::MutexLock lock(&r.mu);
+  std::lock_guard<std::mutex> lock(r.mu);
   r.live.erase(p);
 }
 
@@ -55,7 +56,7 @@ absl::Status CheckHandle(const void* p, HandleKind kind, const char* function,
         absl::StrCat(function, ": ", argument, " is NULL"));
   }
   Registry& r = GetRegistry();
-  absl::MutexLock lock(&r.mu);
+  std::lock_guard<std::mutex> lock(r.mu);
   auto it = r.live.find(p);
   if (it == r.live.end()) {
     return absl::InvalidArgumentError(absl::StrCat(

@@ -12,7 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/synchronization/mutex.h"
+#include "core/proto/module_proto.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
 #include "core/text/hlo_parser.h"
@@ -35,8 +35,7 @@ absl::StatusOr<std::shared_ptr<Event>> Buffer::ToHostAsync(
 }
 
 absl::StatusOr<std::string> Executable::Serialize() const {
-  return absl::UnimplementedError(
-      "this plugin cannot serialize executables");
+  return absl::UnimplementedError("this plugin cannot serialize executables");
 }
 
 absl::StatusOr<std::unique_ptr<Buffer>> Client::CopyToDevice(Buffer* buffer,
@@ -51,14 +50,14 @@ absl::StatusOr<std::unique_ptr<Buffer>> Client::CopyToDevice(Buffer* buffer,
 
 absl::StatusOr<std::unique_ptr<Executable>> Client::Deserialize(
     absl::string_view) {
-  return absl::UnimplementedError(
-      "this plugin cannot deserialize executables");
+  return absl::UnimplementedError("this plugin cannot deserialize executables");
 }
 
 absl::StatusOr<std::vector<int64_t>> Client::DefaultDeviceAssignment(
     int64_t num_replicas) const {
   const auto devs = devices();
-  if (devs.empty()) return absl::FailedPreconditionError("client has no devices");
+  if (devs.empty())
+    return absl::FailedPreconditionError("client has no devices");
   std::vector<int64_t> out;
   for (int64_t r = 0; r < num_replicas; ++r) {
     out.push_back(devs[r % devs.size()]->id());
@@ -74,7 +73,8 @@ absl::Status CheckKnownOptions(const Options& options,
     for (const char* k : known) ok |= name == k;
     if (!ok) {
       std::string list;
-      for (const char* k : known) absl::StrAppend(&list, list.empty() ? "" : ", ", k);
+      for (const char* k : known)
+        absl::StrAppend(&list, list.empty() ? "" : ", ", k);
       return absl::InvalidArgumentError(
           absl::StrCat("plugin '", plugin_name, "' has no option '", name,
                        "' (known: ", list.empty() ? "none" : list, ")"));
@@ -151,12 +151,11 @@ PLX_Error* Guard(const char* fn, Body&& body) {
   }
 }
 
-#define PLX_CHECK_ARGS(ArgsType, fn)                                     \
-  if (absl::Status s = CheckArgs(args, ArgsType##_STRUCT_SIZE, fn);      \
-      !s.ok())                                                           \
+#define PLX_CHECK_ARGS(ArgsType, fn)                                         \
+  if (absl::Status s = CheckArgs(args, ArgsType##_STRUCT_SIZE, fn); !s.ok()) \
   return s
 
-#define PLX_RETURN_IF_ERROR(expr)          \
+#define PLX_RETURN_IF_ERROR(expr) \
   if (absl::Status s = (expr); !s.ok()) return s
 
 // Reads an enum field a C caller filled. C lets any int through an enum;
@@ -186,8 +185,8 @@ absl::StatusOr<Options> ReadOptions(const PLX_NamedValue* values, size_t n,
     OptionValue o;
     const int64_t kind = RawEnum(v.kind);
     if (kind < PLX_Value_STRING || kind > PLX_Value_FLOAT) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          fn, ": option '", v.name, "' has unknown kind ", kind));
+      return absl::InvalidArgumentError(
+          absl::StrCat(fn, ": option '", v.name, "' has unknown kind ", kind));
     }
     o.kind = v.kind;
     switch (v.kind) {
@@ -208,9 +207,9 @@ absl::StatusOr<Options> ReadOptions(const PLX_NamedValue* values, size_t n,
         o.float_value = v.float_value;
         break;
       default:
-        return absl::InvalidArgumentError(absl::StrCat(
-            fn, ": option '", v.name, "' has unknown kind ",
-            static_cast<int>(v.kind)));
+        return absl::InvalidArgumentError(
+            absl::StrCat(fn, ": option '", v.name, "' has unknown kind ",
+                         static_cast<int>(v.kind)));
     }
     out[v.name] = std::move(o);
   }
@@ -222,9 +221,9 @@ absl::StatusOr<Shape> ReadArrayShape(const PLX_ArrayShape* s, const char* fn) {
     return absl::InvalidArgumentError(absl::StrCat(fn, ": shape is NULL"));
   }
   if (s->struct_size < PLX_ArrayShape_STRUCT_SIZE) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        fn, ": shape struct_size ", s->struct_size, " < ",
-        PLX_ArrayShape_STRUCT_SIZE));
+    return absl::InvalidArgumentError(absl::StrCat(fn, ": shape struct_size ",
+                                                   s->struct_size, " < ",
+                                                   PLX_ArrayShape_STRUCT_SIZE));
   }
   const int64_t element_type = RawEnum(s->element_type);
   if (element_type <= PLX_Type_INVALID || element_type > PLX_Type_C128) {
@@ -236,8 +235,8 @@ absl::StatusOr<Shape> ReadArrayShape(const PLX_ArrayShape* s, const char* fn) {
         absl::StrCat(fn, ": rank ", s->num_dims, " is more than 64"));
   }
   if (s->num_dims > 0 && s->dims == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(fn, ": shape has ", s->num_dims, " dims but dims is NULL"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        fn, ": shape has ", s->num_dims, " dims but dims is NULL"));
   }
   std::vector<int64_t> dims(s->dims, s->dims + s->num_dims);
   // The byte size must be representable: ShapeUtil's arithmetic is int64
@@ -246,9 +245,9 @@ absl::StatusOr<Shape> ReadArrayShape(const PLX_ArrayShape* s, const char* fn) {
   int64_t bytes = 16;
   for (int64_t d : dims) {
     if (d > 0 && __builtin_mul_overflow(bytes, d, &bytes)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          fn, ": shape [", absl::StrJoin(dims, ","),
-          "] is too large (its byte size overflows 64 bits)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(fn, ": shape [", absl::StrJoin(dims, ","),
+                       "] is too large (its byte size overflows 64 bits)"));
     }
   }
   auto shape = ShapeUtil::MakeValidatedShape(
@@ -270,7 +269,8 @@ absl::StatusOr<Shape> ReadArrayShape(const PLX_ArrayShape* s, const char* fn) {
   } else {
     LayoutUtil::SetToDefaultLayout(&*shape);
   }
-  if (absl::Status v = LayoutUtil::ValidateLayoutForShape(shape->layout(), *shape);
+  if (absl::Status v =
+          LayoutUtil::ValidateLayoutForShape(shape->layout(), *shape);
       !v.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(fn, ": ", v.message()));
   }
@@ -329,10 +329,10 @@ PLX_Error* ErrorGetCode(PLX_Error_GetCode_Args* args) {
 PLX_Error* PluginInitialize(PLX_Plugin_Initialize_Args* args) {
   return Guard("PLX_Plugin_Initialize", [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Plugin_Initialize_Args, "PLX_Plugin_Initialize");
-    static absl::Mutex mu;
+    static std::mutex mu;  // std::mutex for ThreadSanitizer: see event.h
     static bool done = false;
     static absl::Status result;
-    absl::MutexLock lock(&mu);
+    std::lock_guard<std::mutex> lock(mu);
     if (!done) {
       result = g_plugin->Initialize();
       done = true;
@@ -365,7 +365,8 @@ PLX_Error* PluginAttributes(PLX_Plugin_Attributes_Args* args) {
     PLX_CHECK_ARGS(PLX_Plugin_Attributes_Args, "PLX_Plugin_Attributes");
     static AttributeStorage* storage = [] {
       auto* s = new AttributeStorage;
-      for (const std::string& f : g_info->formats) s->formats.push_back(f.c_str());
+      for (const std::string& f : g_info->formats)
+        s->formats.push_back(f.c_str());
       FillNamedValues(g_info->attributes, &s->attributes);
       return s;
     }();
@@ -556,9 +557,9 @@ PLX_Error* ClientBufferFromHost(PLX_Client_BufferFromHost_Args* args) {
     if (!shape.ok()) return shape.status();
     const size_t needed = ShapeUtil::ByteSizeOf(*shape);
     if (args->data_size != needed) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          fn, ": data_size is ", args->data_size, " bytes but ",
-          shape->ToString(), " needs ", needed));
+      return absl::InvalidArgumentError(
+          absl::StrCat(fn, ": data_size is ", args->data_size, " bytes but ",
+                       shape->ToString(), " needs ", needed));
     }
     if (args->data == nullptr && needed > 0) {
       return absl::InvalidArgumentError(absl::StrCat(fn, ": data is NULL"));
@@ -778,7 +779,11 @@ PLX_Error* ClientCompile(PLX_Client_Compile_Args* args) {
     if (!options.ok()) return options.status();
     absl::StatusOr<std::unique_ptr<Module>> module;
     if (format == "hlo-text") {
-      module = ParseHloModule(
+      module =
+          ParseHloModule(absl::string_view(args->program, args->program_size));
+    } else if (format == kModuleFormatName) {
+      // DeserializeModule verifies what it returns.
+      module = DeserializeModule(
           absl::string_view(args->program, args->program_size));
     } else {
       return absl::UnimplementedError(
@@ -788,7 +793,9 @@ PLX_Error* ClientCompile(PLX_Client_Compile_Args* args) {
       return absl::InvalidArgumentError(
           absl::StrCat("program: ", module.status().message()));
     }
-    PLX_RETURN_IF_ERROR(VerifyModule(**module));
+    if (format != kModuleFormatName) {
+      PLX_RETURN_IF_ERROR(VerifyModule(**module));
+    }
     auto resolver = CustomCallResolver::Create(options->custom_call_libraries);
     if (!resolver.ok()) return resolver.status();
     if (options->device_assignment.empty()) {
@@ -797,8 +804,8 @@ PLX_Error* ClientCompile(PLX_Client_Compile_Args* args) {
       if (!ids.ok()) return ids.status();
       options->device_assignment = std::move(*ids);
     }
-    auto exe = args->client->impl->Compile(std::move(*module), *options,
-                                           **resolver);
+    auto exe =
+        args->client->impl->Compile(std::move(*module), *options, **resolver);
     if (!exe.ok()) return exe.status();
     args->executable =
         WrapExecutable(args->client, std::move(*exe), std::move(*resolver));

@@ -175,9 +175,9 @@ absl::StatusOr<int64_t> GetIntOption(const Options& options,
 
 // Exports PLX_GetApi for the plugin made by `factory_fn` (a function
 // `std::unique_ptr<plexa::sdk::Plugin> f()`).
-#define PLEXA_DEFINE_PLUGIN(factory_fn)                                  \
-  extern "C" PLX_EXPORT const PLX_Api* PLX_GetApi(void) {              \
-    return ::plexa::sdk::MakeApi(factory_fn);                           \
+#define PLEXA_DEFINE_PLUGIN(factory_fn)                   \
+  extern "C" PLX_EXPORT const PLX_Api* PLX_GetApi(void) { \
+    return ::plexa::sdk::MakeApi(factory_fn);             \
   }
 
 #endif  // PLEXA_ABI_SDK_PLUGIN_H_

@@ -104,12 +104,16 @@ absl::StatusOr<Literal> EvalConvolution(Interpreter&, const Instruction& instr,
                                         Operands ops) {
   const auto& attrs = instr.attrs();
   if (ops.size() != 2 || !attrs.convolution_dimension_numbers ||
-      !attrs.window || !ops[0]->shape().IsArray() ||
-      !ops[1]->shape().IsArray() || !instr.shape().IsArray()) {
-    return Invalid(instr, "expected two arrays, a window and dim_labels");
+      !ops[0]->shape().IsArray() || !ops[1]->shape().IsArray() ||
+      !instr.shape().IsArray()) {
+    return Invalid(instr, "expected two arrays and dim_labels");
   }
   const ConvolutionDimensionNumbers& dn = *attrs.convolution_dimension_numbers;
-  const Window& window = *attrs.window;
+  // XLA prints a convolution without spatial dimensions (a matrix product,
+  // dim_labels=bf_io->bf) with no window=; its parser takes the empty
+  // window then, and so do we.
+  static const Window kEmptyWindow;
+  const Window& window = attrs.window ? *attrs.window : kEmptyWindow;
   const PrimitiveType type = instr.shape().element_type();
   PLEXA_EVAL_ASSIGN_OR_RETURN(Literal lhs, ConvertLiteral(*ops[0], type));
   PLEXA_EVAL_ASSIGN_OR_RETURN(Literal rhs, ConvertLiteral(*ops[1], type));

@@ -7,6 +7,7 @@
 // threads with all-reduce meeting across them (Evaluator::RunReplicated).
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -55,7 +56,7 @@ class ReferenceBuffer : public Buffer {
   uint8_t* data() { return memory_->data(); }
 
   absl::Status ToHost(void* dst, const Shape& host_shape) override {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     if (!memory_) return absl::FailedPreconditionError("buffer was deleted");
     auto literal = ToLiteralLocked();
     if (!literal.ok()) return literal.status();
@@ -70,31 +71,33 @@ class ReferenceBuffer : public Buffer {
   }
 
   absl::StatusOr<Literal> ToLiteral() {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     if (!memory_) return absl::FailedPreconditionError("buffer was deleted");
     return ToLiteralLocked();
   }
 
   void Delete() override {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     memory_.reset();
   }
   bool IsDeleted() const override {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     return memory_ == nullptr;
   }
 
  private:
-  absl::StatusOr<Literal> ToLiteralLocked() const
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+  // Requires mu_ held.
+  absl::StatusOr<Literal> ToLiteralLocked() const {
     Literal literal(shape());
     std::memcpy(literal.mutable_data().data(), memory_->data(),
                 memory_->size());
     return literal;
   }
 
-  mutable absl::Mutex mu_;
-  std::unique_ptr<DeviceMemory> memory_ ABSL_GUARDED_BY(mu_);
+  // std::mutex rather than absl::Mutex so ThreadSanitizer sees it (Debian's
+  // absl has no TSan annotations; see abi/sdk/event.h).
+  mutable std::mutex mu_;
+  std::unique_ptr<DeviceMemory> memory_;  // guarded by mu_
 };
 
 absl::StatusOr<std::unique_ptr<ReferenceBuffer>> BufferFromLiteral(
@@ -127,9 +130,9 @@ void FlattenShapes(const Shape& shape, std::vector<Shape>* out) {
 
 class ReferenceExecutable : public sdk::Executable {
  public:
-  ReferenceExecutable(std::unique_ptr<Module> module,
-                      std::vector<Device*> replica_devices,
-                      absl::flat_hash_map<std::string, CustomCallTarget> targets)
+  ReferenceExecutable(
+      std::unique_ptr<Module> module, std::vector<Device*> replica_devices,
+      absl::flat_hash_map<std::string, CustomCallTarget> targets)
       : module_(std::move(module)),
         replica_devices_(std::move(replica_devices)),
         targets_(std::move(targets)) {
@@ -253,8 +256,7 @@ class ReferenceClient : public sdk::Client {
         if (target->api_version != 0) {
           return absl::UnimplementedError(absl::StrCat(
               inst->name(), ": custom-call target '", name,
-              "' uses the typed call frame (api_version ",
-              target->api_version,
+              "' uses the typed call frame (api_version ", target->api_version,
               "), which the reference plugin does not run; register it with "
               "api_version 0"));
         }
@@ -278,7 +280,7 @@ class ReferencePlugin : public sdk::Plugin {
     info.vendor = "Plexa";
     info.version = "0.1.0";
     info.platform = "host";
-    info.formats = {"hlo-text"};
+    info.formats = {"plexa-module", "hlo-text"};
     info.capabilities =
         PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL | PLX_CAPABILITY_REPLICAS;
     return info;

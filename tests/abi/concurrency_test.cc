@@ -1,0 +1,95 @@
+// Threads (docs/abi.md "Threads"): 8 threads execute ONE executable of the
+// reference plugin at once, each with its own inputs, uploading and reading
+// back through the same client, each checking its own results. Meant to be
+// run under ThreadSanitizer too (label "tsan"; see tests/abi/CMakeLists.txt).
+//
+// Inputs are small integers, so every f32 result is exact and the expected
+// values are plain arithmetic: for thread t, iteration k, element i,
+//   x = t * 100 + k * 7 + i,  y = (i % 5) - 2,
+//   outputs: a = x * y + x,   m = x * y.
+#include <atomic>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "abi/host/plugin_host.h"
+#include "core/literal/literal.h"
+#include "gtest/gtest.h"
+
+namespace plexa::host {
+namespace {
+
+constexpr int kThreads = 8;
+constexpr int kIterations = 20;
+constexpr int kSize = 64;
+
+const char kProgram[] = R"(HloModule concurrent
+
+ENTRY main {
+  x = f32[64] parameter(0)
+  y = f32[64] parameter(1)
+  m = f32[64] multiply(x, y)
+  a = f32[64] add(m, x)
+  ROOT t = (f32[64], f32[64]) tuple(a, m)
+}
+)";
+
+TEST(ConcurrencyTest, EightThreadsExecuteOneExecutable) {
+  auto plugin = Plugin::Load(PLEXA_REFERENCE_PLUGIN);
+  ASSERT_TRUE(plugin.ok()) << plugin.status();
+  auto client = (*plugin)->CreateClient();
+  ASSERT_TRUE(client.ok()) << client.status();
+  auto exe = (*client)->Compile(kProgram, "hlo-text");
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  Executable* executable = exe->get();
+  Client* shared_client = client->get();
+
+  std::atomic<int> failures{0};
+  std::atomic<int> runs{0};
+  std::vector<std::string> first_error(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      auto fail = [&](const std::string& why) {
+        if (first_error[t].empty()) first_error[t] = why;
+        failures.fetch_add(1);
+      };
+      for (int k = 0; k < kIterations; ++k) {
+        std::vector<float> x(kSize), y(kSize);
+        for (int i = 0; i < kSize; ++i) {
+          x[i] = static_cast<float>(t * 100 + k * 7 + i);
+          y[i] = static_cast<float>(i % 5 - 2);
+        }
+        auto bx = shared_client->BufferFromLiteral(Literal::CreateR1<float>(x));
+        auto by = shared_client->BufferFromLiteral(Literal::CreateR1<float>(y));
+        if (!bx.ok() || !by.ok()) return fail("upload failed");
+        auto out = executable->Execute({{bx->get(), by->get()}});
+        if (!out.ok()) return fail(std::string(out.status().message()));
+        if ((*out)[0].size() != 2) return fail("expected 2 outputs");
+        auto a = (*out)[0][0]->ToLiteral();
+        auto m = (*out)[0][1]->ToLiteral();
+        if (!a.ok() || !m.ok()) return fail("download failed");
+        for (int i = 0; i < kSize; ++i) {
+          const float want_m = x[i] * y[i];
+          const float want_a = want_m + x[i];
+          if (a->Get<float>({i}) != want_a || m->Get<float>({i}) != want_m) {
+            return fail("thread " + std::to_string(t) + " iteration " +
+                        std::to_string(k) + " element " + std::to_string(i) +
+                        " is wrong");
+          }
+        }
+        runs.fetch_add(1);
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t) {
+    EXPECT_TRUE(first_error[t].empty())
+        << "thread " << t << ": " << first_error[t];
+  }
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(runs.load(), kThreads * kIterations);
+}
+
+}  // namespace
+}  // namespace plexa::host

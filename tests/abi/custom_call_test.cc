@@ -1,0 +1,233 @@
+// Custom calls through the ABI on the reference plugin:
+//  - the seed's `myfunc` (examples/custom_call/myfunc.cc), registered with
+//    PLX_CustomCall_Register (host: Plugin::RegisterCustomCall) and called
+//    from an HLO program with custom-call(x, y), custom_call_target="myfunc";
+//  - targets found with dlsym in libplexa_example_custom_calls.so, named in
+//    the compile options' custom_call_libraries (an array result and a tuple
+//    result);
+//  - the registry is searched before the libraries;
+//  - an unresolved target is NOT_FOUND at compile time, naming the target
+//    and every place searched.
+// Expected values are the seed's inputs pushed through the formulas stated
+// in myfunc.h and custom_calls.c, computed by hand.
+#include "abi/host/plugin_host.h"
+#include "core/literal/literal.h"
+#include "examples/custom_call/myfunc.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace plexa::host {
+namespace {
+
+using ::testing::HasSubstr;
+
+class CustomCallTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto plugin = Plugin::Load(PLEXA_REFERENCE_PLUGIN);
+    ASSERT_TRUE(plugin.ok()) << plugin.status();
+    plugin_ = *plugin;
+    auto client = plugin_->CreateClient();
+    ASSERT_TRUE(client.ok()) << client.status();
+    client_ = std::move(*client);
+  }
+  // Compiles and runs `program` on `args`; returns the output literals.
+  absl::StatusOr<std::vector<Literal>> Run(const std::string& program,
+                                           const std::vector<Literal>& args,
+                                           const CompileOptions& options = {}) {
+    auto exe = client_->Compile(program, "hlo-text", options);
+    if (!exe.ok()) return exe.status();
+    std::vector<std::unique_ptr<Buffer>> buffers;
+    std::vector<Buffer*> raw;
+    for (const Literal& a : args) {
+      auto b = client_->BufferFromLiteral(a);
+      if (!b.ok()) return b.status();
+      raw.push_back(b->get());
+      buffers.push_back(std::move(*b));
+    }
+    auto out = (*exe)->Execute({raw});
+    if (!out.ok()) return out.status();
+    std::vector<Literal> results;
+    for (auto& b : (*out)[0]) {
+      auto lit = b->ToLiteral();
+      if (!lit.ok()) return lit.status();
+      results.push_back(std::move(*lit));
+    }
+    return results;
+  }
+
+  std::shared_ptr<Plugin> plugin_;
+  std::unique_ptr<Client> client_;
+};
+
+const char kSeedProgram[] = R"(HloModule seed_custom_call
+
+ENTRY main {
+  x = f32[2] parameter(0)
+  y = f32[2,3] parameter(1)
+  ROOT z = f32[3,3] custom-call(x, y), custom_call_target="myfunc"
+}
+)";
+
+TEST_F(CustomCallTest, SeedMyfuncRegisteredThroughTheAbi) {
+  ASSERT_TRUE(
+      plugin_->RegisterCustomCall("myfunc", reinterpret_cast<void*>(&myfunc), 0)
+          .ok());
+  // The seed: x = f32[2] {1,2}; y = f32[2x3] {{10,20,30},{40,50,60}}.
+  std::vector<Literal> args;
+  args.push_back(Literal::CreateR1<float>({1, 2}));
+  args.push_back(Literal::CreateR2<float>({{10, 20, 30}, {40, 50, 60}}));
+  auto out = Run(kSeedProgram, args);
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_EQ(out->size(), 1u);
+  // z[i][j] = x[i % 2] * y[i % 2][j] + i:
+  //   i=0: 1*{10,20,30} + 0;  i=1: 2*{40,50,60} + 1;  i=2: 1*{10,20,30} + 2.
+  EXPECT_EQ((*out)[0], Literal::CreateR2<float>(
+                           {{10, 20, 30}, {81, 101, 121}, {12, 22, 32}}));
+}
+
+TEST_F(CustomCallTest, SeedMyfuncWithConstantOperands) {
+  ASSERT_TRUE(plugin_
+                  ->RegisterCustomCall(
+                      "myfunc", reinterpret_cast<void*>(&myfunc), 0, "host")
+                  .ok());
+  const std::string program = R"(HloModule seed_constants
+
+ENTRY main {
+  x = f32[2] constant({1, 2})
+  y = f32[2,3] constant({ { 10, 20, 30 }, { 40, 50, 60 } })
+  ROOT z = f32[3,3] custom-call(x, y), custom_call_target="myfunc"
+}
+)";
+  auto out = Run(program, {});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0], Literal::CreateR2<float>(
+                           {{10, 20, 30}, {81, 101, 121}, {12, 22, 32}}));
+}
+
+TEST_F(CustomCallTest, TargetsFromASharedLibraryByDlsym) {
+  const std::string program = R"(HloModule library_targets
+
+ENTRY main {
+  m = f32[2,3] parameter(0)
+  v = f32[4] parameter(1)
+  sums = f32[2] custom-call(m), custom_call_target="row_sums_f32_2x3"
+  mm = (f32[], f32[]) custom-call(v), custom_call_target="min_max_f32_4"
+  lo = f32[] get-tuple-element(mm), index=0
+  hi = f32[] get-tuple-element(mm), index=1
+  ROOT t = (f32[2], f32[], f32[]) tuple(sums, lo, hi)
+}
+)";
+  std::vector<Literal> args;
+  args.push_back(Literal::CreateR2<float>({{1, 2, 3}, {4, 5, 6.5f}}));
+  args.push_back(Literal::CreateR1<float>({3, -7, 12, 0.5f}));
+  CompileOptions options;
+  options.custom_call_libraries = {PLEXA_CUSTOM_CALL_LIBRARY};
+  auto out = Run(program, args, options);
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_EQ(out->size(), 3u);
+  EXPECT_EQ((*out)[0], Literal::CreateR1<float>({6, 15.5f}));
+  EXPECT_EQ((*out)[1], Literal::CreateR0<float>(-7));
+  EXPECT_EQ((*out)[2], Literal::CreateR0<float>(12));
+}
+
+TEST_F(CustomCallTest, LibraryTargetWithoutTheLibraryIsNotFound) {
+  const std::string program = R"(HloModule m
+
+ENTRY main {
+  v = f32[4] parameter(0)
+  ROOT s = f32[4] custom-call(v), custom_call_target="scale_f32_4"
+}
+)";
+  auto exe = client_->Compile(program, "hlo-text");
+  ASSERT_FALSE(exe.ok());
+  EXPECT_EQ(exe.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(exe.status().message(), HasSubstr("'scale_f32_4'"));
+  // With the library it resolves: out = 2 * in.
+  CompileOptions options;
+  options.custom_call_libraries = {PLEXA_CUSTOM_CALL_LIBRARY};
+  std::vector<Literal> args;
+  args.push_back(Literal::CreateR1<float>({1, -2, 3.5f, 0}));
+  auto out = Run(program, args, options);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0], Literal::CreateR1<float>({2, -4, 7, 0}));
+}
+
+void TripleF32x4(void* out, void** in) {
+  const float* x = static_cast<const float*>(in[0]);
+  float* y = static_cast<float*>(out);
+  for (int i = 0; i < 4; ++i) y[i] = 3 * x[i];
+}
+
+TEST_F(CustomCallTest, RegistryIsSearchedBeforeTheLibraries) {
+  // The library exports scale_f32_4 (x2); the registry's entry (x3) wins.
+  ASSERT_TRUE(plugin_
+                  ->RegisterCustomCall("scale_f32_4",
+                                       reinterpret_cast<void*>(&TripleF32x4), 0)
+                  .ok());
+  const std::string program = R"(HloModule m
+
+ENTRY main {
+  v = f32[4] parameter(0)
+  ROOT s = f32[4] custom-call(v), custom_call_target="scale_f32_4"
+}
+)";
+  CompileOptions options;
+  options.custom_call_libraries = {PLEXA_CUSTOM_CALL_LIBRARY};
+  std::vector<Literal> args;
+  args.push_back(Literal::CreateR1<float>({1, -2, 3.5f, 0}));
+  auto out = Run(program, args, options);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0], Literal::CreateR1<float>({3, -6, 10.5f, 0}));
+}
+
+TEST_F(CustomCallTest, MissingTargetIsNotFoundNamingEveryPlaceSearched) {
+  const std::string program = R"(HloModule m
+
+ENTRY main {
+  v = f32[4] parameter(0)
+  ROOT nowhere = f32[4] custom-call(v), custom_call_target="no_such_target_anywhere"
+}
+)";
+  CompileOptions options;
+  options.custom_call_libraries = {PLEXA_CUSTOM_CALL_LIBRARY};
+  auto exe = client_->Compile(program, "hlo-text", options);
+  ASSERT_FALSE(exe.ok());
+  EXPECT_EQ(exe.status().code(), absl::StatusCode::kNotFound);
+  const std::string m(exe.status().message());
+  EXPECT_THAT(m, HasSubstr("PLX_Client_Compile"));
+  EXPECT_THAT(m, HasSubstr("nowhere"));  // the instruction
+  EXPECT_THAT(m, HasSubstr("'no_such_target_anywhere'"));
+  EXPECT_THAT(m, HasSubstr("registry"));
+  EXPECT_THAT(m, HasSubstr(PLEXA_CUSTOM_CALL_LIBRARY));
+  EXPECT_THAT(m, HasSubstr("process"));
+}
+
+TEST_F(CustomCallTest, TypedTargetsAreRejectedByTheReferencePluginAtCompile) {
+  ASSERT_TRUE(plugin_
+                  ->RegisterCustomCall("typed_only",
+                                       reinterpret_cast<void*>(&TripleF32x4), 1)
+                  .ok());
+  const std::string program = R"(HloModule m
+
+ENTRY main {
+  v = f32[4] parameter(0)
+  ROOT s = f32[4] custom-call(v), custom_call_target="typed_only"
+}
+)";
+  auto exe = client_->Compile(program, "hlo-text");
+  ASSERT_FALSE(exe.ok());
+  EXPECT_EQ(exe.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(exe.status().message(), HasSubstr("'typed_only'"));
+  EXPECT_THAT(exe.status().message(), HasSubstr("api_version 1"));
+}
+
+TEST_F(CustomCallTest, RegisterRejectsAnotherPlatform) {
+  absl::Status s = plugin_->RegisterCustomCall(
+      "myfunc", reinterpret_cast<void*>(&myfunc), 0, "vulkan");
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(s.message(), HasSubstr("'vulkan'"));
+}
+
+}  // namespace
+}  // namespace plexa::host

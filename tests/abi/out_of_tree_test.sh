@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Installs Plexa's development files to a temporary prefix, builds
+# examples/out_of_tree_plugin against that install alone (find_package(Plexa),
+# Plexa::sdk), and runs a program on the built plugin with `plexa run`.
+#   out_of_tree_test.sh CMAKE BUILD_DIR SOURCE_DIR PLEXA_EXE
+set -euo pipefail
+cmake=$1 build_dir=$2 source_dir=$3 plexa=$4
+work=$(mktemp -d "${TMPDIR:-/tmp}/plexa-oot.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+echo "== install (component Plexa_Development) to $prefix"
+"$cmake" --install "$build_dir" --prefix "$prefix" --component Plexa_Development
+for f in include/plexa/plexa_c_api.h include/plexa/internal/abi/sdk/plugin.h \
+         include/plexa/internal/core/ir/module.h lib/libplexa_sdk.a \
+         lib/cmake/Plexa/PlexaConfig.cmake lib/cmake/Plexa/PlexaConfigVersion.cmake \
+         lib/cmake/Plexa/PlexaTargets.cmake lib/cmake/Plexa/plugin.map; do
+  [ -f "$prefix/$f" ] || fail "install is missing $f"
+done
+
+echo "== configure and build the example against the install"
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+"$cmake" -S "$source_dir/examples/out_of_tree_plugin" -B "$work/build" \
+  "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
+"$cmake" --build "$work/build" -j1
+plugin=$work/build/libplexa_plugin_elementwise.so
+[ -f "$plugin" ] || fail "the build did not produce $plugin"
+# Built from the install only: no include path into the source tree.
+if grep -q -- "-I$source_dir" "$work/build/compile_commands.json"; then
+  fail "the example was compiled with the source tree on its include path"
+fi
+exported=$(nm -D --defined-only "$plugin" | awk 'NF >= 3 {print $3}' | sort -u)
+[ "$exported" = "PLX_GetApi" ] || fail "the plugin exports: $exported"
+
+echo "== plexa run on the example plugin"
+# --no-opt: without it the default pipeline folds this all-constant program
+# to one constant before the plugin sees it.
+out=$("$plexa" run --no-opt --backend="$plugin" \
+      "$source_dir/examples/out_of_tree_plugin/axpy.hlo" --print)
+echo "$out"
+# a * x + y = 2 * {1, -2, 3.5, 0} + {10, 20, 30, 40}
+grep -q "12, 16, 37, 40" <<<"$out" || fail "unexpected result: $out"
+
+echo "== with an input: x * x - x for x = {1, 2, -3, 0.5}"
+# A .npy file by hand: magic, version 1.0, header length, header, data.
+header="{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }"
+while [ $(( (10 + ${#header} + 1) % 64 )) -ne 0 ]; do header+=" "; done
+{
+  printf '\x93NUMPY\x01\x00'
+  printf "\\x$(printf %02x $(( (${#header} + 1) % 256 )))\\x$(printf %02x $(( (${#header} + 1) / 256 )))"
+  printf '%s\n' "$header"
+  printf '\x00\x00\x80\x3f\x00\x00\x00\x40\x00\x00\x40\xc0\x00\x00\x00\x3f'
+} >"$work/x.npy"
+cat >"$work/square_minus.hlo" <<'HLO'
+HloModule square_minus
+
+ENTRY main {
+  x = f32[4] parameter(0)
+  xx = f32[4] multiply(x, x)
+  ROOT r = f32[4] subtract(xx, x)
+}
+HLO
+out=$("$plexa" run --backend="$plugin" "$work/square_minus.hlo" \
+      --input="$work/x.npy" --print)
+echo "$out"
+grep -q "0, 2, 12, -0.25" <<<"$out" || fail "unexpected result: $out"
+
+echo "== a program outside the plugin's op family is refused at compile time"
+cat >"$work/dot.hlo" <<'HLO'
+HloModule dot
+
+ENTRY main {
+  a = f32[2,2] parameter(0)
+  ROOT d = f32[2,2] dot(a, a), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+HLO
+if "$plexa" run --backend="$plugin" "$work/dot.hlo" --print \
+     >"$work/out.txt" 2>"$work/err.txt"; then
+  fail "the dot program ran on the elementwise plugin"
+fi
+cat "$work/err.txt"
+grep -q "'d' (dot" "$work/err.txt" || fail "the error does not name the instruction"
+grep -q "elementwise" "$work/err.txt" || fail "the error does not name the plugin"
+echo "ok"
