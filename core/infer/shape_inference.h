@@ -59,8 +59,7 @@ absl::StatusOr<Shape> InferCompareShape(const Shape& lhs, const Shape& rhs,
                                         ComparisonType type);
 absl::StatusOr<Shape> InferClampShape(const Shape& min, const Shape& operand,
                                       const Shape& max);
-absl::StatusOr<Shape> InferSelectShape(const Shape& pred,
-                                       const Shape& on_true,
+absl::StatusOr<Shape> InferSelectShape(const Shape& pred, const Shape& on_true,
                                        const Shape& on_false);
 absl::StatusOr<Shape> InferConvertShape(const Shape& operand,
                                         PrimitiveType new_type);
@@ -134,8 +133,7 @@ absl::StatusOr<Shape> InferReduceWindowShape(
     const ProgramShape& to_apply);
 absl::StatusOr<Shape> InferSelectAndScatterShape(
     const Shape& operand, const ProgramShape& select, const Window& window,
-    const Shape& source, const Shape& init_value,
-    const ProgramShape& scatter);
+    const Shape& source, const Shape& init_value, const ProgramShape& scatter);
 absl::StatusOr<Shape> InferAllReduceShape(
     absl::Span<const Shape* const> operands, const ProgramShape& to_apply);
 absl::StatusOr<Shape> InferSortShape(absl::Span<const Shape* const> operands,
@@ -164,12 +162,9 @@ absl::StatusOr<Shape> InferBatchNormTrainingShape(const Shape& operand,
 absl::StatusOr<Shape> InferBatchNormInferenceShape(
     const Shape& operand, const Shape& scale, const Shape& offset,
     const Shape& mean, const Shape& variance, int64_t feature_index);
-absl::StatusOr<Shape> InferBatchNormGradShape(const Shape& operand,
-                                              const Shape& scale,
-                                              const Shape& mean,
-                                              const Shape& variance,
-                                              const Shape& grad_output,
-                                              int64_t feature_index);
+absl::StatusOr<Shape> InferBatchNormGradShape(
+    const Shape& operand, const Shape& scale, const Shape& mean,
+    const Shape& variance, const Shape& grad_output, int64_t feature_index);
 
 // ---- Other (infer/misc.cc) ------------------------------------------------
 absl::StatusOr<Shape> InferRngShape(const Shape& a, const Shape& b,
@@ -179,8 +174,7 @@ absl::StatusOr<Shape> InferInfeedShape(const Shape& token,
                                        const Shape& declared);
 absl::StatusOr<Shape> InferOutfeedShape(const Shape& operand,
                                         const Shape& token);
-absl::StatusOr<Shape> InferAfterAllShape(
-    absl::Span<const Shape* const> tokens);
+absl::StatusOr<Shape> InferAfterAllShape(absl::Span<const Shape* const> tokens);
 
 }  // namespace shape_inference
 }  // namespace plexa

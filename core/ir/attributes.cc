@@ -7,8 +7,8 @@ namespace plexa {
 namespace {
 
 template <typename E, size_t N>
-absl::string_view ToName(const std::array<std::pair<E, absl::string_view>, N>& t,
-                        E value) {
+absl::string_view ToName(
+    const std::array<std::pair<E, absl::string_view>, N>& t, E value) {
   for (const auto& [e, s] : t) {
     if (e == value) return s;
   }
@@ -39,11 +39,11 @@ constexpr std::array<std::pair<ComparisonType, absl::string_view>, 4>
                          {ComparisonType::kSigned, "SIGNED"},
                          {ComparisonType::kUnsigned, "UNSIGNED"}}};
 
-constexpr std::array<std::pair<FusionKind, absl::string_view>, 4>
-    kFusionKinds = {{{FusionKind::kLoop, "kLoop"},
-                     {FusionKind::kInput, "kInput"},
-                     {FusionKind::kOutput, "kOutput"},
-                     {FusionKind::kCustom, "kCustom"}}};
+constexpr std::array<std::pair<FusionKind, absl::string_view>, 4> kFusionKinds =
+    {{{FusionKind::kLoop, "kLoop"},
+      {FusionKind::kInput, "kInput"},
+      {FusionKind::kOutput, "kOutput"},
+      {FusionKind::kCustom, "kCustom"}}};
 
 constexpr std::array<std::pair<RandomDistribution, absl::string_view>, 2>
     kDistributions = {{{RandomDistribution::kUniform, "rng_uniform"},
@@ -112,7 +112,8 @@ ComparisonType DefaultComparisonType(PrimitiveType type) {
       primitive_util::IsComplexType(type)) {
     return ComparisonType::kFloat;
   }
-  if (primitive_util::IsSignedIntegralType(type)) return ComparisonType::kSigned;
+  if (primitive_util::IsSignedIntegralType(type))
+    return ComparisonType::kSigned;
   return ComparisonType::kUnsigned;
 }
 

@@ -3,7 +3,6 @@
 #ifndef PLEXA_CORE_IR_ATTRIBUTES_H_
 #define PLEXA_CORE_IR_ATTRIBUTES_H_
 
-#include "absl/strings/string_view.h"
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -11,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "core/shape/shape.h"
 
 namespace plexa {
@@ -119,7 +119,7 @@ enum class FusionKind : int32_t { kLoop, kInput, kOutput, kCustom };
 // custom-call api_version=API_VERSION_... (XLA's CustomCallApiVersion).
 enum class CustomCallApiVersion : int32_t {
   kUnspecified = 0,
-  kOriginal = 1,          // void target(void* out, void** in)  (seed 004)
+  kOriginal = 1,  // void target(void* out, void** in)  (seed 004)
   kStatusReturning = 2,
   kStatusReturningUnified = 3,
   kTypedFfi = 4,

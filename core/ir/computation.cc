@@ -41,9 +41,9 @@ Instruction* Computation::AddInstruction(
 
 absl::Status Computation::RemoveInstruction(Instruction* instruction) {
   if (instruction->user_count() != 0) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "cannot remove ", instruction->name(), ": it still has ",
-        instruction->user_count(), " user(s)"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot remove ", instruction->name(), ": it still has ",
+                     instruction->user_count(), " user(s)"));
   }
   if (instruction == root_) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -53,12 +53,13 @@ absl::Status Computation::RemoveInstruction(Instruction* instruction) {
     return absl::FailedPreconditionError(absl::StrCat(
         "cannot remove parameter ", instruction->name(), " of ", name_));
   }
-  auto it = std::find_if(
-      instructions_.begin(), instructions_.end(),
-      [&](const std::unique_ptr<Instruction>& p) { return p.get() == instruction; });
+  auto it = std::find_if(instructions_.begin(), instructions_.end(),
+                         [&](const std::unique_ptr<Instruction>& p) {
+                           return p.get() == instruction;
+                         });
   if (it == instructions_.end()) {
-    return absl::NotFoundError(absl::StrCat(
-        instruction->name(), " is not in computation ", name_));
+    return absl::NotFoundError(
+        absl::StrCat(instruction->name(), " is not in computation ", name_));
   }
   instruction->DetachOperands();
   instruction->DropAllControlDependencies();

@@ -2,7 +2,6 @@
 #ifndef PLEXA_CORE_IR_COMPUTATION_H_
 #define PLEXA_CORE_IR_COMPUTATION_H_
 
-#include "absl/strings/string_view.h"
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,6 +9,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "core/ir/instruction.h"
 
 namespace plexa {

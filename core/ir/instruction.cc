@@ -56,17 +56,17 @@ void Instruction::AppendOperand(Instruction* operand) {
 absl::Status Instruction::ReplaceOperandWith(int64_t i,
                                              Instruction* new_operand) {
   if (i < 0 || i >= operand_count()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "operand index ", i, " out of range for ", name_, " with ",
-        operand_count(), " operands"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("operand index ", i, " out of range for ", name_, " with ",
+                     operand_count(), " operands"));
   }
   Instruction* old = operands_[i];
   if (old == new_operand) return absl::OkStatus();
   if (!Shape::Equal().IgnoreLayout()(old->shape(), new_operand->shape())) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cannot replace operand ", i, " of ", name_, ": shape ",
-        old->shape().ToString(), " differs from ",
-        new_operand->shape().ToString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot replace operand ", i, " of ", name_, ": shape ",
+                     old->shape().ToString(), " differs from ",
+                     new_operand->shape().ToString()));
   }
   operands_[i] = new_operand;
   old->RemoveUser(this);
@@ -78,8 +78,8 @@ absl::Status Instruction::ReplaceAllUsesWith(Instruction* other) {
   if (other == this) return absl::OkStatus();
   if (!Shape::Equal().IgnoreLayout()(shape_, other->shape())) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "cannot replace uses of ", name_, " (", shape_.ToString(),
-        ") with ", other->name(), " (", other->shape().ToString(), ")"));
+        "cannot replace uses of ", name_, " (", shape_.ToString(), ") with ",
+        other->name(), " (", other->shape().ToString(), ")"));
   }
   std::vector<Instruction*> users = users_;
   for (Instruction* user : users) {
@@ -199,4 +199,3 @@ bool Instruction::SameAttributesAs(const Instruction& other) const {
 }
 
 }  // namespace plexa
-

@@ -30,17 +30,16 @@ Computation* Module::AddComputation(std::unique_ptr<Computation> computation,
 
 absl::Status Module::RemoveComputation(Computation* computation) {
   if (computation == entry_) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("cannot remove the entry computation ",
-                     computation->name()));
+    return absl::FailedPreconditionError(absl::StrCat(
+        "cannot remove the entry computation ", computation->name()));
   }
   for (const auto& c : computations_) {
     for (const auto& inst : c->instructions_) {
       for (Computation* called : inst->called_computations()) {
         if (called == computation) {
-          return absl::FailedPreconditionError(absl::StrCat(
-              "cannot remove computation ", computation->name(),
-              ": called by ", inst->name(), " in ", c->name()));
+          return absl::FailedPreconditionError(
+              absl::StrCat("cannot remove computation ", computation->name(),
+                           ": called by ", inst->name(), " in ", c->name()));
         }
       }
     }

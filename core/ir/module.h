@@ -2,13 +2,13 @@
 #ifndef PLEXA_CORE_IR_MODULE_H_
 #define PLEXA_CORE_IR_MODULE_H_
 
-#include "absl/strings/string_view.h"
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "core/ir/computation.h"
 
 namespace plexa {
@@ -50,7 +50,8 @@ class Module {
 
   // Module header attributes other than entry_computation_layout, kept
   // verbatim (is_scheduled=true, allow_spmd_..., frontend_attributes, ...).
-  std::vector<std::pair<std::string, std::string>>* mutable_opaque_attributes() {
+  std::vector<std::pair<std::string, std::string>>*
+  mutable_opaque_attributes() {
     return &opaque_attributes_;
   }
   const std::vector<std::pair<std::string, std::string>>& opaque_attributes()

@@ -28,11 +28,10 @@ struct DescrEntry {
 
 // Accepted spellings; the first one per type is what we write.
 constexpr DescrEntry kDescrs[] = {
-    {"|b1", PRED}, {"<b1", PRED},  {"|i1", S8},    {"<i1", S8},
-    {"<i2", S16},  {"<i4", S32},   {"<i8", S64},   {"|u1", U8},
-    {"<u1", U8},   {"<u2", U16},   {"<u4", U32},   {"<u8", U64},
-    {"<f2", F16},  {"<f4", F32},   {"<f8", F64},   {"<c8", C64},
-    {"<c16", C128}, {"<V2", BF16}, {"|V2", BF16},
+    {"|b1", PRED}, {"<b1", PRED},  {"|i1", S8},   {"<i1", S8},   {"<i2", S16},
+    {"<i4", S32},  {"<i8", S64},   {"|u1", U8},   {"<u1", U8},   {"<u2", U16},
+    {"<u4", U32},  {"<u8", U64},   {"<f2", F16},  {"<f4", F32},  {"<f8", F64},
+    {"<c8", C64},  {"<c16", C128}, {"<V2", BF16}, {"|V2", BF16},
 };
 
 absl::Status Malformed(absl::string_view what) {
@@ -43,14 +42,14 @@ absl::Status Malformed(absl::string_view what) {
 absl::StatusOr<std::string> DictValue(absl::string_view header,
                                       absl::string_view key) {
   for (const char quote : {'\'', '"'}) {
-    const std::string needle = absl::StrCat(std::string(1, quote), key,
-                                            std::string(1, quote));
+    const std::string needle =
+        absl::StrCat(std::string(1, quote), key, std::string(1, quote));
     size_t pos = header.find(needle);
     if (pos == absl::string_view::npos) continue;
     pos = header.find(':', pos + needle.size());
     if (pos == absl::string_view::npos) break;
-    absl::string_view rest = absl::StripLeadingAsciiWhitespace(
-        header.substr(pos + 1));
+    absl::string_view rest =
+        absl::StripLeadingAsciiWhitespace(header.substr(pos + 1));
     if (rest.empty()) break;
     size_t end;
     if (rest[0] == '(') {
@@ -84,8 +83,8 @@ absl::StatusOr<std::vector<int64_t>> ParseShapeTuple(absl::string_view text) {
     absl::ConsumeSuffix(&part, "L");
     int64_t d;
     if (!absl::SimpleAtoi(part, &d) || d < 0) {
-      return Malformed(absl::StrCat("bad dimension '", part, "' in shape ",
-                                    text));
+      return Malformed(
+          absl::StrCat("bad dimension '", part, "' in shape ", text));
     }
     dims.push_back(d);
   }
@@ -246,9 +245,9 @@ absl::StatusOr<std::string> WriteNpy(const Literal& literal) {
   } else {
     dims = absl::StrCat("(", absl::StrJoin(shape.dimensions(), ", "), ")");
   }
-  std::string header = absl::StrCat("{'descr': '", *descr,
-                                    "', 'fortran_order': False, 'shape': ",
-                                    dims, ", }");
+  std::string header =
+      absl::StrCat("{'descr': '", *descr,
+                   "', 'fortran_order': False, 'shape': ", dims, ", }");
   // Total preamble is padded with spaces to a multiple of 64, ending '\n'.
   size_t preamble = kMagicLen + 2 + 2;
   int version = 1;

@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "gtest/gtest.h"
 #include "core/shape/shape_util.h"
+#include "gtest/gtest.h"
 
 namespace plexa {
 namespace {
@@ -30,9 +30,9 @@ void ExpectA23(const Literal& lit, PrimitiveType type) {
 
 TEST(NpyTest, ReadsEveryRealAndIntegerDtype) {
   const std::pair<const char*, PrimitiveType> cases[] = {
-      {"f4", F32}, {"f8", F64}, {"f2", F16}, {"i1", S8},  {"i2", S16},
-      {"i4", S32}, {"i8", S64}, {"u1", U8},  {"u2", U16}, {"u4", U32},
-      {"u8", U64}};
+      {"f4", F32}, {"f8", F64}, {"f2", F16}, {"i1", S8},
+      {"i2", S16}, {"i4", S32}, {"i8", S64}, {"u1", U8},
+      {"u2", U16}, {"u4", U32}, {"u8", U64}};
   for (const auto& [name, type] : cases) {
     SCOPED_TRACE(name);
     auto lit = ReadNpyFile(TestData(std::string("a23_") + name + ".npy"));

@@ -25,11 +25,10 @@ bool Layout::Equal::operator()(const Layout& a, const Layout& b) const {
   if (!ignore_memory_space_ && a.memory_space_ != b.memory_space_) {
     return false;
   }
-  if (!ignore_padding_ &&
-      (a.padded_dimensions_ != b.padded_dimensions_ ||
-       a.padding_value_ != b.padding_value_ ||
-       a.tail_padding_alignment_in_elements_ !=
-           b.tail_padding_alignment_in_elements_)) {
+  if (!ignore_padding_ && (a.padded_dimensions_ != b.padded_dimensions_ ||
+                           a.padding_value_ != b.padding_value_ ||
+                           a.tail_padding_alignment_in_elements_ !=
+                               b.tail_padding_alignment_in_elements_)) {
     return false;
   }
   if (!ignore_element_size_ &&

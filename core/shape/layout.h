@@ -149,11 +149,10 @@ class Layout {
 
   template <typename H>
   friend H AbslHashValue(H h, const Layout& l) {
-    return H::combine(std::move(h), l.minor_to_major_, l.tiles_,
-                      l.memory_space_, l.padded_dimensions_,
-                      static_cast<int>(l.padding_value_),
-                      l.tail_padding_alignment_in_elements_,
-                      l.element_size_in_bits_);
+    return H::combine(
+        std::move(h), l.minor_to_major_, l.tiles_, l.memory_space_,
+        l.padded_dimensions_, static_cast<int>(l.padding_value_),
+        l.tail_padding_alignment_in_elements_, l.element_size_in_bits_);
   }
 
   // "{1,0:T(8,128)(2,1)S(1)}" as XLA prints it.

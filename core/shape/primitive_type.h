@@ -2,11 +2,11 @@
 #ifndef PLEXA_CORE_SHAPE_PRIMITIVE_TYPE_H_
 #define PLEXA_CORE_SHAPE_PRIMITIVE_TYPE_H_
 
-#include "absl/strings/string_view.h"
 #include <cstdint>
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace plexa {
 
@@ -40,7 +40,8 @@ enum class PrimitiveType : int32_t {
 };
 
 // Convenience aliases so code reads like XLA: `F32`, `PRED`, ...
-#define PLEXA_PT_ALIAS(e, s, n) inline constexpr PrimitiveType e = PrimitiveType::e;
+#define PLEXA_PT_ALIAS(e, s, n) \
+  inline constexpr PrimitiveType e = PrimitiveType::e;
 PLEXA_PRIMITIVE_TYPES(PLEXA_PT_ALIAS)
 #undef PLEXA_PT_ALIAS
 
@@ -54,9 +55,9 @@ absl::StatusOr<PrimitiveType> FromName(absl::string_view name);
 int64_t ByteWidth(PrimitiveType type);
 int64_t BitWidth(PrimitiveType type);
 
-bool IsArrayType(PrimitiveType type);  // not TUPLE/TOKEN/INVALID
-bool IsFloatingPointType(PrimitiveType type);  // F16 BF16 F32 F64
-bool IsComplexType(PrimitiveType type);        // C64 C128
+bool IsArrayType(PrimitiveType type);             // not TUPLE/TOKEN/INVALID
+bool IsFloatingPointType(PrimitiveType type);     // F16 BF16 F32 F64
+bool IsComplexType(PrimitiveType type);           // C64 C128
 bool IsSignedIntegralType(PrimitiveType type);    // S8..S64
 bool IsUnsignedIntegralType(PrimitiveType type);  // U8..U64
 bool IsIntegralType(PrimitiveType type);          // signed or unsigned

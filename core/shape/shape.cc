@@ -16,7 +16,9 @@ Shape::Shape(std::vector<Shape> tuple_shapes)
     : element_type_(PrimitiveType::TUPLE),
       tuple_shapes_(std::move(tuple_shapes)) {}
 
-bool Shape::IsArray() const { return primitive_util::IsArrayType(element_type_); }
+bool Shape::IsArray() const {
+  return primitive_util::IsArrayType(element_type_);
+}
 
 void Shape::add_dimension(int64_t size, bool is_dynamic) {
   dims_.push_back(size);

@@ -64,7 +64,7 @@ class Shape {
   const Layout& layout() const;  // requires has_layout()
   Layout* mutable_layout();      // creates an empty layout when absent
   void set_layout(Layout l) { layout_ = std::move(l); }
-  void clear_layout();           // recursively for tuples
+  void clear_layout();  // recursively for tuples
 
   // Equality with options (XLA's Shape::Equal).
   class Equal {

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
 
-check() {  # check NAME COMMAND...: the command must succeed
+check() {  # check NAME COMMAND...: must succeed; keeps stdout/stderr in out/err
   local name=$1; shift
   if "$@" >"$tmp/out" 2>"$tmp/err"; then
     pass=$((pass + 1))
@@ -36,36 +36,46 @@ check_error() {  # check_error NAME PATTERN COMMAND...: must fail, stderr ~ PATT
   fi
 }
 
+verify() {  # verify NAME COMMAND...: an assertion; leaves out/err alone
+  local name=$1; shift
+  if "$@" >/dev/null 2>"$tmp/verify_err"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL: $name"; cat "$tmp/verify_err"
+  fi
+}
+
 run() { "$plexa" run --backend="$backend" "$@"; }
 
 # A tuple result goes to --output-dir as 0.npy, 1.npy.
 check "tuple result to output-dir" run "$here/add_mul.hlo" \
   --input="$data/x.npy" --input="$data/y.npy" --output-dir="$tmp/am"
-check "add result" cmp "$tmp/am/0.npy" "$data/add_mul_0.npy"
-check "multiply result" cmp "$tmp/am/1.npy" "$data/add_mul_1.npy"
+verify "add result" cmp "$tmp/am/0.npy" "$data/add_mul_0.npy"
+verify "multiply result" cmp "$tmp/am/1.npy" "$data/add_mul_1.npy"
 
 # An array result to --output.
 check "reduce to output" run "$here/sum_rows.hlo" --input="$data/x.npy" \
   --output="$tmp/sum.npy"
-check "reduce result" cmp "$tmp/sum.npy" "$data/sum_rows.npy"
+verify "reduce result" cmp "$tmp/sum.npy" "$data/sum_rows.npy"
 
 # --print writes the result as an HLO literal.
 check "print" run "$here/sum_rows.hlo" --input="$data/x.npy" --print
-check "print text" grep -qE '^f32\[2\]\{0\} \{2.5, 3.25\}$|^f32\[2\] \{2.5, 3.25\}$' "$tmp/out"
+verify "print text" grep -qE '^f32\[2\]\{0\} \{2.5, 3.25\}$|^f32\[2\] \{2.5, 3.25\}$' "$tmp/out"
 
 # --repeat reports timing.
 check "repeat" run "$here/sum_rows.hlo" --input="$data/x.npy" --repeat=3
-check "repeat timing" grep -q "median" "$tmp/err"
+verify "repeat timing" grep -q "median" "$tmp/err"
 
 # No inputs: seeded random inputs and a note.
 check "random inputs" run "$here/sum_rows.hlo" --print
-check "random note" grep -q "seeded random inputs" "$tmp/err"
+verify "random note" grep -q "seeded random inputs" "$tmp/err"
 
 # Replicas with all-reduce.
 check "replicas" run "$here/all_reduce.hlo" --input="$data/v.npy" --replicas=2 \
   --output="$tmp/ar.npy"
-check "replica 0 result" cmp "$tmp/ar.replica0.npy" "$data/all_reduce.npy"
-check "replica 1 result" cmp "$tmp/ar.replica1.npy" "$data/all_reduce.npy"
+verify "replica 0 result" cmp "$tmp/ar.replica0.npy" "$data/all_reduce.npy"
+verify "replica 1 result" cmp "$tmp/ar.replica1.npy" "$data/all_reduce.npy"
 
 # Errors: one line, non-zero exit.
 check_error "wrong input count" "takes 2 parameter\(s\) but 1" \
@@ -87,7 +97,7 @@ check_error "unknown option" "unknown option '--frobnicate'" \
 check "check" "$plexa" check "$here/sum_rows.hlo"
 cp "$tmp/out" "$tmp/checked.hlo"
 check "fmt is a fixed point" "$plexa" fmt "$tmp/checked.hlo"
-check "fmt output equals check output" cmp "$tmp/out" "$tmp/checked.hlo"
+verify "fmt output equals check output" cmp "$tmp/out" "$tmp/checked.hlo"
 
 echo "cli ($backend): $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

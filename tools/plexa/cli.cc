@@ -71,20 +71,19 @@ absl::StatusOr<std::unique_ptr<Module>> LoadModule(const std::string& path) {
     // The parser's messages start with "LINE:COL: ".
     std::string msg(module.status().message());
     const size_t colon2 = msg.find(": ");
-    const bool has_pos =
-        colon2 != std::string::npos && colon2 > 0 &&
-        msg.find_first_not_of("0123456789:") == colon2;
+    const bool has_pos = colon2 != std::string::npos && colon2 > 0 &&
+                         msg.find_first_not_of("0123456789:") == colon2 + 1;
     if (has_pos) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          path, ":", msg.substr(0, colon2), ": error: ", msg.substr(colon2 + 2)));
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", msg.substr(0, colon2),
+                       ": error: ", msg.substr(colon2 + 2)));
     }
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": error: ", msg));
+    return absl::InvalidArgumentError(absl::StrCat(path, ": error: ", msg));
   }
   absl::Status verified = VerifyModule(**module);
   if (!verified.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path, ": error: invalid module: ", verified.message()));
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": error: invalid module: ", verified.message()));
   }
   return module;
 }

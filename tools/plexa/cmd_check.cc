@@ -1,8 +1,8 @@
 // plexa check / plexa fmt
 #include <cstdio>
 
-#include "tools/plexa/cli.h"
 #include "core/text/hlo_printer.h"
+#include "tools/plexa/cli.h"
 
 namespace plexa::cli {
 namespace {

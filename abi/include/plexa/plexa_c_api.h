@@ -26,6 +26,7 @@
  *    threads on the same objects. Destroy calls are never thread-safe with
  *    respect to other uses of the same object. Destroy functions accept NULL.
  */
+/* clang-format off: the ABI header is laid out by hand. */
 #ifndef PLEXA_C_API_H_
 #define PLEXA_C_API_H_
 
@@ -729,3 +730,4 @@ PLX_STATIC_ASSERT(PLX_Api_STRUCT_SIZE_1_0 == PLX_SLOT_OFFSET(28),
 #endif
 
 #endif /* PLEXA_C_API_H_ */
+/* clang-format on */

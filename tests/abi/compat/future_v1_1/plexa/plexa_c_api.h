@@ -37,6 +37,7 @@
  *    threads on the same objects. Destroy calls are never thread-safe with
  *    respect to other uses of the same object. Destroy functions accept NULL.
  */
+/* clang-format off: the ABI header is laid out by hand. */
 #ifndef PLEXA_C_API_H_
 #define PLEXA_C_API_H_
 
@@ -765,3 +766,4 @@ PLX_STATIC_ASSERT(PLX_Api_STRUCT_SIZE_1_1 == PLX_SLOT_OFFSET(29),
 #endif
 
 #endif /* PLEXA_C_API_H_ */
+/* clang-format on */
