@@ -37,6 +37,7 @@ int ReportError(const absl::Status& status);
 int RunCheck(const Args& args);
 int RunFmt(const Args& args);
 int RunRun(const Args& args);
+int RunOpt(const Args& args);
 
 }  // namespace plexa::cli
 

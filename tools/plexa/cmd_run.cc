@@ -1,6 +1,9 @@
 // plexa run PROGRAM.hlo [--input=a.npy ...] [--output=out.npy |
 //   --output-dir=DIR] [--backend=NAME|PATH] [--replicas=N] [--print]
-//   [--repeat=N] [--seed=N]
+//   [--repeat=N] [--seed=N] [--no-opt]
+//
+// The default optimization pipeline (core/passes/default_pipeline.h) runs
+// on the program before it is compiled or interpreted, unless --no-opt.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -11,6 +14,8 @@
 #include "absl/strings/str_cat.h"
 #include "core/eval/evaluator.h"
 #include "core/npy/npy.h"
+#include "core/passes/default_pipeline.h"
+#include "core/proto/module_proto.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
 #include "core/text/hlo_printer.h"
@@ -166,7 +171,20 @@ absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
   session->client = std::move(*client);
   host::CompileOptions compile;
   compile.num_replicas = replicas;
-  auto exe = session->client->Compile(PrintModule(module), "hlo-text", compile);
+  // The serialized module when the plugin reads it, else HLO text.
+  const std::vector<std::string>& formats = (*plugin)->attributes().formats;
+  std::string program;
+  std::string format = "hlo-text";
+  if (std::find(formats.begin(), formats.end(), kModuleFormatName) !=
+      formats.end()) {
+    auto bytes = SerializeModule(module);
+    if (!bytes.ok()) return bytes.status();
+    program = std::move(*bytes);
+    format = kModuleFormatName;
+  } else {
+    program = PrintModule(module);
+  }
+  auto exe = session->client->Compile(program, format, compile);
   if (!exe.ok()) return exe.status();
   session->executable = std::move(*exe);
   const int64_t num_devices =
@@ -279,6 +297,10 @@ int RunRun(const Args& args) {
   }
   auto module = LoadModule(args.positional[0]);
   if (!module.ok()) return ReportError(module.status());
+  if (!args.Has("no-opt")) {
+    absl::StatusOr<bool> optimized = RunDefaultPipeline(module->get());
+    if (!optimized.ok()) return ReportError(optimized.status());
+  }
   const ProgramShape program =
       (*module)->entry_computation()->ComputeProgramShape();
   auto inputs = ReadInputs(args, program);

@@ -16,9 +16,14 @@ constexpr char kUsage[] =
     "  run PROGRAM.hlo [--input=a.npy ...] [--output=out.npy | "
     "--output-dir=DIR]\n"
     "                  [--backend=NAME|PATH] [--replicas=N] [--print] "
-    "[--repeat=N] [--seed=N]\n"
+    "[--repeat=N] [--seed=N] [--no-opt]\n"
     "                        run PROGRAM; inputs are .npy files in parameter\n"
-    "                        order (seeded random inputs when none given)\n"
+    "                        order (seeded random inputs when none given);\n"
+    "                        the default pipeline runs first unless --no-opt\n"
+    "  opt PROGRAM.hlo [--passes=a,b,c] [--fusion] [--dump-after-each]\n"
+    "                  [--dump-dir=DIR] [--stats]\n"
+    "                        print the optimized module (--passes=help lists\n"
+    "                        the passes)\n"
     "  help                  this text\n";
 
 }  // namespace
@@ -40,9 +45,16 @@ int main(int argc, char** argv) {
   if (command == "run") {
     auto args = ParseArgs(argc, argv, 2,
                           {"input", "output", "output-dir", "backend",
-                           "replicas", "print", "repeat", "seed"});
+                           "replicas", "print", "repeat", "seed", "no-opt"});
     if (!args.ok()) return plexa::cli::ReportError(args.status());
     return plexa::cli::RunRun(*args);
+  }
+  if (command == "opt") {
+    auto args =
+        ParseArgs(argc, argv, 2,
+                  {"passes", "fusion", "dump-after-each", "dump-dir", "stats"});
+    if (!args.ok()) return plexa::cli::ReportError(args.status());
+    return plexa::cli::RunOpt(*args);
   }
   std::fprintf(stderr, "error: unknown command '%s'\n\n%s", command.c_str(),
                kUsage);

@@ -1,0 +1,339 @@
+#include "core/passes/fusion.h"
+
+#include <algorithm>
+#include <memory>
+#include <queue>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "core/passes/pass_util.h"
+
+namespace plexa {
+
+bool IsLoopFusible(const Instruction& inst) {
+  if (!inst.shape().IsArray() || !inst.control_predecessors().empty() ||
+      !inst.control_successors().empty()) {
+    return false;
+  }
+  switch (inst.opcode()) {
+    case HloOpcode::kBroadcast:
+    case HloOpcode::kIota:
+    case HloOpcode::kReshape:
+    case HloOpcode::kTranspose:
+    case HloOpcode::kSlice:
+    case HloOpcode::kReverse:
+    case HloOpcode::kPad:
+    case HloOpcode::kConcatenate:
+    case HloOpcode::kConstant:
+      return true;
+    case HloOpcode::kMap:
+      return false;
+    default:
+      // Elementwise operations have no side effects and call nothing.
+      return IsElementwise(inst.opcode());
+  }
+}
+
+bool IsCheapToDuplicate(const Instruction& inst) {
+  switch (inst.opcode()) {
+    case HloOpcode::kAdd:
+    case HloOpcode::kSubtract:
+    case HloOpcode::kMultiply:
+    case HloOpcode::kNegate:
+    case HloOpcode::kAbs:
+    case HloOpcode::kMaximum:
+    case HloOpcode::kMinimum:
+    case HloOpcode::kCompare:
+    case HloOpcode::kSelect:
+    case HloOpcode::kAnd:
+    case HloOpcode::kOr:
+    case HloOpcode::kXor:
+    case HloOpcode::kNot:
+    case HloOpcode::kConvert:
+    case HloOpcode::kClamp:
+    case HloOpcode::kSign:
+    case HloOpcode::kFloor:
+    case HloOpcode::kCeil:
+    case HloOpcode::kRoundNearestAfz:
+    case HloOpcode::kRoundNearestEven:
+    case HloOpcode::kShiftLeft:
+    case HloOpcode::kShiftRightArithmetic:
+    case HloOpcode::kShiftRightLogical:
+    case HloOpcode::kBroadcast:
+    case HloOpcode::kIota:
+    case HloOpcode::kReshape:
+    case HloOpcode::kSlice:
+      return true;
+    case HloOpcode::kConstant:
+      return inst.shape().IsArray() && inst.shape().rank() == 0;
+    default:
+      return false;
+  }
+}
+
+bool IsFreeToDuplicate(const Instruction& inst) {
+  switch (inst.opcode()) {
+    case HloOpcode::kIota:
+      return true;
+    case HloOpcode::kConstant:
+      return inst.shape().IsArray() && inst.shape().rank() == 0;
+    case HloOpcode::kBroadcast:
+      return inst.operand(0)->shape().IsArray() &&
+             inst.operand(0)->shape().rank() == 0;
+    default:
+      return false;
+  }
+}
+
+namespace {
+
+bool IsOutputFusionConsumer(HloOpcode op) {
+  return op == HloOpcode::kAdd || op == HloOpcode::kSubtract ||
+         op == HloOpcode::kMultiply || op == HloOpcode::kMaximum ||
+         op == HloOpcode::kMinimum;
+}
+
+struct Group {
+  Instruction* root = nullptr;
+  FusionKind kind = FusionKind::kLoop;
+  absl::flat_hash_set<const Instruction*> members;  // root included
+  absl::flat_hash_set<const Instruction*> moved;    // root included
+};
+
+class FusionPlanner {
+ public:
+  FusionPlanner(Computation* c, const InstructionFusion::Options& options)
+      : c_(c), options_(options), order_(c->MakeInstructionPostOrder()) {
+    for (size_t i = 0; i < order_.size(); ++i) pos_[order_[i]] = i;
+  }
+
+  // Plans every group, users first.
+  void Plan() {
+    for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
+      Instruction* r = *it;
+      if (removed_.contains(r)) continue;
+      std::optional<Group> g = Grow(r);
+      if (!g.has_value()) continue;
+      for (const Instruction* m : g->moved) removed_.insert(m);
+      for (const Instruction* m : g->members) {
+        for (const Instruction* op : m->operands()) {
+          if (!g->members.contains(op)) external_use_.insert(op);
+        }
+      }
+      groups_.push_back(std::move(*g));
+    }
+  }
+
+  // Builds the planned fusions; returns how many.
+  // `names` holds the module's computation names; new ones are added.
+  // `next_suffix` is the next ".N" to try for a fused computation's name
+  // (names only grow, so the search is linear over the whole pass).
+  absl::StatusOr<int64_t> Build(absl::flat_hash_set<std::string>* names,
+                                int64_t* next_suffix);
+
+ private:
+  std::optional<Group> Grow(Instruction* r);
+  // `p` may move into a group whose moved set is `moved`: nothing outside
+  // it reads p afterwards.
+  bool CanMove(const Instruction& p,
+               const absl::flat_hash_set<const Instruction*>& moved) const {
+    if (external_use_.contains(&p)) return false;
+    for (const Instruction* u : p.users()) {
+      if (!removed_.contains(u) && !moved.contains(u)) return false;
+    }
+    return true;
+  }
+
+  Computation* c_;
+  const InstructionFusion::Options& options_;
+  std::vector<Instruction*> order_;
+  absl::flat_hash_map<const Instruction*, size_t> pos_;
+  // Moved members and roots of the groups planned so far.
+  absl::flat_hash_set<const Instruction*> removed_;
+  // Operands of planned fusions (read by a fusion instruction).
+  absl::flat_hash_set<const Instruction*> external_use_;
+  // How many planned fusions hold a copy of a (cheap) producer.
+  absl::flat_hash_map<const Instruction*, int64_t> duplications_;
+  std::vector<Group> groups_;
+};
+
+std::optional<Group> FusionPlanner::Grow(Instruction* r) {
+  Group g;
+  g.root = r;
+  if (r->opcode() == HloOpcode::kReduce && options_.fuse_into_reductions &&
+      r->control_predecessors().empty() && r->control_successors().empty()) {
+    g.kind = FusionKind::kInput;
+  } else if (IsLoopFusible(*r) && r->operand_count() > 0) {
+    g.kind = FusionKind::kLoop;
+  } else {
+    return std::nullopt;
+  }
+  g.members.insert(r);
+  g.moved.insert(r);
+  // Candidates, users first (largest post-order position first).
+  using Entry = std::pair<size_t, Instruction*>;
+  std::priority_queue<Entry> queue;
+  absl::flat_hash_set<const Instruction*> queued;
+  auto push_operands = [&](Instruction* m) {
+    for (Instruction* op : m->operands()) {
+      if (queued.insert(op).second) queue.push({pos_.at(op), op});
+    }
+  };
+  std::vector<const Instruction*> duplicated;
+  const Instruction* dot = nullptr;
+  if (g.kind == FusionKind::kLoop && options_.output_fusion &&
+      IsOutputFusionConsumer(r->opcode())) {
+    for (Instruction* op : r->operands()) {
+      if (op->opcode() == HloOpcode::kDot && op->user_count() == 1 &&
+          op->shape().IsArray() && op->control_predecessors().empty() &&
+          op->control_successors().empty() && !removed_.contains(op) &&
+          CanMove(*op, g.moved)) {
+        dot = op;
+        g.kind = FusionKind::kOutput;
+        g.members.insert(op);
+        g.moved.insert(op);
+        queued.insert(op);  // its operands stay outside
+        break;
+      }
+    }
+  }
+  push_operands(r);
+  while (!queue.empty() &&
+         static_cast<int64_t>(g.members.size()) < options_.max_fusion_size) {
+    Instruction* p = queue.top().second;
+    queue.pop();
+    if (p == dot || g.members.contains(p) || removed_.contains(p) ||
+        !IsLoopFusible(*p)) {
+      continue;
+    }
+    if (CanMove(*p, g.moved)) {
+      g.moved.insert(p);
+      g.members.insert(p);
+      push_operands(p);
+    } else if (IsFreeToDuplicate(*p)) {
+      g.members.insert(p);
+      push_operands(p);
+    } else if (IsCheapToDuplicate(*p) &&
+               duplications_[p] < options_.max_duplications) {
+      // A copy of p; its own producers stay outside, so duplication does
+      // not cascade up a chain.
+      g.members.insert(p);
+      duplicated.push_back(p);
+    }
+  }
+  if (g.members.size() < 2) return std::nullopt;
+  for (const Instruction* p : duplicated) ++duplications_[p];
+  return g;
+}
+
+absl::StatusOr<int64_t> FusionPlanner::Build(
+    absl::flat_hash_set<std::string>* names, int64_t* next_suffix) {
+  Module* module = c_->parent();
+  for (const Group& g : groups_) {
+    // Members in post order (operands first).
+    std::vector<Instruction*> members;
+    for (const Instruction* m : g.members) {
+      members.push_back(const_cast<Instruction*>(m));
+    }
+    std::sort(members.begin(), members.end(),
+              [&](const Instruction* a, const Instruction* b) {
+                return pos_.at(a) < pos_.at(b);
+              });
+    std::vector<Instruction*> externals;
+    absl::flat_hash_set<const Instruction*> listed;
+    for (const Instruction* m : members) {
+      for (Instruction* op : m->operands()) {
+        if (!g.members.contains(op) && listed.insert(op).second) {
+          externals.push_back(op);
+        }
+      }
+    }
+    // A free name chosen here: Module::AddComputation would search for one
+    // from ".1" up for every fusion, quadratic in the number of fusions.
+    std::string name = "fused_computation";
+    while (names->contains(name)) {
+      name = absl::StrCat("fused_computation.", (*next_suffix)++);
+    }
+    names->insert(name);
+    auto fused = std::make_unique<Computation>(name);
+    absl::flat_hash_map<const Instruction*, Instruction*> map;
+    for (size_t i = 0; i < externals.size(); ++i) {
+      InstructionAttrs attrs;
+      attrs.parameter_number = static_cast<int64_t>(i);
+      auto param = Instruction::Create(HloOpcode::kParameter,
+                                       externals[i]->shape(), {}, attrs);
+      param->set_name(absl::StrCat("param_", i));
+      map[externals[i]] = fused->AddInstruction(std::move(param));
+    }
+    for (const Instruction* m : members) {
+      std::vector<Instruction*> operands;
+      for (const Instruction* op : m->operands())
+        operands.push_back(map.at(op));
+      map[m] = AddClone(fused.get(), *m, std::move(operands));
+    }
+    fused->set_root_instruction(map.at(g.root));
+    Computation* fc = module->AddComputation(std::move(fused));
+    InstructionAttrs attrs;
+    attrs.fusion_kind = g.kind;
+    Instruction* fusion = c_->AddInstruction(
+        Instruction::Create(HloOpcode::kFusion, g.root->shape(), externals,
+                            std::move(attrs), {fc}));
+    PLEXA_PASS_RETURN_IF_ERROR(g.root->ReplaceAllUsesWith(fusion));
+    // Users first, so each has no users left when it goes.
+    for (auto it = members.rbegin(); it != members.rend(); ++it) {
+      if (!g.moved.contains(*it)) continue;
+      PLEXA_PASS_RETURN_IF_ERROR(c_->RemoveInstruction(*it));
+    }
+  }
+  return static_cast<int64_t>(groups_.size());
+}
+
+// The computations fusion works in: the entry and those it reaches through
+// control flow (not reducers, comparators or fused computations).
+std::vector<Computation*> ControlFlowComputations(const Module& module) {
+  std::vector<Computation*> out;
+  absl::flat_hash_set<const Computation*> seen;
+  std::vector<Computation*> work;
+  if (module.entry_computation() != nullptr) {
+    work.push_back(module.entry_computation());
+    seen.insert(module.entry_computation());
+  }
+  while (!work.empty()) {
+    Computation* c = work.back();
+    work.pop_back();
+    out.push_back(c);
+    for (const Instruction* inst : c->instructions()) {
+      const HloOpcode op = inst->opcode();
+      if (op != HloOpcode::kWhile && op != HloOpcode::kCall &&
+          op != HloOpcode::kConditional) {
+        continue;
+      }
+      for (Computation* callee : inst->called_computations()) {
+        if (seen.insert(callee).second) work.push_back(callee);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<bool> InstructionFusion::Run(Module& module) {
+  int64_t fused = 0;
+  absl::flat_hash_set<std::string> names;
+  for (const Computation* m : module.computations()) names.insert(m->name());
+  int64_t next_suffix = 1;
+  for (Computation* c : ControlFlowComputations(module)) {
+    FusionPlanner planner(c, options_);
+    planner.Plan();
+    PLEXA_PASS_ASSIGN_OR_RETURN(int64_t n, planner.Build(&names, &next_suffix));
+    fused += n;
+  }
+  return fused > 0;
+}
+
+}  // namespace plexa
