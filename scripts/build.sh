@@ -14,6 +14,9 @@ case "$flavour" in
   *) echo "usage: $0 [release|asan|tsan] [TARGET...]" >&2; exit 2 ;;
 esac
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/plexa-ccache}
+# Cache hits across different checkouts of the repository (CI clones anew).
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
+export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
 cmake -S . -B "build/$flavour" -G Ninja "${extra[@]}" >/dev/null
 targets=()
 for t in "$@"; do targets+=(--target "$t"); done

@@ -1,6 +1,5 @@
 #include "core/passes/fusion.h"
 
-#include <algorithm>
 #include <memory>
 #include <queue>
 #include <string>
@@ -75,20 +74,6 @@ bool IsCheapToDuplicate(const Instruction& inst) {
   }
 }
 
-bool IsFreeToDuplicate(const Instruction& inst) {
-  switch (inst.opcode()) {
-    case HloOpcode::kIota:
-      return true;
-    case HloOpcode::kConstant:
-      return inst.shape().IsArray() && inst.shape().rank() == 0;
-    case HloOpcode::kBroadcast:
-      return inst.operand(0)->shape().IsArray() &&
-             inst.operand(0)->shape().rank() == 0;
-    default:
-      return false;
-  }
-}
-
 namespace {
 
 bool IsOutputFusionConsumer(HloOpcode op) {
@@ -129,11 +114,7 @@ class FusionPlanner {
   }
 
   // Builds the planned fusions; returns how many.
-  // `names` holds the module's computation names; new ones are added.
-  // `next_suffix` is the next ".N" to try for a fused computation's name
-  // (names only grow, so the search is linear over the whole pass).
-  absl::StatusOr<int64_t> Build(absl::flat_hash_set<std::string>* names,
-                                int64_t* next_suffix);
+  absl::StatusOr<int64_t> Build();
 
  private:
   std::optional<Group> Grow(Instruction* r);
@@ -156,8 +137,6 @@ class FusionPlanner {
   absl::flat_hash_set<const Instruction*> removed_;
   // Operands of planned fusions (read by a fusion instruction).
   absl::flat_hash_set<const Instruction*> external_use_;
-  // How many planned fusions hold a copy of a (cheap) producer.
-  absl::flat_hash_map<const Instruction*, int64_t> duplications_;
   std::vector<Group> groups_;
 };
 
@@ -183,7 +162,6 @@ std::optional<Group> FusionPlanner::Grow(Instruction* r) {
       if (queued.insert(op).second) queue.push({pos_.at(op), op});
     }
   };
-  std::vector<const Instruction*> duplicated;
   const Instruction* dot = nullptr;
   if (g.kind == FusionKind::kLoop && options_.output_fusion &&
       IsOutputFusionConsumer(r->opcode())) {
@@ -212,37 +190,23 @@ std::optional<Group> FusionPlanner::Grow(Instruction* r) {
     }
     if (CanMove(*p, g.moved)) {
       g.moved.insert(p);
-      g.members.insert(p);
-      push_operands(p);
-    } else if (IsFreeToDuplicate(*p)) {
-      g.members.insert(p);
-      push_operands(p);
-    } else if (IsCheapToDuplicate(*p) &&
-               duplications_[p] < options_.max_duplications) {
-      // A copy of p; its own producers stay outside, so duplication does
-      // not cascade up a chain.
-      g.members.insert(p);
-      duplicated.push_back(p);
+    } else if (!IsCheapToDuplicate(*p)) {
+      continue;
     }
+    g.members.insert(p);
+    push_operands(p);
   }
   if (g.members.size() < 2) return std::nullopt;
-  for (const Instruction* p : duplicated) ++duplications_[p];
   return g;
 }
 
-absl::StatusOr<int64_t> FusionPlanner::Build(
-    absl::flat_hash_set<std::string>* names, int64_t* next_suffix) {
+absl::StatusOr<int64_t> FusionPlanner::Build() {
   Module* module = c_->parent();
   for (const Group& g : groups_) {
-    // Members in post order (operands first).
     std::vector<Instruction*> members;
-    for (const Instruction* m : g.members) {
-      members.push_back(const_cast<Instruction*>(m));
+    for (Instruction* inst : order_) {
+      if (g.members.contains(inst)) members.push_back(inst);
     }
-    std::sort(members.begin(), members.end(),
-              [&](const Instruction* a, const Instruction* b) {
-                return pos_.at(a) < pos_.at(b);
-              });
     std::vector<Instruction*> externals;
     absl::flat_hash_set<const Instruction*> listed;
     for (const Instruction* m : members) {
@@ -252,14 +216,7 @@ absl::StatusOr<int64_t> FusionPlanner::Build(
         }
       }
     }
-    // A free name chosen here: Module::AddComputation would search for one
-    // from ".1" up for every fusion, quadratic in the number of fusions.
-    std::string name = "fused_computation";
-    while (names->contains(name)) {
-      name = absl::StrCat("fused_computation.", (*next_suffix)++);
-    }
-    names->insert(name);
-    auto fused = std::make_unique<Computation>(name);
+    auto fused = std::make_unique<Computation>("fused_computation");
     absl::flat_hash_map<const Instruction*, Instruction*> map;
     for (size_t i = 0; i < externals.size(); ++i) {
       InstructionAttrs attrs;
@@ -324,13 +281,10 @@ std::vector<Computation*> ControlFlowComputations(const Module& module) {
 
 absl::StatusOr<bool> InstructionFusion::Run(Module& module) {
   int64_t fused = 0;
-  absl::flat_hash_set<std::string> names;
-  for (const Computation* m : module.computations()) names.insert(m->name());
-  int64_t next_suffix = 1;
   for (Computation* c : ControlFlowComputations(module)) {
     FusionPlanner planner(c, options_);
     planner.Plan();
-    PLEXA_PASS_ASSIGN_OR_RETURN(int64_t n, planner.Build(&names, &next_suffix));
+    PLEXA_PASS_ASSIGN_OR_RETURN(int64_t n, planner.Build());
     fused += n;
   }
   return fused > 0;

@@ -1,0 +1,109 @@
+// Registers plugins loaded through the C ABI (abi/host) as conformance
+// backends: today the reference plugin ("referenceplugin"), so the whole
+// suite runs through dlopen, the function table, buffers and executables.
+// Programs are handed over in the plexa-module format when the plugin
+// accepts it (else HLO text), exactly as `plexa run --backend=...` does.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "abi/host/plugin_host.h"
+#include "absl/strings/str_cat.h"
+#include "core/proto/module_proto.h"
+#include "core/text/hlo_printer.h"
+#include "tests/conformance/backend.h"
+
+namespace plexa {
+namespace {
+
+// Rebuilds a (nested) tuple from the flattened outputs of an execution.
+Literal Unflatten(const Shape& shape, std::vector<Literal>* leaves,
+                  size_t* next) {
+  if (!shape.IsTuple()) return std::move((*leaves)[(*next)++]);
+  std::vector<Literal> elements;
+  for (const Shape& s : shape.tuple_shapes()) {
+    elements.push_back(Unflatten(s, leaves, next));
+  }
+  return Literal::MakeTuple(std::move(elements));
+}
+
+// Enough virtual devices for the suite's replicated cases.
+constexpr int64_t kDevices = 4;
+
+absl::StatusOr<std::vector<Literal>> RunOnPlugin(
+    const std::string& path, const Module& module,
+    const std::vector<std::vector<Literal>>& per_replica_inputs) {
+  auto plugin = host::Plugin::Load(path);
+  if (!plugin.ok()) return plugin.status();
+  std::vector<host::Plugin::Option> options;
+  if ((*plugin)->attributes().name == "reference") {
+    options.push_back({"num_devices", PLX_Value_INT64, "", kDevices});
+  }
+  auto client = (*plugin)->CreateClient(options);
+  if (!client.ok()) return client.status();
+  const int64_t replicas = static_cast<int64_t>(per_replica_inputs.size());
+  host::CompileOptions compile;
+  compile.num_replicas = replicas;
+  bool proto = false;
+  for (const std::string& f : (*plugin)->attributes().formats) {
+    proto |= f == "plexa-module";
+  }
+  absl::StatusOr<std::unique_ptr<host::Executable>> exe;
+  if (proto) {
+    auto bytes = SerializeModule(module);
+    if (!bytes.ok()) return bytes.status();
+    exe = (*client)->Compile(*bytes, "plexa-module", compile);
+  } else {
+    exe = (*client)->Compile(PrintModule(module), "hlo-text", compile);
+  }
+  if (!exe.ok()) return exe.status();
+  const int64_t devices = static_cast<int64_t>((*client)->devices().size());
+  std::vector<std::vector<std::unique_ptr<host::Buffer>>> owned(replicas);
+  std::vector<std::vector<host::Buffer*>> args(replicas);
+  for (int64_t r = 0; r < replicas; ++r) {
+    for (const Literal& in : per_replica_inputs[r]) {
+      if (!in.shape().IsArray()) {
+        return absl::UnimplementedError(absl::StrCat(
+            "a ", in.shape().ToString(),
+            " parameter cannot cross the ABI (buffers are arrays)"));
+      }
+      auto b = (*client)->BufferFromLiteral(in, r % devices);
+      if (!b.ok()) return b.status();
+      args[r].push_back(b->get());
+      owned[r].push_back(std::move(*b));
+    }
+  }
+  auto outputs = (*exe)->Execute(args);
+  if (!outputs.ok()) return outputs.status();
+  const Shape result_shape =
+      module.entry_computation()->root_instruction()->shape();
+  std::vector<Literal> results;
+  for (auto& replica : *outputs) {
+    std::vector<Literal> leaves;
+    for (auto& b : replica) {
+      auto lit = b->ToLiteral();
+      if (!lit.ok()) return lit.status();
+      leaves.push_back(std::move(*lit));
+    }
+    size_t next = 0;
+    results.push_back(Unflatten(result_shape, &leaves, &next));
+  }
+  return results;
+}
+
+ConformanceBackend MakePluginBackend(std::string name, std::string path) {
+  ConformanceBackend backend;
+  backend.name = std::move(name);
+  backend.run = [path](const Module& module,
+                       const std::vector<std::vector<Literal>>& inputs) {
+    return RunOnPlugin(path, module, inputs);
+  };
+  return backend;
+}
+
+}  // namespace
+}  // namespace plexa
+
+PLEXA_REGISTER_CONFORMANCE_BACKEND(
+    referenceplugin,
+    plexa::MakePluginBackend("referenceplugin", PLEXA_REFERENCE_PLUGIN));
