@@ -99,5 +99,29 @@ cp "$tmp/out" "$tmp/checked.hlo"
 check "fmt is a fixed point" "$plexa" fmt "$tmp/checked.hlo"
 verify "fmt output equals check output" cmp "$tmp/out" "$tmp/checked.hlo"
 
+# opt prints an optimized module that is itself a valid program: x*1+0
+# simplifies to x.
+cat >"$tmp/simplify.hlo" <<'HLO'
+HloModule simplify
+ENTRY %main (x: f32[3]) -> f32[3] {
+  %x = f32[3]{0} parameter(0)
+  %one = f32[] constant(1)
+  %ones = f32[3]{0} broadcast(%one), dimensions={}
+  %m = f32[3]{0} multiply(%x, %ones)
+  %zero = f32[] constant(0)
+  %zeros = f32[3]{0} broadcast(%zero), dimensions={}
+  ROOT %a = f32[3]{0} add(%m, %zeros)
+}
+HLO
+check "opt" "$plexa" opt "$tmp/simplify.hlo"
+cp "$tmp/out" "$tmp/opt.hlo"
+verify "opt removes x*1+0" bash -c "! grep -qE 'multiply|add\(' '$tmp/opt.hlo'"
+check "opt output is a valid program" "$plexa" check "$tmp/opt.hlo"
+check "optimized run equals --no-opt run" run "$here/sum_rows.hlo" \
+  --input="$data/x.npy" --output="$tmp/opt_sum.npy"
+check "no-opt run" run "$here/sum_rows.hlo" --no-opt --input="$data/x.npy" \
+  --output="$tmp/noopt_sum.npy"
+verify "same results" cmp "$tmp/opt_sum.npy" "$tmp/noopt_sum.npy"
+
 echo "cli ($backend): $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
