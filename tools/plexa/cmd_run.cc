@@ -44,8 +44,8 @@ absl::StatusOr<Literal> RandomLiteral(const Shape& shape, uint64_t* state) {
     return Literal::MakeTuple(std::move(elems));
   }
   if (!shape.IsArray()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cannot make a random input of shape ", shape.ToString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot make a random input of shape ", shape.ToString()));
   }
   Shape s = shape;
   LayoutUtil::SetToDefaultLayoutIfEmpty(&s);
@@ -106,9 +106,9 @@ absl::StatusOr<std::vector<Literal>> ReadInputs(const Args& args,
                                          : std::nullopt);
     if (!lit.ok()) return lit.status();
     if (!Shape::Equal().IgnoreLayout()(lit->shape(), param)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          paths[i], ": holds ", lit->shape().ToString(false), " but parameter ",
-          i, " is ", param.ToString(false)));
+      return absl::InvalidArgumentError(
+          absl::StrCat(paths[i], ": holds ", lit->shape().ToString(false),
+                       " but parameter ", i, " is ", param.ToString(false)));
     }
     inputs.push_back(std::move(*lit));
   }
@@ -135,18 +135,18 @@ absl::StatusOr<Runner> MakeInterpreterRunner(const Module& module,
                                              std::vector<Literal> inputs,
                                              int64_t replicas) {
   auto shared = std::make_shared<std::vector<Literal>>(std::move(inputs));
-  return Runner{[&module, shared,
-                 replicas]() -> absl::StatusOr<std::vector<Literal>> {
-    Evaluator evaluator;
-    if (replicas == 1) {
-      auto r = evaluator.Run(module, *shared);
-      if (!r.ok()) return r.status();
-      std::vector<Literal> out;
-      out.push_back(std::move(*r));
-      return out;
-    }
-    return evaluator.RunReplicated(module, replicas, *shared);
-  }};
+  return Runner{
+      [&module, shared, replicas]() -> absl::StatusOr<std::vector<Literal>> {
+        Evaluator evaluator;
+        if (replicas == 1) {
+          auto r = evaluator.Run(module, *shared);
+          if (!r.ok()) return r.status();
+          std::vector<Literal> out;
+          out.push_back(std::move(*r));
+          return out;
+        }
+        return evaluator.RunReplicated(module, replicas, *shared);
+      }};
 }
 
 struct PluginSession {
@@ -204,43 +204,45 @@ absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
   }
   const Shape result_shape =
       module.entry_computation()->root_instruction()->shape();
-  return Runner{[session, result_shape]()
-                    -> absl::StatusOr<std::vector<Literal>> {
-    std::vector<std::vector<host::Buffer*>> args;
-    for (auto& replica : session->inputs) {
-      args.emplace_back();
-      for (auto& b : replica) args.back().push_back(b.get());
-    }
-    auto outputs = session->executable->Execute(args);
-    if (!outputs.ok()) return outputs.status();
-    std::vector<Literal> results;
-    for (auto& replica : *outputs) {
-      std::vector<Literal> leaves;
-      for (auto& b : replica) {
-        auto lit = b->ToLiteral();
-        if (!lit.ok()) return lit.status();
-        leaves.push_back(std::move(*lit));
-      }
-      size_t next = 0;
-      results.push_back(Unflatten(result_shape, &leaves, &next));
-    }
-    return results;
-  }};
+  return Runner{
+      [session, result_shape]() -> absl::StatusOr<std::vector<Literal>> {
+        std::vector<std::vector<host::Buffer*>> args;
+        for (auto& replica : session->inputs) {
+          args.emplace_back();
+          for (auto& b : replica) args.back().push_back(b.get());
+        }
+        auto outputs = session->executable->Execute(args);
+        if (!outputs.ok()) return outputs.status();
+        std::vector<Literal> results;
+        for (auto& replica : *outputs) {
+          std::vector<Literal> leaves;
+          for (auto& b : replica) {
+            auto lit = b->ToLiteral();
+            if (!lit.ok()) return lit.status();
+            leaves.push_back(std::move(*lit));
+          }
+          size_t next = 0;
+          results.push_back(Unflatten(result_shape, &leaves, &next));
+        }
+        return results;
+      }};
 }
 
 absl::Status WriteResult(const Args& args, const Literal& result,
                          const std::string& suffix) {
   if (auto out = args.Get("output")) {
     if (result.shape().IsTuple()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "the result is a tuple ", result.shape().ToString(),
-          "; use --output-dir=DIR to get one .npy per element"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("the result is a tuple ", result.shape().ToString(),
+                       "; use --output-dir=DIR to get one .npy per element"));
     }
     std::string path = *out;
     if (!suffix.empty()) {
       // Replicas: out.npy -> out.replica1.npy
       std::filesystem::path p(path);
-      path = (p.parent_path() / (p.stem().string() + suffix + p.extension().string())).string();
+      path = (p.parent_path() /
+              (p.stem().string() + suffix + p.extension().string()))
+                 .string();
     }
     return WriteNpyFile(path, result);
   }
@@ -260,8 +262,8 @@ absl::Status WriteResult(const Args& args, const Literal& result,
       const Literal& e = result.tuple_element(i);
       if (e.shape().IsTuple()) {
         return absl::UnimplementedError(absl::StrCat(
-            "tuple element ", i, " is itself a tuple (",
-            e.shape().ToString(), "); nested tuples cannot be written as .npy"));
+            "tuple element ", i, " is itself a tuple (", e.shape().ToString(),
+            "); nested tuples cannot be written as .npy"));
       }
       absl::Status s =
           WriteNpyFile((base / absl::StrCat(i, ".npy")).string(), e);
@@ -285,8 +287,8 @@ int RunRun(const Args& args) {
   int64_t replicas = 1, repeat = 1;
   if (auto r = args.Get("replicas")) {
     if (!absl::SimpleAtoi(*r, &replicas) || replicas < 1) {
-      return ReportError(absl::InvalidArgumentError(
-          absl::StrCat("--replicas expects a positive integer, got '", *r, "'")));
+      return ReportError(absl::InvalidArgumentError(absl::StrCat(
+          "--replicas expects a positive integer, got '", *r, "'")));
     }
   }
   if (auto r = args.Get("repeat")) {

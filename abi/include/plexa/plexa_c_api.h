@@ -1,3 +1,4 @@
+/* clang-format off */
 /* Plexa C ABI — the stable interface between a host and backend plugins.
  *
  * C11; includes only <stdint.h> <stddef.h> <stdbool.h>; compiles as C and
@@ -26,7 +27,6 @@
  *    threads on the same objects. Destroy calls are never thread-safe with
  *    respect to other uses of the same object. Destroy functions accept NULL.
  */
-/* clang-format off: the ABI header is laid out by hand. */
 #ifndef PLEXA_C_API_H_
 #define PLEXA_C_API_H_
 

@@ -1,3 +1,4 @@
+/* clang-format off */
 /* TEST FIXTURE: a simulated future Plexa ABI v1.1 (tests/abi/compat).
  * It is the v1.0 header with exactly these additions, as the compatibility
  * policy allows within a major:
@@ -37,7 +38,6 @@
  *    threads on the same objects. Destroy calls are never thread-safe with
  *    respect to other uses of the same object. Destroy functions accept NULL.
  */
-/* clang-format off: the ABI header is laid out by hand. */
 #ifndef PLEXA_C_API_H_
 #define PLEXA_C_API_H_
 
