@@ -375,6 +375,23 @@ absl::StatusOr<std::unique_ptr<Executable>> Client::DeserializeExecutable(
   return exe;
 }
 
+namespace {
+Literal AssembleFrom(const Shape& shape, std::vector<Literal>& leaves,
+                     size_t& next) {
+  if (!shape.IsTuple()) return std::move(leaves[next++]);
+  std::vector<Literal> elements;
+  for (const Shape& s : shape.tuple_shapes()) {
+    elements.push_back(AssembleFrom(s, leaves, next));
+  }
+  return Literal::MakeTuple(std::move(elements));
+}
+}  // namespace
+
+Literal AssembleResult(const Shape& shape, std::vector<Literal> leaves) {
+  size_t next = 0;
+  return AssembleFrom(shape, leaves, next);
+}
+
 absl::StatusOr<Shape> ShapeFromAbi(const PLX_ArrayShape& s) {
   std::vector<int64_t> dims(s.dims, s.dims + s.num_dims);
   auto shape = ShapeUtil::MakeValidatedShape(

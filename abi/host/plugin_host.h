@@ -182,6 +182,11 @@ class Executable {
   int64_t num_replicas_ = 1;
 };
 
+// Rebuilds a result of `shape` (a nested tuple, or an array) from the
+// flattened outputs of an execution, in order. `leaves` must hold exactly
+// the shape's array leaves.
+Literal AssembleResult(const Shape& shape, std::vector<Literal> leaves);
+
 // Converts an ABI array shape (with its layout) to a Shape.
 absl::StatusOr<Shape> ShapeFromAbi(const PLX_ArrayShape& shape);
 

@@ -16,17 +16,6 @@
 namespace plexa {
 namespace {
 
-// Rebuilds a (nested) tuple from the flattened outputs of an execution.
-Literal Unflatten(const Shape& shape, std::vector<Literal>* leaves,
-                  size_t* next) {
-  if (!shape.IsTuple()) return std::move((*leaves)[(*next)++]);
-  std::vector<Literal> elements;
-  for (const Shape& s : shape.tuple_shapes()) {
-    elements.push_back(Unflatten(s, leaves, next));
-  }
-  return Literal::MakeTuple(std::move(elements));
-}
-
 // Enough virtual devices for the suite's replicated cases.
 constexpr int64_t kDevices = 4;
 
@@ -85,8 +74,7 @@ absl::StatusOr<std::vector<Literal>> RunOnPlugin(
       if (!lit.ok()) return lit.status();
       leaves.push_back(std::move(*lit));
     }
-    size_t next = 0;
-    results.push_back(Unflatten(result_shape, &leaves, &next));
+    results.push_back(host::AssembleResult(result_shape, std::move(leaves)));
   }
   return results;
 }

@@ -115,17 +115,6 @@ absl::StatusOr<std::vector<Literal>> ReadInputs(const Args& args,
   return inputs;
 }
 
-// Rebuilds a (nested) tuple from flattened leaves.
-Literal Unflatten(const Shape& shape, std::vector<Literal>* leaves,
-                  size_t* next) {
-  if (!shape.IsTuple()) return std::move((*leaves)[(*next)++]);
-  std::vector<Literal> elems;
-  for (const Shape& s : shape.tuple_shapes()) {
-    elems.push_back(Unflatten(s, leaves, next));
-  }
-  return Literal::MakeTuple(std::move(elems));
-}
-
 struct Runner {
   // Runs once; returns one result per replica.
   std::function<absl::StatusOr<std::vector<Literal>>()> run;
@@ -204,28 +193,27 @@ absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
   }
   const Shape result_shape =
       module.entry_computation()->root_instruction()->shape();
-  return Runner{
-      [session, result_shape]() -> absl::StatusOr<std::vector<Literal>> {
-        std::vector<std::vector<host::Buffer*>> args;
-        for (auto& replica : session->inputs) {
-          args.emplace_back();
-          for (auto& b : replica) args.back().push_back(b.get());
-        }
-        auto outputs = session->executable->Execute(args);
-        if (!outputs.ok()) return outputs.status();
-        std::vector<Literal> results;
-        for (auto& replica : *outputs) {
-          std::vector<Literal> leaves;
-          for (auto& b : replica) {
-            auto lit = b->ToLiteral();
-            if (!lit.ok()) return lit.status();
-            leaves.push_back(std::move(*lit));
-          }
-          size_t next = 0;
-          results.push_back(Unflatten(result_shape, &leaves, &next));
-        }
-        return results;
-      }};
+  return Runner{[session,
+                 result_shape]() -> absl::StatusOr<std::vector<Literal>> {
+    std::vector<std::vector<host::Buffer*>> args;
+    for (auto& replica : session->inputs) {
+      args.emplace_back();
+      for (auto& b : replica) args.back().push_back(b.get());
+    }
+    auto outputs = session->executable->Execute(args);
+    if (!outputs.ok()) return outputs.status();
+    std::vector<Literal> results;
+    for (auto& replica : *outputs) {
+      std::vector<Literal> leaves;
+      for (auto& b : replica) {
+        auto lit = b->ToLiteral();
+        if (!lit.ok()) return lit.status();
+        leaves.push_back(std::move(*lit));
+      }
+      results.push_back(host::AssembleResult(result_shape, std::move(leaves)));
+    }
+    return results;
+  }};
 }
 
 absl::Status WriteResult(const Args& args, const Literal& result,
