@@ -66,7 +66,11 @@ class ReferenceBuffer : public Buffer {
       if (!relaid.ok()) return relaid.status();
       *literal = std::move(*relaid);
     }
-    std::memcpy(dst, literal->data().data(), literal->data().size());
+    // memcpy's pointers must be non-null even for zero bytes: a zero-size
+    // array has no storage on either side.
+    if (!literal->data().empty()) {
+      std::memcpy(dst, literal->data().data(), literal->data().size());
+    }
     return absl::OkStatus();
   }
 
@@ -89,8 +93,10 @@ class ReferenceBuffer : public Buffer {
   // Requires mu_ held.
   absl::StatusOr<Literal> ToLiteralLocked() const {
     Literal literal(shape());
-    std::memcpy(literal.mutable_data().data(), memory_->data(),
-                memory_->size());
+    if (memory_->size() > 0) {
+      std::memcpy(literal.mutable_data().data(), memory_->data(),
+                  memory_->size());
+    }
     return literal;
   }
 
@@ -103,7 +109,9 @@ class ReferenceBuffer : public Buffer {
 absl::StatusOr<std::unique_ptr<ReferenceBuffer>> BufferFromLiteral(
     const Literal& literal, Device* device) {
   auto b = std::make_unique<ReferenceBuffer>(literal.shape(), device);
-  std::memcpy(b->data(), literal.data().data(), literal.data().size());
+  if (!literal.data().empty()) {
+    std::memcpy(b->data(), literal.data().data(), literal.data().size());
+  }
   return b;
 }
 
