@@ -94,6 +94,34 @@ absl::StatusOr<int64_t> GetIntOption(const Options& options,
   return it->second.int64_value;
 }
 
+absl::StatusOr<int64_t> GetIntOptionInRange(const Options& options,
+                                            absl::string_view name,
+                                            int64_t dflt, int64_t lo,
+                                            int64_t hi) {
+  absl::StatusOr<int64_t> v = GetIntOption(options, name, dflt);
+  if (!v.ok()) return v.status();
+  if (*v < lo || *v > hi) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        name, " must be in [", lo, ", ", hi, "], got ", *v));
+  }
+  return *v;
+}
+
+absl::StatusOr<std::vector<Device*>> AssignedDevices(
+    const Client& client, absl::Span<const int64_t> assignment) {
+  absl::Span<Device* const> devices = client.devices();
+  std::vector<Device*> out;
+  for (int64_t id : assignment) {
+    if (id < 0 || id >= static_cast<int64_t>(devices.size())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "device assignment names device ", id, "; the client has ",
+          devices.size(), " (option num_devices)"));
+    }
+    out.push_back(devices[id]);
+  }
+  return out;
+}
+
 namespace {
 
 // Upper bound on a plausible struct_size: a newer caller may pass a larger

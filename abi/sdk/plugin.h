@@ -170,6 +170,14 @@ absl::Status CheckKnownOptions(const Options& options,
 // Reads an int64 option with a default; wrong kinds are errors.
 absl::StatusOr<int64_t> GetIntOption(const Options& options,
                                      absl::string_view name, int64_t dflt);
+// The same, and the value must lie in [lo, hi] (the error names the range).
+absl::StatusOr<int64_t> GetIntOptionInRange(const Options& options,
+                                            absl::string_view name,
+                                            int64_t dflt, int64_t lo,
+                                            int64_t hi);
+// The devices of `client` a compile's device assignment names, checked.
+absl::StatusOr<std::vector<Device*>> AssignedDevices(
+    const Client& client, absl::Span<const int64_t> assignment);
 
 }  // namespace plexa::sdk
 

@@ -528,6 +528,12 @@ class Interpreter {
   // The cached ScalarFn of a called computation.
   absl::StatusOr<ScalarFn*> GetScalarFn(const Computation& computation);
 
+  // One instruction on evaluated operands (default layout); `args` are the
+  // enclosing computation's arguments (unused by every handler today).
+  absl::StatusOr<Literal> EvaluateInstruction(
+      const Instruction& instr, absl::Span<const Literal* const> operands,
+      absl::Span<const Literal* const> args);
+
   const EvaluatorOptions& options() const { return options_; }
   int64_t replica_id() const { return replica_id_; }
   int64_t replica_count() const { return replica_count_; }
@@ -544,9 +550,6 @@ class Interpreter {
  private:
   struct Plan;
   absl::StatusOr<const Plan*> GetPlan(const Computation& computation);
-  absl::StatusOr<Literal> EvaluateInstruction(
-      const Instruction& instr, absl::Span<const Literal* const> operands,
-      absl::Span<const Literal* const> args);
 
   const EvaluatorOptions& options_;
   int64_t replica_id_;

@@ -458,4 +458,33 @@ absl::StatusOr<std::vector<Literal>> Evaluator::RunReplicated(
   return RunReplicated(module, per_replica);
 }
 
+InstructionEvaluator::InstructionEvaluator(EvaluatorOptions options,
+                                           int64_t replica_id,
+                                           int64_t replica_count)
+    : options_(std::move(options)),
+      interpreter_(std::make_unique<eval::Interpreter>(
+          options_, replica_id, replica_count, /*hub=*/nullptr)) {}
+
+InstructionEvaluator::~InstructionEvaluator() = default;
+
+absl::StatusOr<Literal> InstructionEvaluator::Evaluate(
+    const Instruction& instr, absl::Span<const Literal* const> operands) {
+  if (static_cast<int64_t>(operands.size()) != instr.operand_count()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        instr.name(), ": ", operands.size(), " operand values for ",
+        instr.operand_count(), " operands"));
+  }
+  // The handlers take operands in the default layout.
+  std::vector<Literal> relaid;
+  std::vector<const Literal*> ops;
+  relaid.reserve(operands.size());
+  for (const Literal* op : operands) {
+    absl::StatusOr<Literal> d = eval::ToDefaultLayout(*op);
+    if (!d.ok()) return d.status();
+    relaid.push_back(std::move(*d));
+  }
+  for (const Literal& l : relaid) ops.push_back(&l);
+  return interpreter_->EvaluateInstruction(instr, ops, {});
+}
+
 }  // namespace plexa

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -108,6 +109,38 @@ struct EvaluatorOptions {
   // Run VerifyModule before evaluating (recommended: the evaluator relies
   // on the verifier's invariants).
   bool verify_module = true;
+};
+
+namespace eval {
+class Interpreter;
+}  // namespace eval
+
+// ---- One instruction at a time ------------------------------------------
+// Evaluates single instructions on given operand values, keeping one
+// interpreter's state (its rng stream, the execution counts) between calls.
+// Compiled backends use it as the kernel of the operations they do not
+// generate code for (the CPU plugin's "reference kernels"). Collectives see
+// no other replica through it: all-reduce is the identity. Not thread-safe:
+// one per thread (per replica).
+class InstructionEvaluator {
+ public:
+  explicit InstructionEvaluator(EvaluatorOptions options,
+                                int64_t replica_id = 0,
+                                int64_t replica_count = 1);
+  ~InstructionEvaluator();
+  InstructionEvaluator(const InstructionEvaluator&) = delete;
+  InstructionEvaluator& operator=(const InstructionEvaluator&) = delete;
+
+  // `operands` (one per operand of `instr`, in any layout) must have the
+  // operands' element types and dimensions. The result is in the default
+  // layout. Called computations (while bodies, comparators, reducers, ...)
+  // are evaluated by the interpreter.
+  absl::StatusOr<Literal> Evaluate(const Instruction& instr,
+                                   absl::Span<const Literal* const> operands);
+
+ private:
+  EvaluatorOptions options_;
+  std::unique_ptr<eval::Interpreter> interpreter_;
 };
 
 // ---- Evaluator ----------------------------------------------------------

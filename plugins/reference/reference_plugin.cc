@@ -238,15 +238,10 @@ class ReferenceClient : public sdk::Client {
   absl::StatusOr<std::unique_ptr<sdk::Executable>> Compile(
       std::unique_ptr<Module> module, const sdk::CompileOptions& options,
       const sdk::CustomCallResolver& resolver) override {
-    std::vector<Device*> replica_devices;
-    for (int64_t id : options.device_assignment) {
-      if (id < 0 || id >= static_cast<int64_t>(devices_.size())) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "device assignment names device ", id, "; the client has ",
-            devices_.size(), " (option num_devices)"));
-      }
-      replica_devices.push_back(devices_[id]);
-    }
+    absl::StatusOr<std::vector<Device*>> assigned =
+        sdk::AssignedDevices(*this, options.device_assignment);
+    if (!assigned.ok()) return assigned.status();
+    std::vector<Device*> replica_devices = std::move(*assigned);
     // Resolve every custom-call target now: a missing one is a compile
     // error naming it and where it was looked for.
     absl::flat_hash_map<std::string, CustomCallTarget> targets;
@@ -301,12 +296,8 @@ class ReferencePlugin : public sdk::Plugin {
         !s.ok()) {
       return s;
     }
-    auto n = sdk::GetIntOption(options, "num_devices", 1);
+    auto n = sdk::GetIntOptionInRange(options, "num_devices", 1, 1, 1024);
     if (!n.ok()) return n.status();
-    if (*n < 1 || *n > 1024) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("num_devices must be in [1, 1024], got ", *n));
-    }
     return std::make_unique<ReferenceClient>(*n);
   }
 };

@@ -21,10 +21,12 @@ namespace {
 
 using ::testing::HasSubstr;
 
-class CustomCallTest : public ::testing::Test {
+// Every plugin that runs custom calls: the reference plugin and, when
+// built, the CPU plugin.
+class CustomCallTest : public ::testing::TestWithParam<const char*> {
  protected:
   void SetUp() override {
-    auto plugin = Plugin::Load(PLEXA_REFERENCE_PLUGIN);
+    auto plugin = Plugin::Load(GetParam());
     ASSERT_TRUE(plugin.ok()) << plugin.status();
     plugin_ = *plugin;
     auto client = plugin_->CreateClient();
@@ -69,7 +71,7 @@ ENTRY main {
 }
 )";
 
-TEST_F(CustomCallTest, SeedMyfuncRegisteredThroughTheAbi) {
+TEST_P(CustomCallTest, SeedMyfuncRegisteredThroughTheAbi) {
   ASSERT_TRUE(
       plugin_->RegisterCustomCall("myfunc", reinterpret_cast<void*>(&myfunc), 0)
           .ok());
@@ -86,7 +88,7 @@ TEST_F(CustomCallTest, SeedMyfuncRegisteredThroughTheAbi) {
                            {{10, 20, 30}, {81, 101, 121}, {12, 22, 32}}));
 }
 
-TEST_F(CustomCallTest, SeedMyfuncWithConstantOperands) {
+TEST_P(CustomCallTest, SeedMyfuncWithConstantOperands) {
   ASSERT_TRUE(plugin_
                   ->RegisterCustomCall(
                       "myfunc", reinterpret_cast<void*>(&myfunc), 0, "host")
@@ -105,7 +107,7 @@ ENTRY main {
                            {{10, 20, 30}, {81, 101, 121}, {12, 22, 32}}));
 }
 
-TEST_F(CustomCallTest, TargetsFromASharedLibraryByDlsym) {
+TEST_P(CustomCallTest, TargetsFromASharedLibraryByDlsym) {
   const std::string program = R"(HloModule library_targets
 
 ENTRY main {
@@ -131,7 +133,7 @@ ENTRY main {
   EXPECT_EQ((*out)[2], Literal::CreateR0<float>(12));
 }
 
-TEST_F(CustomCallTest, LibraryTargetWithoutTheLibraryIsNotFound) {
+TEST_P(CustomCallTest, LibraryTargetWithoutTheLibraryIsNotFound) {
   const std::string program = R"(HloModule m
 
 ENTRY main {
@@ -159,7 +161,7 @@ void TripleF32x4(void* out, void** in) {
   for (int i = 0; i < 4; ++i) y[i] = 3 * x[i];
 }
 
-TEST_F(CustomCallTest, RegistryIsSearchedBeforeTheLibraries) {
+TEST_P(CustomCallTest, RegistryIsSearchedBeforeTheLibraries) {
   // The library exports scale_f32_4 (x2); the registry's entry (x3) wins.
   ASSERT_TRUE(plugin_
                   ->RegisterCustomCall("scale_f32_4",
@@ -181,7 +183,7 @@ ENTRY main {
   EXPECT_EQ((*out)[0], Literal::CreateR1<float>({3, -6, 10.5f, 0}));
 }
 
-TEST_F(CustomCallTest, MissingTargetIsNotFoundNamingEveryPlaceSearched) {
+TEST_P(CustomCallTest, MissingTargetIsNotFoundNamingEveryPlaceSearched) {
   const std::string program = R"(HloModule m
 
 ENTRY main {
@@ -203,7 +205,7 @@ ENTRY main {
   EXPECT_THAT(m, HasSubstr("process"));
 }
 
-TEST_F(CustomCallTest, TypedTargetsAreRejectedByTheReferencePluginAtCompile) {
+TEST_P(CustomCallTest, TypedTargetsAreRejectedAtCompile) {
   ASSERT_TRUE(plugin_
                   ->RegisterCustomCall("typed_only",
                                        reinterpret_cast<void*>(&TripleF32x4), 1)
@@ -222,12 +224,26 @@ ENTRY main {
   EXPECT_THAT(exe.status().message(), HasSubstr("api_version 1"));
 }
 
-TEST_F(CustomCallTest, RegisterRejectsAnotherPlatform) {
+TEST_P(CustomCallTest, RegisterRejectsAnotherPlatform) {
   absl::Status s = plugin_->RegisterCustomCall(
       "myfunc", reinterpret_cast<void*>(&myfunc), 0, "vulkan");
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(s.message(), HasSubstr("'vulkan'"));
 }
+
+#ifdef PLEXA_CPU_PLUGIN
+INSTANTIATE_TEST_SUITE_P(Plugins, CustomCallTest,
+                         ::testing::Values(PLEXA_REFERENCE_PLUGIN,
+                                           PLEXA_CPU_PLUGIN),
+                         [](const auto& info) {
+                           return std::string(info.index == 0 ? "reference"
+                                                              : "cpu");
+                         });
+#else
+INSTANTIATE_TEST_SUITE_P(Plugins, CustomCallTest,
+                         ::testing::Values(PLEXA_REFERENCE_PLUGIN),
+                         [](const auto&) { return std::string("reference"); });
+#endif
 
 }  // namespace
 }  // namespace plexa::host

@@ -123,5 +123,20 @@ check "no-opt run" run "$here/sum_rows.hlo" --no-opt --input="$data/x.npy" \
   --output="$tmp/noopt_sum.npy"
 verify "same results" cmp "$tmp/opt_sum.npy" "$tmp/noopt_sum.npy"
 
+# The cpu plugin's own flags.
+if [ "$backend" = cpu ]; then
+  check "one thread" run "$here/sum_rows.hlo" --input="$data/x.npy" \
+    --threads=1 --output="$tmp/t1.npy"
+  verify "one-thread result" cmp "$tmp/t1.npy" "$data/sum_rows.npy"
+  check "report" run "$here/sum_rows.hlo" --input="$data/x.npy" --report
+  verify "report names kernels and peak memory" \
+    grep -qE "kernels.*peak temporary memory" "$tmp/err"
+  check_error "threads must be positive" "--threads expects a positive" \
+    run "$here/sum_rows.hlo" --input="$data/x.npy" --threads=0
+elif [ "$backend" = reference ]; then
+  check_error "--threads is a cpu option" "options of the cpu plugin" \
+    run "$here/sum_rows.hlo" --input="$data/x.npy" --threads=2
+fi
+
 echo "cli ($backend): $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,6 +1,8 @@
-// Registers plugins loaded through the C ABI (abi/host) as conformance
-// backends: today the reference plugin ("referenceplugin"), so the whole
-// suite runs through dlopen, the function table, buffers and executables.
+// Plugins loaded through the C ABI (abi/host) as conformance backends:
+// the reference plugin ("referenceplugin") is registered here; other
+// plugins register themselves with MakePluginBackend (plugin_backend.h),
+// so the whole suite runs through dlopen, the function table, buffers and
+// executables.
 // Programs are handed over in the plexa-module format when the plugin
 // accepts it (else HLO text), exactly as `plexa run --backend=...` does.
 #include <memory>
@@ -12,6 +14,7 @@
 #include "core/proto/module_proto.h"
 #include "core/text/hlo_printer.h"
 #include "tests/conformance/backend.h"
+#include "tests/conformance/plugin_backend.h"
 
 namespace plexa {
 namespace {
@@ -25,7 +28,8 @@ absl::StatusOr<std::vector<Literal>> RunOnPlugin(
   auto plugin = host::Plugin::Load(path);
   if (!plugin.ok()) return plugin.status();
   std::vector<host::Plugin::Option> options;
-  if ((*plugin)->attributes().name == "reference") {
+  const std::string& name = (*plugin)->attributes().name;
+  if (name == "reference" || name == "cpu") {
     options.push_back({"num_devices", PLX_Value_INT64, "", kDevices});
   }
   auto client = (*plugin)->CreateClient(options);
@@ -79,6 +83,8 @@ absl::StatusOr<std::vector<Literal>> RunOnPlugin(
   return results;
 }
 
+}  // namespace
+
 ConformanceBackend MakePluginBackend(std::string name, std::string path) {
   ConformanceBackend backend;
   backend.name = std::move(name);
@@ -89,7 +95,6 @@ ConformanceBackend MakePluginBackend(std::string name, std::string path) {
   return backend;
 }
 
-}  // namespace
 }  // namespace plexa
 
 PLEXA_REGISTER_CONFORMANCE_BACKEND(

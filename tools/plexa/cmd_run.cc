@@ -1,6 +1,9 @@
 // plexa run PROGRAM.hlo [--input=a.npy ...] [--output=out.npy |
 //   --output-dir=DIR] [--backend=NAME|PATH] [--replicas=N] [--print]
-//   [--repeat=N] [--seed=N] [--no-opt]
+//   [--repeat=N] [--seed=N] [--no-opt] [--threads=N] [--report]
+//
+// The backend is the CPU plugin unless --backend names another plugin (by
+// name or path) or `interpreter` (the evaluator in process).
 //
 // The default optimization pipeline (core/passes/default_pipeline.h) runs
 // on the program before it is compiled or interpreted, unless --no-opt.
@@ -144,16 +147,34 @@ struct PluginSession {
   std::vector<std::vector<std::unique_ptr<host::Buffer>>> inputs;
 };
 
+// Client options for the plugins that take them (reference and cpu:
+// num_devices; cpu: num_threads, report).
+struct PluginFlags {
+  int64_t threads = 0;  // 0: the plugin's default
+  bool report = false;
+};
+
 absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
                                         const Module& module,
                                         const std::vector<Literal>& inputs,
-                                        int64_t replicas) {
+                                        int64_t replicas,
+                                        const PluginFlags& flags) {
   auto plugin = host::Plugin::Load(backend);
   if (!plugin.ok()) return plugin.status();
   std::vector<host::Plugin::Option> options;
-  if ((*plugin)->attributes().name == "reference" && replicas > 1) {
+  const std::string& name = (*plugin)->attributes().name;
+  if ((name == "reference" || name == "cpu") && replicas > 1) {
     options.push_back({"num_devices", PLX_Value_INT64, "", replicas});
   }
+  if ((flags.threads > 0 || flags.report) && name != "cpu") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--threads and --report are options of the cpu plugin, not of '",
+        name, "'"));
+  }
+  if (flags.threads > 0) {
+    options.push_back({"num_threads", PLX_Value_INT64, "", flags.threads});
+  }
+  if (flags.report) options.push_back({"report", PLX_Value_INT64, "", 1});
   auto session = std::make_shared<PluginSession>();
   auto client = (*plugin)->CreateClient(options);
   if (!client.ok()) return client.status();
@@ -296,11 +317,19 @@ int RunRun(const Args& args) {
   auto inputs = ReadInputs(args, program);
   if (!inputs.ok()) return ReportError(inputs.status());
 
-  const std::string backend = args.Get("backend").value_or("interpreter");
+  PluginFlags flags;
+  if (auto t = args.Get("threads")) {
+    if (!absl::SimpleAtoi(*t, &flags.threads) || flags.threads < 1) {
+      return ReportError(absl::InvalidArgumentError(absl::StrCat(
+          "--threads expects a positive integer, got '", *t, "'")));
+    }
+  }
+  flags.report = args.Has("report");
+  const std::string backend = args.Get("backend").value_or("cpu");
   absl::StatusOr<Runner> runner =
       backend == "interpreter"
           ? MakeInterpreterRunner(**module, std::move(*inputs), replicas)
-          : MakePluginRunner(backend, **module, *inputs, replicas);
+          : MakePluginRunner(backend, **module, *inputs, replicas, flags);
   if (!runner.ok()) return ReportError(runner.status());
 
   std::vector<double> times_ms;

@@ -17,9 +17,14 @@ constexpr char kUsage[] =
     "--output-dir=DIR]\n"
     "                  [--backend=NAME|PATH] [--replicas=N] [--print] "
     "[--repeat=N] [--seed=N] [--no-opt]\n"
+    "                  [--threads=N] [--report]\n"
     "                        run PROGRAM; inputs are .npy files in parameter\n"
     "                        order (seeded random inputs when none given);\n"
-    "                        the default pipeline runs first unless --no-opt\n"
+    "                        the default pipeline runs first unless --no-opt;\n"
+    "                        --backend: cpu (default; the LLVM JIT plugin),\n"
+    "                        reference, interpreter (in process), or a path\n"
+    "                        to a plugin .so; --threads and --report are the\n"
+    "                        cpu plugin's thread count and compile report\n"
     "  opt PROGRAM.hlo [--passes=a,b,c] [--fusion] [--dump-after-each]\n"
     "                  [--dump-dir=DIR] [--stats]\n"
     "                        print the optimized module (--passes=help lists\n"
@@ -45,7 +50,8 @@ int main(int argc, char** argv) {
   if (command == "run") {
     auto args = ParseArgs(argc, argv, 2,
                           {"input", "output", "output-dir", "backend",
-                           "replicas", "print", "repeat", "seed", "no-opt"});
+                           "replicas", "print", "repeat", "seed", "no-opt",
+                           "threads", "report"});
     if (!args.ok()) return plexa::cli::ReportError(args.status());
     return plexa::cli::RunRun(*args);
   }

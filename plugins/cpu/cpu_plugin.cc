@@ -1,0 +1,465 @@
+// The CPU plugin: modules compiled to native code with LLVM (ORC LLJIT) for
+// the host CPU, behind the Plexa ABI. docs/cpu.md describes the compiler,
+// the options and the numbers.
+//
+// Client options:
+//   num_threads   threads of the client's pool (default: the machine's
+//                 cores); kernels split their outer loops across it
+//   num_devices   virtual devices (replicas run one per thread)
+//   report        1: print a compile report on stderr (kernels, reference
+//                 kernels, peak temporary memory, compile time); also
+//                 PLEXA_CPU_REPORT=1 in the environment
+//   dump_ir       directory: write each compiled module's optimized IR
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "abi/sdk/custom_call.h"
+#include "abi/sdk/plugin.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/numbers.h"
+#include "core/text/hlo_parser.h"
+#include "core/text/hlo_printer.h"
+#include "core/shape/layout_util.h"
+#include "core/shape/shape_util.h"
+#include "core/verifier/verifier.h"
+#include "plugins/cpu/codegen/jit.h"
+#include "plugins/cpu/cpu_program.h"
+#include "plugins/cpu/runtime/aligned_memory.h"
+#include "plugins/cpu/runtime/gemm.h"
+#include "plugins/cpu/runtime/thread_pool.h"
+
+namespace plexa::cpu {
+namespace {
+
+using sdk::Buffer;
+using sdk::Device;
+
+class CpuBuffer : public Buffer {
+ public:
+  CpuBuffer(Shape shape, Device* device, AlignedMemory memory)
+      : Buffer(std::move(shape), device),
+        memory_(std::make_unique<AlignedMemory>(std::move(memory))) {}
+
+  static absl::StatusOr<std::unique_ptr<CpuBuffer>> Create(const Shape& shape,
+                                                           Device* device) {
+    absl::StatusOr<AlignedMemory> m =
+        AlignedMemory::Allocate(ShapeUtil::ByteSizeOf(shape));
+    if (!m.ok()) return m.status();
+    return std::make_unique<CpuBuffer>(shape, device, std::move(*m));
+  }
+
+  size_t on_device_size() const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return memory_ ? memory_->size() : 0;
+  }
+  // The memory stays valid while the caller holds the buffer (Delete
+  // during an Execute that uses it is the caller's race, as in PJRT).
+  void* data() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return memory_ ? memory_->data() : nullptr;
+  }
+
+  absl::Status ToHost(void* dst, const Shape& host_shape) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!memory_) return absl::FailedPreconditionError("buffer was deleted");
+    const Layout mine = LayoutUtil::EffectiveLayout(shape());
+    if (LayoutUtil::EffectiveLayout(host_shape) == mine) {
+      if (memory_->size() > 0) std::memcpy(dst, memory_->data(), memory_->size());
+      return absl::OkStatus();
+    }
+    Literal literal(shape());
+    if (memory_->size() > 0) {
+      std::memcpy(literal.mutable_data().data(), memory_->data(),
+                  memory_->size());
+    }
+    absl::StatusOr<Literal> relaid =
+        literal.Relayout(LayoutUtil::EffectiveLayout(host_shape));
+    if (!relaid.ok()) return relaid.status();
+    if (!relaid->data().empty()) {
+      std::memcpy(dst, relaid->data().data(), relaid->data().size());
+    }
+    return absl::OkStatus();
+  }
+
+  void Delete() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    memory_.reset();
+  }
+  bool IsDeleted() const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return memory_ == nullptr;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::unique_ptr<AlignedMemory> memory_;  // guarded by mu_
+};
+
+struct ClientConfig {
+  int64_t num_threads = 1;
+  bool report = false;
+  std::string dump_ir;
+};
+
+class CpuExecutable : public sdk::Executable {
+ public:
+  CpuExecutable(std::shared_ptr<const CpuProgram> program,
+                std::vector<Device*> replica_devices, ThreadPool* pool,
+                std::vector<std::string> custom_call_libraries)
+      : program_(std::move(program)),
+        replica_devices_(std::move(replica_devices)),
+        pool_(pool),
+        custom_call_libraries_(std::move(custom_call_libraries)) {}
+
+  const std::vector<Shape>& parameter_shapes() const override {
+    return program_->parameter_shapes();
+  }
+  const std::vector<Shape>& output_shapes() const override {
+    return program_->result_shapes();
+  }
+  int64_t num_replicas() const override {
+    return static_cast<int64_t>(replica_devices_.size());
+  }
+
+  absl::StatusOr<sdk::ExecuteResult> Execute(
+      absl::Span<const std::vector<Buffer*>> args) override {
+    const int64_t replicas = static_cast<int64_t>(args.size());
+    sdk::ExecuteResult out;
+    out.outputs.resize(replicas);
+    std::vector<std::vector<const void*>> arg_ptrs(replicas);
+    std::vector<std::vector<void*>> result_ptrs(replicas);
+    // Arguments in another layout than the compiled parameter's are
+    // relaid out for this call.
+    std::vector<Literal> relaid;
+    relaid.reserve(replicas * program_->parameter_shapes().size());
+    for (int64_t r = 0; r < replicas; ++r) {
+      for (size_t i = 0; i < args[r].size(); ++i) {
+        Buffer* b = args[r][i];
+        void* p = static_cast<CpuBuffer*>(b)->data();
+        if (p == nullptr) {
+          return absl::FailedPreconditionError(absl::StrCat(
+              "argument ", i, " of replica ", r, " was deleted"));
+        }
+        const Shape& want = program_->parameter_shapes()[i];
+        const Layout want_layout = LayoutUtil::EffectiveLayout(want);
+        if (!(LayoutUtil::EffectiveLayout(b->shape()) == want_layout)) {
+          Literal lit(b->shape());
+          if (!lit.data().empty()) {
+            std::memcpy(lit.mutable_data().data(), p, lit.data().size());
+          }
+          absl::StatusOr<Literal> moved = lit.Relayout(want_layout);
+          if (!moved.ok()) return moved.status();
+          relaid.push_back(std::move(*moved));
+          p = relaid.back().mutable_data().data();
+        }
+        arg_ptrs[r].push_back(p);
+      }
+      for (const Shape& s : program_->result_shapes()) {
+        absl::StatusOr<std::unique_ptr<CpuBuffer>> b =
+            CpuBuffer::Create(s, replica_devices_[r]);
+        if (!b.ok()) return b.status();
+        result_ptrs[r].push_back((*b)->data());
+        out.outputs[r].push_back(std::move(*b));
+      }
+    }
+    if (replicas == 1) {
+      absl::Status s = program_->Run(arg_ptrs[0], result_ptrs[0], pool_, 0, 1,
+                                     nullptr);
+      if (!s.ok()) return s;
+      return out;
+    }
+    ReplicaHub hub(replicas);
+    std::vector<absl::Status> status(replicas);
+    std::vector<std::thread> threads;
+    for (int64_t r = 0; r < replicas; ++r) {
+      threads.emplace_back([&, r] {
+        status[r] = program_->Run(arg_ptrs[r], result_ptrs[r], pool_, r,
+                                  replicas, &hub);
+        if (!status[r].ok()) hub.Cancel(status[r]);
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    for (int64_t r = 0; r < replicas; ++r) {
+      if (!status[r].ok()) {
+        return absl::Status(status[r].code(),
+                            absl::StrCat("replica ", r, ": ", status[r].message()));
+      }
+    }
+    return out;
+  }
+
+  // Layout: magic, then length-prefixed fields: host cpu, host features,
+  // replica count, custom-call libraries (joined by '\n'), the optimized
+  // module's text, the kernels' object code.
+  absl::StatusOr<std::string> Serialize() const override;
+
+ private:
+  std::shared_ptr<const CpuProgram> program_;
+  std::vector<Device*> replica_devices_;
+  ThreadPool* pool_;
+  std::vector<std::string> custom_call_libraries_;
+};
+
+constexpr absl::string_view kMagic = "PLEXA-CPU-EXECUTABLE-1\n";
+
+void PutField(std::string* out, absl::string_view field) {
+  const uint64_t n = field.size();
+  out->append(reinterpret_cast<const char*>(&n), sizeof(n));
+  out->append(field.data(), field.size());
+}
+
+bool GetField(absl::string_view* in, std::string* field) {
+  uint64_t n;
+  if (in->size() < sizeof(n)) return false;
+  std::memcpy(&n, in->data(), sizeof(n));
+  in->remove_prefix(sizeof(n));
+  if (in->size() < n) return false;
+  field->assign(in->data(), n);
+  in->remove_prefix(n);
+  return true;
+}
+
+absl::StatusOr<std::string> CpuExecutable::Serialize() const {
+  std::string out(kMagic);
+  PutField(&out, GetHostTarget().cpu);
+  PutField(&out, GetHostTarget().features);
+  PutField(&out, absl::StrCat(replica_devices_.size()));
+  PutField(&out, absl::StrJoin(custom_call_libraries_, "\n"));
+  PutField(&out, PrintModule(program_->module()));
+  PutField(&out, program_->object_code());
+  return out;
+}
+
+class CpuClient : public sdk::Client {
+ public:
+  CpuClient(int64_t num_devices, ClientConfig config)
+      : config_(std::move(config)),
+        pool_(static_cast<int>(config_.num_threads)) {
+    for (int64_t i = 0; i < num_devices; ++i) {
+      devices_owned_.push_back(std::make_unique<Device>(
+          i, absl::StrCat("cpu:", GetHostTarget().cpu), 0));
+      devices_.push_back(devices_owned_.back().get());
+    }
+  }
+
+  absl::Span<Device* const> devices() const override { return devices_; }
+
+  absl::StatusOr<std::unique_ptr<Buffer>> BufferFromHost(
+      const void* data, const Shape& shape, Device* device) override {
+    absl::StatusOr<std::unique_ptr<CpuBuffer>> b = CpuBuffer::Create(shape, device);
+    if (!b.ok()) return b.status();
+    const size_t bytes = (*b)->on_device_size();
+    if (bytes > 0) std::memcpy((*b)->data(), data, bytes);
+    return std::unique_ptr<Buffer>(std::move(*b));
+  }
+
+  absl::StatusOr<std::unique_ptr<sdk::Executable>> Compile(
+      std::unique_ptr<Module> module, const sdk::CompileOptions& options,
+      const sdk::CustomCallResolver& resolver) override {
+    absl::StatusOr<std::vector<Device*>> devices =
+        ReplicaDevices(options.device_assignment);
+    if (!devices.ok()) return devices.status();
+    // The compile cache: the same module (as text) with the same replica
+    // count compiles once per client.
+    const std::string key = absl::StrCat(devices->size(), "\n",
+                                         PrintModule(*module));
+    {
+      std::lock_guard<std::mutex> lock(cache_mu_);
+      if (auto it = cache_.find(key); it != cache_.end()) {
+        ++cache_hits_;
+        if (config_.report) {
+          std::fprintf(stderr, "plexa cpu: compile cache hit (%lld so far)\n",
+                       static_cast<long long>(cache_hits_));
+        }
+        return std::make_unique<CpuExecutable>(it->second, std::move(*devices),
+                                               &pool_,
+                                               options.custom_call_libraries);
+      }
+    }
+    const auto start = std::chrono::steady_clock::now();
+    if (absl::Status s = RunCpuPipeline(module.get()); !s.ok()) return s;
+    const double pipeline_ms = std::chrono::duration<double, std::milli>(
+                                   std::chrono::steady_clock::now() - start)
+                                   .count();
+    ProgramCompileOptions popts;
+    popts.num_replicas = static_cast<int64_t>(devices->size());
+    std::string ir;
+    if (!config_.dump_ir.empty()) popts.ir_dump = &ir;
+    auto lookup = [&resolver](const std::string& name)
+        -> absl::StatusOr<CustomCallFn> {
+      absl::StatusOr<sdk::CustomCallTarget> t = resolver.Resolve(name);
+      if (!t.ok()) return t.status();
+      if (t->api_version != 0) {
+        return absl::UnimplementedError(absl::StrCat(
+            "custom-call target '", name, "' uses the typed call frame (api_version ",
+            t->api_version, "); the CPU plugin calls api_version 0 targets"));
+      }
+      return reinterpret_cast<CustomCallFn>(t->function);
+    };
+    const std::string name = module->name();
+    absl::StatusOr<std::shared_ptr<const CpuProgram>> program =
+        CompileProgram(std::move(module), popts, lookup);
+    if (!program.ok()) return program.status();
+    if (!config_.dump_ir.empty()) {
+      std::ofstream(absl::StrCat(config_.dump_ir, "/", name, ".ll")) << ir;
+    }
+    if (config_.report) Report(**program, pipeline_ms);
+    {
+      std::lock_guard<std::mutex> lock(cache_mu_);
+      cache_[key] = *program;
+    }
+    return std::make_unique<CpuExecutable>(*program, std::move(*devices), &pool_,
+                                           options.custom_call_libraries);
+  }
+
+  absl::StatusOr<std::unique_ptr<sdk::Executable>> Deserialize(
+      absl::string_view bytes) override {
+    if (bytes.substr(0, kMagic.size()) != kMagic) {
+      return absl::InvalidArgumentError(
+          "not a serialized CPU-plugin executable (bad magic)");
+    }
+    bytes.remove_prefix(kMagic.size());
+    std::string cpu, features, replicas, libraries, text, object;
+    if (!GetField(&bytes, &cpu) || !GetField(&bytes, &features) ||
+        !GetField(&bytes, &replicas) || !GetField(&bytes, &libraries) ||
+        !GetField(&bytes, &text) || !GetField(&bytes, &object) ||
+        !bytes.empty()) {
+      return absl::InvalidArgumentError(
+          "serialized CPU-plugin executable is truncated or corrupt");
+    }
+    if (cpu != GetHostTarget().cpu || features != GetHostTarget().features) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "the executable was compiled for CPU '", cpu,
+          "' with other features than this host ('", GetHostTarget().cpu,
+          "'); compile it again here"));
+    }
+    absl::StatusOr<std::unique_ptr<Module>> module = ParseHloModule(text);
+    if (!module.ok()) return module.status();
+    if (absl::Status s = VerifyModule(**module); !s.ok()) return s;
+    int64_t num_replicas = 1;
+    if (!absl::SimpleAtoi(replicas, &num_replicas) || num_replicas < 1) {
+      return absl::InvalidArgumentError("corrupt replica count");
+    }
+    std::vector<int64_t> assignment;
+    for (int64_t r = 0; r < num_replicas; ++r) {
+      assignment.push_back(r % static_cast<int64_t>(devices_.size()));
+    }
+    absl::StatusOr<std::vector<Device*>> devices = ReplicaDevices(assignment);
+    if (!devices.ok()) return devices.status();
+    std::vector<std::string> libs;
+    if (!libraries.empty()) libs = absl::StrSplit(libraries, '\n');
+    absl::StatusOr<std::shared_ptr<sdk::CustomCallResolver>> resolver =
+        sdk::CustomCallResolver::Create(libs);
+    if (!resolver.ok()) return resolver.status();
+    std::shared_ptr<sdk::CustomCallResolver> res = *resolver;
+    auto lookup = [res](const std::string& name)
+        -> absl::StatusOr<CustomCallFn> {
+      absl::StatusOr<sdk::CustomCallTarget> t = res->Resolve(name);
+      if (!t.ok()) return t.status();
+      return reinterpret_cast<CustomCallFn>(t->function);
+    };
+    ProgramCompileOptions popts;
+    popts.num_replicas = num_replicas;
+    popts.object_code = &object;
+    absl::StatusOr<std::shared_ptr<const CpuProgram>> program =
+        CompileProgram(std::move(*module), popts, lookup);
+    if (!program.ok()) return program.status();
+    return std::make_unique<CpuExecutable>(*program, std::move(*devices), &pool_,
+                                           std::move(libs));
+  }
+
+ private:
+  absl::StatusOr<std::vector<Device*>> ReplicaDevices(
+      const std::vector<int64_t>& assignment) const {
+    absl::StatusOr<std::vector<Device*>> out =
+        sdk::AssignedDevices(*this, assignment);
+    if (out.ok() && out->empty()) out->push_back(devices_[0]);
+    return out;
+  }
+
+  void Report(const CpuProgram& p, double pipeline_ms) const {
+    const ProgramStats& s = p.stats();
+    std::fprintf(
+        stderr,
+        "plexa cpu: %s: passes %.1f ms, codegen+LLVM %.1f ms; %lld kernels, "
+        "%lld runtime thunks, %lld reference kernels%s%s; peak temporary "
+        "memory %lld bytes (%lld without reuse); GEMM kernel %s\n",
+        p.module().name().c_str(), pipeline_ms, s.compile_ms,
+        static_cast<long long>(s.kernels),
+        static_cast<long long>(s.runtime_thunks),
+        static_cast<long long>(s.reference_thunks),
+        s.reference_ops.empty() ? "" : ": ",
+        absl::StrJoin(s.reference_ops, ", ").c_str(),
+        static_cast<long long>(s.peak_temp_bytes),
+        static_cast<long long>(s.unshared_temp_bytes), GemmKernelName());
+  }
+
+  ClientConfig config_;
+  mutable ThreadPool pool_;
+  std::vector<std::unique_ptr<Device>> devices_owned_;
+  std::vector<Device*> devices_;
+  std::mutex cache_mu_;
+  absl::flat_hash_map<std::string, std::shared_ptr<const CpuProgram>> cache_;
+  int64_t cache_hits_ = 0;
+};
+
+class CpuPlugin : public sdk::Plugin {
+ public:
+  sdk::PluginInfo Info() const override {
+    sdk::PluginInfo info;
+    info.name = "cpu";
+    info.vendor = "Plexa";
+    info.version = "0.1.0";
+    info.platform = "host";
+    info.formats = {"plexa-module", "hlo-text"};
+    info.capabilities =
+        PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL | PLX_CAPABILITY_REPLICAS;
+    return info;
+  }
+
+  absl::StatusOr<std::unique_ptr<sdk::Client>> CreateClient(
+      const sdk::Options& options) override {
+    static constexpr const char* kKnown[] = {"num_devices", "num_threads",
+                                             "report", "dump_ir"};
+    if (absl::Status s = sdk::CheckKnownOptions(options, kKnown, "cpu");
+        !s.ok()) {
+      return s;
+    }
+    auto n = sdk::GetIntOptionInRange(options, "num_devices", 1, 1, 1024);
+    if (!n.ok()) return n.status();
+    ClientConfig config;
+    auto threads = sdk::GetIntOptionInRange(
+        options, "num_threads", ThreadPool::DefaultNumThreads(), 1, 1024);
+    if (!threads.ok()) return threads.status();
+    config.num_threads = *threads;
+    auto report = sdk::GetIntOption(options, "report", 0);
+    if (!report.ok()) return report.status();
+    // PLEXA_CPU_REPORT=1 in the environment also turns the report on.
+    const char* env = std::getenv("PLEXA_CPU_REPORT");
+    config.report = *report != 0 || (env != nullptr && env[0] == '1');
+    if (auto it = options.find("dump_ir"); it != options.end()) {
+      config.dump_ir = it->second.string_value;
+    }
+    return std::make_unique<CpuClient>(*n, std::move(config));
+  }
+};
+
+std::unique_ptr<sdk::Plugin> MakeCpuPlugin() {
+  return std::make_unique<CpuPlugin>();
+}
+
+}  // namespace
+}  // namespace plexa::cpu
+
+PLEXA_DEFINE_PLUGIN(plexa::cpu::MakeCpuPlugin)

@@ -1,0 +1,338 @@
+// The CPU plugin through the C ABI: what the conformance suite does not
+// cover — the compile cache, executable serialization, buffer reuse, the
+// thread count, large kernels split across threads, GEMM layouts — and the
+// buffer assignment on its own. Expected values are hand-computed or come
+// from a naive loop written here.
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "abi/host/plugin_host.h"
+#include "absl/strings/str_cat.h"
+#include "core/literal/literal.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "plugins/cpu/buffer_assignment.h"
+
+namespace plexa::cpu {
+namespace {
+
+using ::testing::HasSubstr;
+
+// ---- Buffer assignment ----------------------------------------------------
+
+TEST(BufferAssignmentTest, DeadValuesAreReused) {
+  // a (0..1) -> b (1..2) -> c (2..3): c reuses a; b cannot (a is read at 1).
+  BufferAssignment a = AssignBuffers({{100, 0, 1}, {100, 1, 2}, {100, 2, 3}});
+  EXPECT_EQ(a.offsets[0], 0);
+  EXPECT_EQ(a.offsets[1], 128);
+  EXPECT_EQ(a.offsets[2], 0);
+  EXPECT_EQ(a.arena_bytes, 256);
+  EXPECT_EQ(a.total_bytes, 384);
+}
+
+TEST(BufferAssignmentTest, LiveTogetherNeverOverlap) {
+  std::vector<LiveValue> values = {
+      {64, 0, 5}, {200, 1, 2}, {64, 2, 3}, {500, 3, 5}, {1, 4, 5}};
+  BufferAssignment a = AssignBuffers(values);
+  for (size_t i = 0; i < values.size(); ++i) {
+    EXPECT_EQ(a.offsets[i] % kBufferAlignment, 0);
+    for (size_t j = i + 1; j < values.size(); ++j) {
+      const bool overlap_in_time = values[i].def <= values[j].last_use &&
+                                   values[j].def <= values[i].last_use;
+      const int64_t ei = a.offsets[i] + values[i].bytes;
+      const int64_t ej = a.offsets[j] + values[j].bytes;
+      const bool overlap_in_space = a.offsets[i] < ej && a.offsets[j] < ei;
+      EXPECT_FALSE(overlap_in_time && overlap_in_space) << i << " " << j;
+    }
+  }
+}
+
+TEST(BufferAssignmentTest, FreedNeighboursCoalesce) {
+  // Two 64-byte values die, then a 128-byte value fits where they were.
+  BufferAssignment a =
+      AssignBuffers({{64, 0, 1}, {64, 0, 1}, {64, 0, 3}, {128, 2, 3}});
+  EXPECT_EQ(a.offsets[3], 0);
+  EXPECT_EQ(a.arena_bytes, 192);
+}
+
+TEST(BufferAssignmentTest, ZeroSizedValuesTakeNothing) {
+  BufferAssignment a = AssignBuffers({{0, 0, 1}, {0, 1, 2}});
+  EXPECT_EQ(a.arena_bytes, 0);
+}
+
+// ---- Through the ABI -------------------------------------------------------
+
+class CpuPluginTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto plugin = host::Plugin::Load(PLEXA_CPU_PLUGIN);
+    ASSERT_TRUE(plugin.ok()) << plugin.status();
+    plugin_ = *plugin;
+  }
+  std::unique_ptr<host::Client> NewClient(
+      std::vector<host::Plugin::Option> options = {}) {
+    auto client = plugin_->CreateClient(options);
+    EXPECT_TRUE(client.ok()) << client.status();
+    return client.ok() ? std::move(*client) : nullptr;
+  }
+  static absl::StatusOr<std::vector<Literal>> Run(
+      host::Client& client, host::Executable& exe,
+      const std::vector<Literal>& args) {
+    std::vector<std::unique_ptr<host::Buffer>> owned;
+    std::vector<host::Buffer*> raw;
+    for (const Literal& a : args) {
+      auto b = client.BufferFromLiteral(a);
+      if (!b.ok()) return b.status();
+      raw.push_back(b->get());
+      owned.push_back(std::move(*b));
+    }
+    auto out = exe.Execute({raw});
+    if (!out.ok()) return out.status();
+    std::vector<Literal> results;
+    for (auto& b : (*out)[0]) {
+      auto lit = b->ToLiteral();
+      if (!lit.ok()) return lit.status();
+      results.push_back(std::move(*lit));
+    }
+    return results;
+  }
+  std::shared_ptr<host::Plugin> plugin_;
+};
+
+constexpr char kAffine[] = R"(HloModule affine
+ENTRY main {
+  x = f32[4] parameter(0)
+  two = f32[] constant(2)
+  one = f32[] constant(1)
+  b2 = f32[4] broadcast(two), dimensions={}
+  b1 = f32[4] broadcast(one), dimensions={}
+  m = f32[4] multiply(x, b2)
+  ROOT a = f32[4] add(m, b1)
+}
+)";
+
+TEST_F(CpuPluginTest, CompilingTheSameModuleTwiceHitsTheCache) {
+  auto client = NewClient({{"report", PLX_Value_INT64, "", 1}});
+  ASSERT_NE(client, nullptr);
+  ::testing::internal::CaptureStderr();
+  auto first = client->Compile(kAffine, "hlo-text");
+  auto second = client->Compile(kAffine, "hlo-text");
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_THAT(err, HasSubstr("compile cache hit (1 so far)"));
+  // Both executables run (they share the compiled program).
+  Literal x = Literal::CreateR1<float>({1, 2, 3, 4});
+  for (auto* exe : {first->get(), second->get()}) {
+    auto out = Run(*client, *exe, {x});
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_EQ((*out)[0], Literal::CreateR1<float>({3, 5, 7, 9}));
+  }
+}
+
+TEST_F(CpuPluginTest, SerializedExecutableRunsAfterDeserialization) {
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  auto exe = client->Compile(kAffine, "hlo-text");
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  auto bytes = (*exe)->Serialize();
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  // The object code travels with it: an ELF object inside.
+  EXPECT_NE(bytes->find("\x7f" "ELF"), std::string::npos);
+
+  auto other = NewClient();  // another client: no cache to fall back on
+  ASSERT_NE(other, nullptr);
+  auto loaded = other->DeserializeExecutable(*bytes);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  auto out = Run(*other, **loaded, {Literal::CreateR1<float>({0, -1, 0.5f, 10})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0], Literal::CreateR1<float>({1, -1, 2, 21}));
+}
+
+TEST_F(CpuPluginTest, CorruptSerializedExecutablesAreErrors) {
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  auto bad = client->DeserializeExecutable("not an executable");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("bad magic"));
+
+  auto exe = client->Compile(kAffine, "hlo-text");
+  ASSERT_TRUE(exe.ok());
+  auto bytes = (*exe)->Serialize();
+  ASSERT_TRUE(bytes.ok());
+  auto truncated = client->DeserializeExecutable(
+      absl::string_view(*bytes).substr(0, bytes->size() / 2));
+  ASSERT_FALSE(truncated.ok());
+  EXPECT_THAT(truncated.status().message(), HasSubstr("truncated or corrupt"));
+}
+
+// Four sorts in a chain (sort runs as a reference kernel, so nothing
+// fuses): the third result reuses the first one's bytes.
+constexpr char kSortChain[] = R"(HloModule sorts
+lt {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=LT
+}
+gt {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=GT
+}
+ENTRY main {
+  x = f32[1024] parameter(0)
+  s1 = f32[1024] sort(x), dimensions={0}, to_apply=lt
+  s2 = f32[1024] sort(s1), dimensions={0}, to_apply=gt
+  s3 = f32[1024] sort(s2), dimensions={0}, to_apply=lt
+  ROOT s4 = f32[1024] sort(s3), dimensions={0}, to_apply=gt
+}
+)";
+
+TEST_F(CpuPluginTest, TemporariesShareMemoryAfterTheirLastUse) {
+  auto client = NewClient({{"report", PLX_Value_INT64, "", 1}});
+  ASSERT_NE(client, nullptr);
+  ::testing::internal::CaptureStderr();
+  auto exe = client->Compile(kSortChain, "hlo-text");
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  // s1, s2, s3 are temporaries of 4096 bytes (s4 is written straight into
+  // the result buffer); s3 takes s1's place.
+  EXPECT_THAT(err, HasSubstr("peak temporary memory 8192 bytes (12288 "
+                             "without reuse)"));
+  std::vector<float> v(1024);
+  for (int i = 0; i < 1024; ++i) v[i] = static_cast<float>((i * 37) % 1024);
+  auto out = Run(*client, **exe, {Literal::CreateR1<float>(v)});
+  ASSERT_TRUE(out.ok()) << out.status();
+  std::vector<float> expected(1024);
+  for (int i = 0; i < 1024; ++i) expected[i] = static_cast<float>(1023 - i);
+  EXPECT_EQ((*out)[0], Literal::CreateR1<float>(expected));
+}
+
+// A fused kernel over 1M elements split across threads gives the same
+// bytes as one thread, and the values a hand formula gives.
+TEST_F(CpuPluginTest, LargeKernelsSplitAcrossThreadsAgree) {
+  constexpr char kProgram[] = R"(HloModule big
+ENTRY main {
+  x = f32[1024,1024] parameter(0)
+  i = f32[1024,1024] iota(), iota_dimension=1
+  m = f32[1024,1024] multiply(x, i)
+  three = f32[] constant(3)
+  b = f32[1024,1024] broadcast(three), dimensions={}
+  ROOT s = f32[1024,1024] subtract(m, b)
+}
+)";
+  std::vector<float> x(1024 * 1024);
+  for (size_t k = 0; k < x.size(); ++k) x[k] = static_cast<float>(k % 7);
+  Literal in = Literal::CreateR1<float>(x);
+  auto reshaped = in.Reshape({1024, 1024});
+  ASSERT_TRUE(reshaped.ok());
+  std::vector<Literal> results;
+  for (int64_t threads : {1, 2}) {
+    auto client = NewClient({{"num_threads", PLX_Value_INT64, "", threads}});
+    ASSERT_NE(client, nullptr);
+    auto exe = client->Compile(kProgram, "hlo-text");
+    ASSERT_TRUE(exe.ok()) << exe.status();
+    auto out = Run(*client, **exe, {*reshaped});
+    ASSERT_TRUE(out.ok()) << out.status();
+    results.push_back(std::move((*out)[0]));
+  }
+  EXPECT_EQ(results[0], results[1]);
+  for (int64_t r : {0, 1, 517, 1023}) {
+    for (int64_t c : {0, 1, 600, 1023}) {
+      const float want = static_cast<float>((r * 1024 + c) % 7) * c - 3;
+      EXPECT_EQ(results[1].Get<float>({r, c}), want) << r << "," << c;
+    }
+  }
+}
+
+TEST_F(CpuPluginTest, SumOfAMillionOnesIsExact) {
+  constexpr char kProgram[] = R"(HloModule sum
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[1048576] parameter(0)
+  z = f32[] constant(0)
+  ROOT s = f32[] reduce(x, z), dimensions={0}, to_apply=add
+}
+)";
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  auto exe = client->Compile(kProgram, "hlo-text");
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  auto out = Run(*client, **exe,
+                 {Literal::CreateR1<float>(std::vector<float>(1 << 20, 1.0f))});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0], Literal::CreateR0<float>(1048576.0f));
+}
+
+// dot through the packed GEMM with operands in both layouts, against a
+// naive loop; integer-valued inputs keep every sum exact.
+TEST_F(CpuPluginTest, DotMatchesANaiveLoopInEveryOperandLayout) {
+  constexpr int64_t M = 37, K = 70, N = 45;
+  std::vector<float> a(M * K), b(K * N);
+  for (int64_t i = 0; i < M * K; ++i) a[i] = static_cast<float>(i % 5) - 2;
+  for (int64_t i = 0; i < K * N; ++i) b[i] = static_cast<float>(i % 3) - 1;
+  std::vector<float> want(M * N, 0);
+  for (int64_t i = 0; i < M; ++i) {
+    for (int64_t j = 0; j < N; ++j) {
+      for (int64_t p = 0; p < K; ++p) want[i * N + j] += a[i * K + p] * b[p * N + j];
+    }
+  }
+  auto la = Literal::CreateR1<float>(a).Reshape({M, K});
+  auto lb = Literal::CreateR1<float>(b).Reshape({K, N});
+  auto lw = Literal::CreateR1<float>(want).Reshape({M, N});
+  ASSERT_TRUE(la.ok() && lb.ok() && lw.ok());
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  for (const char* lhs_layout : {"{1,0}", "{0,1}"}) {
+    for (const char* rhs_layout : {"{1,0}", "{0,1}"}) {
+      for (const char* out_layout : {"{1,0}", "{0,1}"}) {
+        const std::string program = absl::StrCat(
+            "HloModule dot\nENTRY main {\n  a = f32[37,70]", lhs_layout,
+            " parameter(0)\n  b = f32[70,45]", rhs_layout,
+            " parameter(1)\n  ROOT d = f32[37,45]", out_layout,
+            " dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n");
+        auto exe = client->Compile(program, "hlo-text");
+        ASSERT_TRUE(exe.ok()) << exe.status();
+        auto out = Run(*client, **exe, {*la, *lb});
+        ASSERT_TRUE(out.ok()) << out.status();
+        auto row_major = (*out)[0].Relayout(Layout({1, 0}));
+        ASSERT_TRUE(row_major.ok());
+        EXPECT_EQ(*row_major, *lw) << lhs_layout << rhs_layout << out_layout;
+      }
+    }
+  }
+}
+
+TEST_F(CpuPluginTest, BadClientOptionsAreErrors) {
+  auto zero = plugin_->CreateClient({{"num_threads", PLX_Value_INT64, "", 0}});
+  ASSERT_FALSE(zero.ok());
+  EXPECT_THAT(zero.status().message(), HasSubstr("num_threads"));
+  auto unknown = plugin_->CreateClient({{"frobnicate", PLX_Value_INT64, "", 1}});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_THAT(unknown.status().message(), HasSubstr("frobnicate"));
+}
+
+TEST_F(CpuPluginTest, FeedsAreRejectedAtCompileNamingTheInstruction) {
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  auto exe = client->Compile(R"(HloModule feed
+ENTRY main {
+  t = token[] after-all()
+  in = (f32[2], token[]) infeed(t)
+  ROOT v = f32[2] get-tuple-element(in), index=0
+}
+)",
+                             "hlo-text");
+  ASSERT_FALSE(exe.ok());
+  EXPECT_THAT(exe.status().message(), HasSubstr("infeed"));
+  EXPECT_THAT(exe.status().message(), HasSubstr("ABI v1.0"));
+}
+
+}  // namespace
+}  // namespace plexa::cpu

@@ -1,0 +1,1356 @@
+#include "plugins/cpu/cpu_program.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <type_traits>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/eval/evaluator.h"
+#include "core/passes/dce.h"
+#include "core/passes/default_pipeline.h"
+#include "core/passes/fusion.h"
+#include "core/verifier/verifier.h"
+#include "core/shape/layout_util.h"
+#include "core/shape/shape_util.h"
+#include "plugins/cpu/buffer_assignment.h"
+#include "plugins/cpu/codegen/jit.h"
+#include "plugins/cpu/codegen/kernel_emitter.h"
+#include "plugins/cpu/reduction_splitter.h"
+#include "plugins/cpu/runtime/conv.h"
+#include "plugins/cpu/runtime/gemm.h"
+
+namespace plexa::cpu {
+
+absl::Status RunCpuPipeline(Module* module) {
+  PipelineOptions options;
+  options.expand_batch_norm = true;
+  absl::StatusOr<bool> changed = RunDefaultPipeline(module, options);
+  if (!changed.ok()) return changed.status();
+  // Then the CPU's own choices: split reductions with tiny results, fuse
+  // loops and reductions with their producers (dots stay GEMM calls).
+  ReductionSplitter splitter;
+  InstructionFusion::Options fusion;
+  fusion.output_fusion = false;
+  InstructionFusion fuse(fusion);
+  DeadCodeElimination dce;
+  for (Pass* pass : std::initializer_list<Pass*>{&splitter, &fuse, &dce}) {
+    absl::StatusOr<bool> r = pass->Run(*module);
+    if (!r.ok()) return r.status();
+  }
+  return VerifyModule(*module);
+}
+
+namespace {
+
+// ---- Slots and frames -------------------------------------------------------
+
+enum class SlotKind { kParameter, kConstant, kTemp, kResult };
+
+struct Slot {
+  Shape shape;  // an array (or token: 0 bytes), with a layout
+  int64_t bytes = 0;
+  SlotKind kind = SlotKind::kTemp;
+  int64_t index = 0;                 // parameter leaf / result leaf number
+  const uint8_t* constant = nullptr;  // kConstant
+  int64_t offset = 0;                // kTemp: in the arena
+};
+
+struct CompiledComputation;
+
+// One execution of one replica.
+struct ExecContext {
+  ThreadPool* pool = nullptr;
+  int64_t replica_id = 0;
+  int64_t replica_count = 1;
+  ReplicaHub* hub = nullptr;
+  std::unique_ptr<InstructionEvaluator> evaluator;  // created on first use
+  std::vector<AlignedMemory> arenas;                // per computation id
+};
+
+struct Frame {
+  const CompiledComputation* cc = nullptr;
+  std::vector<uint8_t*> ptr;  // per slot
+  ExecContext* ctx = nullptr;
+};
+
+class Thunk {
+ public:
+  virtual ~Thunk() = default;
+  virtual absl::Status Run(Frame& f) const = 0;
+  std::vector<int> inputs;   // slots read
+  std::vector<int> outputs;  // slots written
+};
+
+struct CompiledComputation {
+  const Computation* computation = nullptr;
+  int id = 0;
+  std::vector<Slot> slots;
+  std::vector<std::unique_ptr<Thunk>> thunks;
+  std::vector<int> param_leaves;
+  std::vector<int> result_leaves;
+  int64_t arena_bytes = 0;
+  int64_t unshared_bytes = 0;
+};
+
+Shape WithLayout(Shape s) {
+  if (s.IsArray()) LayoutUtil::SetToDefaultLayoutIfEmpty(&s);
+  return s;
+}
+
+void FlattenLeafShapes(const Shape& shape, std::vector<Shape>* out) {
+  if (shape.IsTuple()) {
+    for (const Shape& e : shape.tuple_shapes()) FlattenLeafShapes(e, out);
+    return;
+  }
+  out->push_back(WithLayout(shape));
+}
+
+int64_t LeafCount(const Shape& shape) {
+  if (!shape.IsTuple()) return 1;
+  int64_t n = 0;
+  for (const Shape& e : shape.tuple_shapes()) n += LeafCount(e);
+  return n;
+}
+
+int64_t SlotBytes(const Shape& s) {
+  return s.IsArray() ? ShapeUtil::ByteSizeOf(s) : 0;
+}
+
+
+absl::Status RunComputation(const CompiledComputation& cc,
+                            absl::Span<uint8_t* const> params,
+                            ExecContext& ctx, std::vector<uint8_t*>* results,
+                            absl::Span<void* const> bound_results);
+
+// ---- Thunks -------------------------------------------------------------------
+
+class KernelThunk : public Thunk {
+ public:
+  KernelThunk(std::string name, KernelShape shape)
+      : name_(std::move(name)), shape_(shape) {}
+  const std::string& name() const { return name_; }
+  void set_fn(KernelFn fn) { fn_ = fn; }
+  absl::Status Run(Frame& f) const override {
+    void* buffers[64];
+    std::vector<void*> heap;
+    void** b = buffers;
+    const size_t n = outputs.size() + inputs.size();
+    if (n > 64) {
+      heap.resize(n);
+      b = heap.data();
+    }
+    size_t k = 0;
+    for (int s : outputs) b[k++] = f.ptr[s];
+    for (int s : inputs) b[k++] = f.ptr[s];
+    const int64_t rows = shape_.rows;
+    if (rows == 0) return absl::OkStatus();
+    const int64_t per_row =
+        std::max<int64_t>(1, shape_.row_length * shape_.cost_per_element);
+    // About 32K element-operations per chunk keeps the split worth it.
+    const int64_t min_rows = std::max<int64_t>(1, 32768 / per_row);
+    KernelFn fn = fn_;
+    void* const* bp = b;
+    f.ctx->pool->ParallelFor(rows, min_rows, [fn, bp](int64_t lo, int64_t hi) {
+      fn(bp, lo, hi);
+    });
+    return absl::OkStatus();
+  }
+
+ private:
+  std::string name_;
+  KernelShape shape_;
+  KernelFn fn_ = nullptr;
+};
+
+class CopyThunk : public Thunk {
+ public:
+  CopyThunk(int src, int dst, int64_t bytes) : bytes_(bytes) {
+    inputs = {src};
+    outputs = {dst};
+  }
+  absl::Status Run(Frame& f) const override {
+    if (bytes_ > 0 && f.ptr[outputs[0]] != f.ptr[inputs[0]]) {
+      std::memcpy(f.ptr[outputs[0]], f.ptr[inputs[0]], bytes_);
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  int64_t bytes_;
+};
+
+// dot as a (batched) GEMM with strided operands.
+template <typename T>
+class GemmThunk : public Thunk {
+ public:
+  explicit GemmThunk(GemmArgs<T> args) : args_(args) {}
+  absl::Status Run(Frame& f) const override {
+    GemmArgs<T> a = args_;
+    a.a = reinterpret_cast<const T*>(f.ptr[inputs[a_operand_]]);
+    a.b = reinterpret_cast<const T*>(f.ptr[inputs[1 - a_operand_]]);
+    a.c = reinterpret_cast<T*>(f.ptr[outputs[0]]);
+    Gemm(a, f.ctx->pool);
+    return absl::OkStatus();
+  }
+  int a_operand_ = 0;  // 1 when the operands were swapped (C^T = B^T A^T)
+
+ private:
+  GemmArgs<T> args_;
+};
+
+template <typename T>
+class ConvThunk : public Thunk {
+ public:
+  explicit ConvThunk(ConvDims dims) : dims_(std::move(dims)) {}
+  absl::Status Run(Frame& f) const override {
+    return Conv(dims_, reinterpret_cast<const T*>(f.ptr[inputs[0]]),
+                reinterpret_cast<const T*>(f.ptr[inputs[1]]),
+                reinterpret_cast<T*>(f.ptr[outputs[0]]), f.ctx->pool);
+  }
+
+ private:
+  ConvDims dims_;
+};
+
+class CustomCallThunk : public Thunk {
+ public:
+  CustomCallThunk(CustomCallFn fn, std::vector<int> operand_leaf_counts,
+                  bool tuple_result)
+      : fn_(fn),
+        operand_leaf_counts_(std::move(operand_leaf_counts)),
+        tuple_result_(tuple_result) {}
+  absl::Status Run(Frame& f) const override {
+    // Tuple operands and results are arrays of pointers to their leaves
+    // (flattened one level, as XLA CPU passes them).
+    std::vector<std::vector<const void*>> tuples;
+    tuples.reserve(operand_leaf_counts_.size());
+    std::vector<const void*> in;
+    size_t k = 0;
+    for (int count : operand_leaf_counts_) {
+      if (count == -1) {
+        in.push_back(f.ptr[inputs[k++]]);
+        continue;
+      }
+      tuples.emplace_back();
+      for (int j = 0; j < count; ++j) tuples.back().push_back(f.ptr[inputs[k++]]);
+      in.push_back(tuples.back().data());
+    }
+    std::vector<void*> outs;
+    void* out = nullptr;
+    if (tuple_result_) {
+      for (int s : outputs) outs.push_back(f.ptr[s]);
+      out = outs.data();
+    } else {
+      out = f.ptr[outputs[0]];
+    }
+    fn_(out, in.data());
+    return absl::OkStatus();
+  }
+
+ private:
+  CustomCallFn fn_;
+  std::vector<int> operand_leaf_counts_;  // -1: an array operand
+  bool tuple_result_;
+};
+
+// An instruction run by the reference evaluator.
+class ReferenceThunk : public Thunk {
+ public:
+  explicit ReferenceThunk(const Instruction* instr) : instr_(instr) {}
+  absl::Status Run(Frame& f) const override {
+    if (f.ctx->evaluator == nullptr) {
+      EvaluatorOptions options;
+      options.verify_module = false;
+      f.ctx->evaluator = std::make_unique<InstructionEvaluator>(
+          std::move(options), f.ctx->replica_id, f.ctx->replica_count);
+    }
+    std::vector<Literal> operands;
+    size_t k = 0;
+    for (const Instruction* op : instr_->operands()) {
+      operands.push_back(Assemble(op->shape(), f, &k));
+    }
+    std::vector<const Literal*> ptrs;
+    for (const Literal& l : operands) ptrs.push_back(&l);
+    absl::StatusOr<Literal> result = f.ctx->evaluator->Evaluate(*instr_, ptrs);
+    if (!result.ok()) return result.status();
+    size_t out = 0;
+    return Scatter(std::move(*result), f, &out);
+  }
+
+ private:
+  Literal Assemble(const Shape& shape, Frame& f, size_t* k) const {
+    if (shape.IsTuple()) {
+      std::vector<Literal> elements;
+      for (const Shape& e : shape.tuple_shapes()) {
+        elements.push_back(Assemble(e, f, k));
+      }
+      return Literal::MakeTuple(std::move(elements));
+    }
+    const int s = inputs[(*k)++];
+    const Slot& slot = f.cc->slots[s];
+    Literal lit(slot.shape);
+    if (slot.bytes > 0) {
+      std::memcpy(lit.mutable_data().data(), f.ptr[s], slot.bytes);
+    }
+    return lit;
+  }
+
+  absl::Status Scatter(Literal value, Frame& f, size_t* k) const {
+    if (value.shape().IsTuple()) {
+      for (Literal& e : std::move(value).DecomposeTuple()) {
+        if (absl::Status s = Scatter(std::move(e), f, k); !s.ok()) return s;
+      }
+      return absl::OkStatus();
+    }
+    const int s = outputs[(*k)++];
+    const Slot& slot = f.cc->slots[s];
+    if (slot.bytes == 0) return absl::OkStatus();
+    const Layout want = LayoutUtil::EffectiveLayout(slot.shape);
+    if (!(LayoutUtil::EffectiveLayout(value.shape()) == want)) {
+      absl::StatusOr<Literal> relaid = value.Relayout(want);
+      if (!relaid.ok()) return relaid.status();
+      value = std::move(*relaid);
+    }
+    std::memcpy(f.ptr[s], value.data().data(), slot.bytes);
+    return absl::OkStatus();
+  }
+
+  const Instruction* instr_;
+};
+
+// all-reduce across replicas with a reducer matched to add, multiply,
+// maximum, minimum, and, or.
+class AllReduceThunk : public Thunk {
+ public:
+  AllReduceThunk(HloOpcode reducer, std::vector<Shape> shapes,
+                 std::vector<std::vector<int64_t>> groups)
+      : reducer_(reducer), shapes_(std::move(shapes)), groups_(std::move(groups)) {}
+
+  absl::Status Run(Frame& f) const override {
+    ExecContext& ctx = *f.ctx;
+    std::vector<const void*> mine;
+    for (int s : inputs) mine.push_back(f.ptr[s]);
+    if (ctx.replica_count == 1 || ctx.hub == nullptr) {
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        const int64_t bytes = f.cc->slots[outputs[i]].bytes;
+        if (bytes > 0) std::memcpy(f.ptr[outputs[i]], mine[i], bytes);
+      }
+      return absl::OkStatus();
+    }
+    absl::StatusOr<std::vector<std::vector<const void*>>> all =
+        ctx.hub->Arrive(ctx.replica_id, mine);
+    if (!all.ok()) return all.status();
+    std::vector<int64_t> group;
+    for (const auto& g : groups_) {
+      if (std::find(g.begin(), g.end(), ctx.replica_id) != g.end()) group = g;
+    }
+    if (group.empty()) {
+      for (int64_t r = 0; r < ctx.replica_count; ++r) group.push_back(r);
+    }
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      std::vector<const void*> sources;
+      for (int64_t r : group) sources.push_back((*all)[r][i]);
+      Reduce(shapes_[i], sources, f.ptr[outputs[i]]);
+    }
+    return ctx.hub->Leave();
+  }
+
+ private:
+  template <typename T>
+  static T Apply(HloOpcode op, T a, T b) {
+    switch (op) {
+      case HloOpcode::kAdd:
+        if constexpr (std::is_integral_v<T>) {
+          // Wraps (two's complement), without signed-overflow UB.
+          using U = std::make_unsigned_t<T>;
+          return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+        } else {
+          return a + b;
+        }
+      case HloOpcode::kMultiply:
+        if constexpr (std::is_integral_v<T>) {
+          using U = std::make_unsigned_t<T>;
+          // uint16 * uint16 promotes to int: multiply as uint64.
+          return static_cast<T>(static_cast<U>(static_cast<uint64_t>(
+              static_cast<U>(a)) * static_cast<uint64_t>(static_cast<U>(b))));
+        } else {
+          return a * b;
+        }
+      case HloOpcode::kMaximum:
+        if (a != a) return a;
+        if (b != b) return b;
+        return a < b ? b : a;
+      case HloOpcode::kMinimum:
+        if (a != a) return a;
+        if (b != b) return b;
+        return b < a ? b : a;
+      case HloOpcode::kAnd:
+        if constexpr (std::is_integral_v<T>) return static_cast<T>(a & b);
+        return a;
+      case HloOpcode::kOr:
+        if constexpr (std::is_integral_v<T>) return static_cast<T>(a | b);
+        return a;
+      default:
+        return a;
+    }
+  }
+  template <typename T>
+  void ReduceTyped(int64_t n, const std::vector<const void*>& src,
+                   void* dst) const {
+    T* out = static_cast<T*>(dst);
+    for (int64_t i = 0; i < n; ++i) {
+      T acc = static_cast<const T*>(src[0])[i];
+      for (size_t r = 1; r < src.size(); ++r) {
+        acc = Apply<T>(reducer_, acc, static_cast<const T*>(src[r])[i]);
+      }
+      out[i] = acc;
+    }
+  }
+  void Reduce(const Shape& s, const std::vector<const void*>& src,
+              void* dst) const {
+    const int64_t n = ShapeUtil::ElementsIn(s);
+    switch (s.element_type()) {
+      case PrimitiveType::F32:
+        return ReduceTyped<float>(n, src, dst);
+      case PrimitiveType::F64:
+        return ReduceTyped<double>(n, src, dst);
+      case PrimitiveType::S8:
+        return ReduceTyped<int8_t>(n, src, dst);
+      case PrimitiveType::S16:
+        return ReduceTyped<int16_t>(n, src, dst);
+      case PrimitiveType::S32:
+        return ReduceTyped<int32_t>(n, src, dst);
+      case PrimitiveType::S64:
+        return ReduceTyped<int64_t>(n, src, dst);
+      case PrimitiveType::U8:
+        return ReduceTyped<uint8_t>(n, src, dst);
+      case PrimitiveType::U16:
+        return ReduceTyped<uint16_t>(n, src, dst);
+      case PrimitiveType::U32:
+        return ReduceTyped<uint32_t>(n, src, dst);
+      case PrimitiveType::U64:
+        return ReduceTyped<uint64_t>(n, src, dst);
+      case PrimitiveType::PRED: {
+        uint8_t* out = static_cast<uint8_t*>(dst);
+        for (int64_t i = 0; i < n; ++i) {
+          bool acc = static_cast<const uint8_t*>(src[0])[i] != 0;
+          for (size_t r = 1; r < src.size(); ++r) {
+            const bool v = static_cast<const uint8_t*>(src[r])[i] != 0;
+            acc = (reducer_ == HloOpcode::kAnd ||
+                   reducer_ == HloOpcode::kMultiply ||
+                   reducer_ == HloOpcode::kMinimum)
+                      ? (acc && v)
+                      : (acc || v);
+          }
+          out[i] = acc ? 1 : 0;
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  HloOpcode reducer_;
+  std::vector<Shape> shapes_;
+  std::vector<std::vector<int64_t>> groups_;
+};
+
+class WhileThunk : public Thunk {
+ public:
+  WhileThunk(const CompiledComputation* cond, const CompiledComputation* body)
+      : cond_(cond), body_(body) {}
+  // inputs: the operand's leaves; outputs: the loop state (= result).
+  absl::Status Run(Frame& f) const override {
+    const size_t n = outputs.size();
+    std::vector<uint8_t*> state(n);
+    for (size_t i = 0; i < n; ++i) {
+      state[i] = f.ptr[outputs[i]];
+      const int64_t bytes = f.cc->slots[outputs[i]].bytes;
+      if (bytes > 0 && state[i] != f.ptr[inputs[i]]) {
+        std::memcpy(state[i], f.ptr[inputs[i]], bytes);
+      }
+    }
+    std::vector<uint8_t*> results;
+    while (true) {
+      if (absl::Status s = RunComputation(*cond_, state, *f.ctx, &results, {});
+          !s.ok()) {
+        return s;
+      }
+      if (*results[0] == 0) break;
+      if (absl::Status s = RunComputation(*body_, state, *f.ctx, &results, {});
+          !s.ok()) {
+        return s;
+      }
+      for (size_t i = 0; i < n; ++i) {
+        const int64_t bytes = f.cc->slots[outputs[i]].bytes;
+        if (bytes > 0 && results[i] != state[i]) {
+          std::memcpy(state[i], results[i], bytes);
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  const CompiledComputation* cond_;
+  const CompiledComputation* body_;
+};
+
+// conditional (branch index or pred) and call (one branch, no selector).
+class BranchThunk : public Thunk {
+ public:
+  // inputs: [selector leaf (if has_selector)] then each branch's operand
+  // leaves in order (counts in branch_leaves).
+  BranchThunk(std::vector<const CompiledComputation*> branches,
+              std::vector<int> branch_leaves, bool has_selector,
+              bool pred_selector)
+      : branches_(std::move(branches)),
+        branch_leaves_(std::move(branch_leaves)),
+        has_selector_(has_selector),
+        pred_selector_(pred_selector) {}
+  absl::Status Run(Frame& f) const override {
+    int64_t branch = 0;
+    size_t k = 0;
+    if (has_selector_) {
+      const uint8_t* sel = f.ptr[inputs[k++]];
+      if (pred_selector_) {
+        branch = *sel != 0 ? 0 : 1;  // true -> first, false -> second
+      } else {
+        int32_t index;
+        std::memcpy(&index, sel, sizeof(index));
+        const int64_t n = static_cast<int64_t>(branches_.size());
+        // Out of range selects the last branch (XLA).
+        branch = (index < 0 || index >= n) ? n - 1 : index;
+      }
+    }
+    for (int64_t b = 0; b < branch; ++b) k += branch_leaves_[b];
+    std::vector<uint8_t*> params;
+    for (int j = 0; j < branch_leaves_[branch]; ++j) {
+      params.push_back(f.ptr[inputs[k + j]]);
+    }
+    std::vector<uint8_t*> results;
+    if (absl::Status s =
+            RunComputation(*branches_[branch], params, *f.ctx, &results, {});
+        !s.ok()) {
+      return s;
+    }
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const int64_t bytes = f.cc->slots[outputs[i]].bytes;
+      if (bytes > 0) std::memcpy(f.ptr[outputs[i]], results[i], bytes);
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  std::vector<const CompiledComputation*> branches_;
+  std::vector<int> branch_leaves_;
+  bool has_selector_;
+  bool pred_selector_;
+};
+
+absl::Status RunComputation(const CompiledComputation& cc,
+                            absl::Span<uint8_t* const> params,
+                            ExecContext& ctx, std::vector<uint8_t*>* results,
+                            absl::Span<void* const> bound_results) {
+  AlignedMemory& arena = ctx.arenas[cc.id];
+  if (arena.data() == nullptr || arena.size() < static_cast<size_t>(cc.arena_bytes)) {
+    absl::StatusOr<AlignedMemory> m = AlignedMemory::Allocate(cc.arena_bytes);
+    if (!m.ok()) return m.status();
+    arena = std::move(*m);
+  }
+  Frame f;
+  f.cc = &cc;
+  f.ctx = &ctx;
+  f.ptr.resize(cc.slots.size());
+  uint8_t* base = static_cast<uint8_t*>(arena.data());
+  for (size_t s = 0; s < cc.slots.size(); ++s) {
+    const Slot& slot = cc.slots[s];
+    switch (slot.kind) {
+      case SlotKind::kParameter:
+        f.ptr[s] = params[slot.index];
+        break;
+      case SlotKind::kConstant:
+        f.ptr[s] = const_cast<uint8_t*>(slot.constant);
+        break;
+      case SlotKind::kTemp:
+        f.ptr[s] = base + slot.offset;
+        break;
+      case SlotKind::kResult:
+        f.ptr[s] = static_cast<uint8_t*>(bound_results[slot.index]);
+        break;
+    }
+  }
+  for (const auto& t : cc.thunks) {
+    if (absl::Status s = t->Run(f); !s.ok()) return s;
+  }
+  results->clear();
+  for (int s : cc.result_leaves) results->push_back(f.ptr[s]);
+  return absl::OkStatus();
+}
+
+// ---- Compilation ---------------------------------------------------------------
+
+// (size, stride) of dims collapsed into one, if their strides allow it.
+struct Collapsed {
+  bool ok = true;
+  int64_t size = 1;
+  int64_t stride = 0;
+};
+
+Collapsed Collapse(const std::vector<int64_t>& strides, const Shape& s,
+                   const std::vector<int64_t>& dims) {
+  Collapsed c;
+  int64_t prev_stride = -1;
+  for (int64_t d : dims) {
+    const int64_t n = s.dimensions(d);
+    if (n == 1) continue;
+    if (prev_stride != -1 && prev_stride != strides[d] * n) {
+      c.ok = false;
+      return c;
+    }
+    c.size *= n;
+    c.stride = strides[d];
+    prev_stride = strides[d];
+  }
+  if (c.size == 1) c.stride = 0;
+  return c;
+}
+
+std::vector<int64_t> StridesOf(const Shape& s) {
+  std::vector<int64_t> strides(s.rank(), 1);
+  int64_t stride = 1;
+  const Layout layout = LayoutUtil::EffectiveLayout(s);
+  for (int64_t d : layout.minor_to_major()) {
+    strides[d] = stride;
+    stride *= s.dimensions(d);
+  }
+  return strides;
+}
+
+std::vector<int64_t> Range(int64_t lo, int64_t hi) {
+  std::vector<int64_t> r;
+  for (int64_t i = lo; i < hi; ++i) r.push_back(i);
+  return r;
+}
+
+bool DenseArray(const Shape& s) {
+  return s.IsArray() && !LayoutUtil::IsTiled(s) && !LayoutUtil::IsPadded(s) &&
+         ShapeUtil::ByteSizeOf(s) == ShapeUtil::ByteSizeOfElements(s);
+}
+
+class ProgramCompiler {
+ public:
+  ProgramCompiler(const ProgramCompileOptions& options,
+                  const CustomCallLookup& custom_calls, KernelModule* kernels,
+                  ProgramStats* stats)
+      : options_(options),
+        custom_calls_(custom_calls),
+        kernels_(kernels),
+        stats_(stats) {}
+
+  absl::StatusOr<CompiledComputation*> Compile(const Computation& c,
+                                               bool is_entry);
+  std::vector<std::unique_ptr<CompiledComputation>> TakeComputations() {
+    return std::move(computations_);
+  }
+  std::vector<KernelThunk*>& kernel_thunks() { return kernel_thunks_; }
+  std::vector<std::unique_ptr<Literal>>& constants() { return constants_; }
+
+ private:
+  int NewSlot(CompiledComputation& cc, const Shape& shape, SlotKind kind) {
+    Slot s;
+    s.shape = WithLayout(shape);
+    s.bytes = SlotBytes(s.shape);
+    s.kind = kind;
+    cc.slots.push_back(std::move(s));
+    return static_cast<int>(cc.slots.size()) - 1;
+  }
+  std::vector<int> NewLeaves(CompiledComputation& cc, const Shape& shape) {
+    std::vector<Shape> leaves;
+    FlattenLeafShapes(shape, &leaves);
+    std::vector<int> out;
+    for (const Shape& l : leaves) out.push_back(NewSlot(cc, l, SlotKind::kTemp));
+    return out;
+  }
+  absl::Status EmitInstruction(CompiledComputation& cc, const Instruction& h);
+  absl::Status EmitDot(CompiledComputation& cc, const Instruction& h,
+                       bool* handled);
+  absl::Status EmitConv(CompiledComputation& cc, const Instruction& h,
+                        bool* handled);
+  void EmitReference(CompiledComputation& cc, const Instruction& h);
+  void Add(CompiledComputation& cc, std::unique_ptr<Thunk> t) {
+    cc.thunks.push_back(std::move(t));
+  }
+  std::vector<int> OperandLeaves(const Instruction& h) {
+    std::vector<int> out;
+    for (const Instruction* op : h.operands()) {
+      const std::vector<int>& l = leaves_[op];
+      out.insert(out.end(), l.begin(), l.end());
+    }
+    return out;
+  }
+  absl::Status AssignBuffersFor(CompiledComputation& cc, bool is_entry);
+
+  const ProgramCompileOptions& options_;
+  const CustomCallLookup& custom_calls_;
+  KernelModule* kernels_;
+  ProgramStats* stats_;
+  std::vector<std::unique_ptr<CompiledComputation>> computations_;
+  absl::flat_hash_map<const Computation*, CompiledComputation*> compiled_;
+  absl::flat_hash_map<const Instruction*, std::vector<int>> leaves_;
+  std::vector<KernelThunk*> kernel_thunks_;
+  std::vector<std::unique_ptr<Literal>> constants_;
+};
+
+absl::StatusOr<CompiledComputation*> ProgramCompiler::Compile(
+    const Computation& c, bool is_entry) {
+  if (auto it = compiled_.find(&c); it != compiled_.end()) return it->second;
+  auto owned = std::make_unique<CompiledComputation>();
+  CompiledComputation& cc = *owned;
+  cc.computation = &c;
+  cc.id = static_cast<int>(computations_.size());
+  computations_.push_back(std::move(owned));
+  compiled_[&c] = &cc;
+
+  // Parameters first: their leaves are numbered in order.
+  int64_t param_leaf = 0;
+  for (const Instruction* p : c.parameter_instructions()) {
+    std::vector<Shape> shapes;
+    FlattenLeafShapes(p->shape(), &shapes);
+    std::vector<int> ls;
+    for (const Shape& s : shapes) {
+      const int slot = NewSlot(cc, s, SlotKind::kParameter);
+      cc.slots[slot].index = param_leaf++;
+      cc.param_leaves.push_back(slot);
+      ls.push_back(slot);
+    }
+    leaves_[p] = std::move(ls);
+  }
+  for (const Instruction* h : c.MakeInstructionPostOrder()) {
+    if (h->opcode() == HloOpcode::kParameter) continue;
+    if (absl::Status s = EmitInstruction(cc, *h); !s.ok()) return s;
+  }
+  // Results: a leaf that is a parameter, a constant or repeated is copied
+  // into a fresh temporary, so a computation's results never alias its
+  // inputs or each other (while bodies rely on it).
+  std::vector<int> roots = leaves_[c.root_instruction()];
+  absl::flat_hash_map<int, int> seen;
+  for (size_t i = 0; i < roots.size(); ++i) {
+    const Slot& slot = cc.slots[roots[i]];
+    const bool fresh = slot.kind == SlotKind::kTemp && !seen.contains(roots[i]);
+    seen[roots[i]] = 1;
+    if (fresh) continue;
+    if (!is_entry && slot.kind == SlotKind::kParameter &&
+        slot.index == static_cast<int64_t>(i)) {
+      continue;  // passes straight through (the while state stays put)
+    }
+    const int copy = NewSlot(cc, slot.shape, SlotKind::kTemp);
+    Add(cc, std::make_unique<CopyThunk>(roots[i], copy, slot.bytes));
+    roots[i] = copy;
+  }
+  cc.result_leaves = roots;
+  if (is_entry) {
+    for (size_t i = 0; i < roots.size(); ++i) {
+      cc.slots[roots[i]].kind = SlotKind::kResult;
+      cc.slots[roots[i]].index = static_cast<int64_t>(i);
+    }
+  }
+  if (absl::Status s = AssignBuffersFor(cc, is_entry); !s.ok()) return s;
+  return &cc;
+}
+
+absl::Status ProgramCompiler::AssignBuffersFor(CompiledComputation& cc,
+                                               bool is_entry) {
+  (void)is_entry;
+  const int64_t n = static_cast<int64_t>(cc.slots.size());
+  std::vector<int64_t> def(n, -1), last(n, -1);
+  for (size_t t = 0; t < cc.thunks.size(); ++t) {
+    for (int s : cc.thunks[t]->outputs) {
+      if (def[s] == -1) def[s] = static_cast<int64_t>(t);
+      last[s] = std::max<int64_t>(last[s], static_cast<int64_t>(t));
+    }
+    for (int s : cc.thunks[t]->inputs) {
+      last[s] = std::max<int64_t>(last[s], static_cast<int64_t>(t));
+    }
+  }
+  const int64_t end = static_cast<int64_t>(cc.thunks.size());
+  for (int s : cc.result_leaves) last[s] = end;
+  std::vector<LiveValue> values;
+  std::vector<int> which;
+  for (int64_t s = 0; s < n; ++s) {
+    if (cc.slots[s].kind != SlotKind::kTemp) continue;
+    LiveValue v;
+    v.bytes = cc.slots[s].bytes;
+    v.def = def[s] == -1 ? 0 : def[s];
+    v.last_use = std::max(v.def, last[s]);
+    values.push_back(v);
+    which.push_back(static_cast<int>(s));
+  }
+  BufferAssignment a = AssignBuffers(values);
+  for (size_t i = 0; i < which.size(); ++i) {
+    cc.slots[which[i]].offset = a.offsets[i];
+  }
+  cc.arena_bytes = a.arena_bytes;
+  cc.unshared_bytes = a.total_bytes;
+  stats_->peak_temp_bytes += a.arena_bytes;
+  stats_->unshared_temp_bytes += a.total_bytes;
+  return absl::OkStatus();
+}
+
+void ProgramCompiler::EmitReference(CompiledComputation& cc,
+                                    const Instruction& h) {
+  auto t = std::make_unique<ReferenceThunk>(&h);
+  t->inputs = OperandLeaves(h);
+  t->outputs = NewLeaves(cc, h.shape());
+  leaves_[&h] = t->outputs;
+  Add(cc, std::move(t));
+  ++stats_->reference_thunks;
+  const std::string op(HloOpcodeString(h.opcode()));
+  if (std::find(stats_->reference_ops.begin(), stats_->reference_ops.end(),
+                op) == stats_->reference_ops.end()) {
+    stats_->reference_ops.push_back(op);
+  }
+}
+
+absl::Status ProgramCompiler::EmitDot(CompiledComputation& cc,
+                                      const Instruction& h, bool* handled) {
+  *handled = false;
+  const Shape& ls = h.operand(0)->shape();
+  const Shape& rs = h.operand(1)->shape();
+  const Shape out = WithLayout(h.shape());
+  const PrimitiveType t = out.element_type();
+  if ((t != PrimitiveType::F32 && t != PrimitiveType::F64) ||
+      ls.element_type() != t || rs.element_type() != t || !DenseArray(ls) ||
+      !DenseArray(rs) || !DenseArray(out)) {
+    return absl::OkStatus();
+  }
+  const DotDimensionNumbers& dn = *h.attrs().dot_dimension_numbers;
+  auto free_dims = [](const Shape& s, const std::vector<int64_t>& batch,
+                      const std::vector<int64_t>& contract) {
+    std::vector<int64_t> f;
+    for (int64_t d = 0; d < s.rank(); ++d) {
+      if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
+          std::find(contract.begin(), contract.end(), d) == contract.end()) {
+        f.push_back(d);
+      }
+    }
+    return f;
+  };
+  const std::vector<int64_t> lf =
+      free_dims(ls, dn.lhs_batch_dimensions, dn.lhs_contracting_dimensions);
+  const std::vector<int64_t> rf =
+      free_dims(rs, dn.rhs_batch_dimensions, dn.rhs_contracting_dimensions);
+  const std::vector<int64_t> lst = StridesOf(ls), rst = StridesOf(rs),
+                             ost = StridesOf(out);
+  const int64_t nb = static_cast<int64_t>(dn.lhs_batch_dimensions.size());
+  const int64_t nlf = static_cast<int64_t>(lf.size());
+  const Collapsed lb = Collapse(lst, ls, dn.lhs_batch_dimensions);
+  const Collapsed rb = Collapse(rst, rs, dn.rhs_batch_dimensions);
+  const Collapsed ob = Collapse(ost, out, Range(0, nb));
+  const Collapsed lm = Collapse(lst, ls, lf);
+  const Collapsed lk = Collapse(lst, ls, dn.lhs_contracting_dimensions);
+  const Collapsed rk = Collapse(rst, rs, dn.rhs_contracting_dimensions);
+  const Collapsed rn = Collapse(rst, rs, rf);
+  const Collapsed om = Collapse(ost, out, Range(nb, nb + nlf));
+  const Collapsed on = Collapse(ost, out, Range(nb + nlf, out.rank()));
+  if (!(lb.ok && rb.ok && ob.ok && lm.ok && lk.ok && rk.ok && rn.ok && om.ok &&
+        on.ok)) {
+    return absl::OkStatus();
+  }
+  auto make = [&](auto tag) -> std::unique_ptr<Thunk> {
+    using T = decltype(tag);
+    GemmArgs<T> a{};
+    a.a = nullptr;
+    a.b = nullptr;
+    a.c = nullptr;
+    a.batch_count = lb.size;
+    a.accumulate = false;
+    const int64_t m = lm.size, n = rn.size, k = lk.size;
+    const int64_t cm = om.size == 1 ? 0 : om.stride;
+    const int64_t cn = on.size == 1 ? 1 : on.stride;
+    std::unique_ptr<GemmThunk<T>> thunk;
+    if (cn == 1 && (m == 1 || cm >= n)) {
+      a.m = m;
+      a.n = n;
+      a.k = k;
+      a.a_row_stride = lm.stride;
+      a.a_col_stride = lk.stride;
+      a.b_row_stride = rk.stride;
+      a.b_col_stride = rn.stride;
+      a.ldc = m == 1 ? n : cm;
+      a.a_batch_stride = lb.stride;
+      a.b_batch_stride = rb.stride;
+      a.c_batch_stride = ob.stride;
+      thunk = std::make_unique<GemmThunk<T>>(a);
+      thunk->a_operand_ = 0;
+    } else if ((om.size == 1 || om.stride == 1) && (n == 1 || cn >= m)) {
+      // C^T[n, m] = B^T A^T.
+      a.m = n;
+      a.n = m;
+      a.k = k;
+      a.a_row_stride = rn.stride;
+      a.a_col_stride = rk.stride;
+      a.b_row_stride = lk.stride;
+      a.b_col_stride = lm.stride;
+      a.ldc = n == 1 ? m : cn;
+      a.a_batch_stride = rb.stride;
+      a.b_batch_stride = lb.stride;
+      a.c_batch_stride = ob.stride;
+      thunk = std::make_unique<GemmThunk<T>>(a);
+      thunk->a_operand_ = 1;
+    } else {
+      return nullptr;
+    }
+    return thunk;
+  };
+  std::unique_ptr<Thunk> thunk =
+      t == PrimitiveType::F32 ? make(float{}) : make(double{});
+  if (thunk == nullptr) return absl::OkStatus();
+  thunk->inputs = OperandLeaves(h);
+  thunk->outputs = NewLeaves(cc, h.shape());
+  leaves_[&h] = thunk->outputs;
+  Add(cc, std::move(thunk));
+  ++stats_->runtime_thunks;
+  *handled = true;
+  return absl::OkStatus();
+}
+
+absl::Status ProgramCompiler::EmitConv(CompiledComputation& cc,
+                                       const Instruction& h, bool* handled) {
+  *handled = false;
+  const Shape& ls = h.operand(0)->shape();
+  const Shape& rs = h.operand(1)->shape();
+  const Shape out = WithLayout(h.shape());
+  const PrimitiveType t = out.element_type();
+  if ((t != PrimitiveType::F32 && t != PrimitiveType::F64) ||
+      ls.element_type() != t || rs.element_type() != t || !DenseArray(ls) ||
+      !DenseArray(rs) || !DenseArray(out) ||
+      !h.attrs().convolution_dimension_numbers.has_value()) {
+    return absl::OkStatus();
+  }
+  const ConvolutionDimensionNumbers& dn = *h.attrs().convolution_dimension_numbers;
+  const std::vector<int64_t> lst = StridesOf(ls), rst = StridesOf(rs),
+                             ost = StridesOf(out);
+  ConvDims d;
+  d.num_spatial = static_cast<int>(dn.input_spatial_dimensions.size());
+  d.batch = ls.dimensions(dn.input_batch_dimension);
+  d.in_features = ls.dimensions(dn.input_feature_dimension);
+  d.out_features = rs.dimensions(dn.kernel_output_feature_dimension);
+  d.lhs_batch_stride = lst[dn.input_batch_dimension];
+  d.lhs_feature_stride = lst[dn.input_feature_dimension];
+  d.rhs_in_stride = rst[dn.kernel_input_feature_dimension];
+  d.rhs_out_stride = rst[dn.kernel_output_feature_dimension];
+  d.out_batch_stride = ost[dn.output_batch_dimension];
+  d.out_feature_stride = ost[dn.output_feature_dimension];
+  for (int i = 0; i < d.num_spatial; ++i) {
+    const int64_t li = dn.input_spatial_dimensions[i];
+    const int64_t ki = dn.kernel_spatial_dimensions[i];
+    const int64_t oi = dn.output_spatial_dimensions[i];
+    d.in_spatial.push_back(ls.dimensions(li));
+    d.kernel_spatial.push_back(rs.dimensions(ki));
+    d.out_spatial.push_back(out.dimensions(oi));
+    d.lhs_spatial_strides.push_back(lst[li]);
+    d.rhs_spatial_strides.push_back(rst[ki]);
+    d.out_spatial_strides.push_back(ost[oi]);
+    WindowDimension w;
+    if (h.attrs().window.has_value() &&
+        i < static_cast<int>(h.attrs().window->dimensions.size())) {
+      w = h.attrs().window->dimensions[i];
+    }
+    d.window_strides.push_back(w.stride);
+    d.padding_low.push_back(w.padding_low);
+    d.padding_high.push_back(w.padding_high);
+    d.lhs_dilation.push_back(w.base_dilation);
+    d.rhs_dilation.push_back(w.window_dilation);
+    d.window_reversal.push_back(w.window_reversal);
+  }
+  d.feature_group_count = h.attrs().feature_group_count;
+  d.batch_group_count = h.attrs().batch_group_count;
+  std::unique_ptr<Thunk> thunk;
+  if (t == PrimitiveType::F32) {
+    thunk = std::make_unique<ConvThunk<float>>(std::move(d));
+  } else {
+    thunk = std::make_unique<ConvThunk<double>>(std::move(d));
+  }
+  thunk->inputs = OperandLeaves(h);
+  thunk->outputs = NewLeaves(cc, h.shape());
+  leaves_[&h] = thunk->outputs;
+  Add(cc, std::move(thunk));
+  ++stats_->runtime_thunks;
+  *handled = true;
+  return absl::OkStatus();
+}
+
+absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
+                                              const Instruction& h) {
+  switch (h.opcode()) {
+    case HloOpcode::kTuple:
+      leaves_[&h] = OperandLeaves(h);
+      return absl::OkStatus();
+    case HloOpcode::kOptimizationBarrier:
+      leaves_[&h] = leaves_[h.operand(0)];
+      return absl::OkStatus();
+    case HloOpcode::kGetTupleElement: {
+      const Shape& ts = h.operand(0)->shape();
+      int64_t start = 0;
+      for (int64_t i = 0; i < h.tuple_index(); ++i) {
+        start += LeafCount(ts.tuple_shapes(i));
+      }
+      const std::vector<int>& all = leaves_[h.operand(0)];
+      const int64_t count = LeafCount(h.shape());
+      leaves_[&h] =
+          std::vector<int>(all.begin() + start, all.begin() + start + count);
+      return absl::OkStatus();
+    }
+    case HloOpcode::kConstant: {
+      const Literal& lit = h.literal();
+      std::vector<Literal> leaf_values;
+      std::function<void(const Literal&)> flatten = [&](const Literal& l) {
+        if (l.shape().IsTuple()) {
+          for (Literal& e : Literal(l).DecomposeTuple()) flatten(e);
+        } else {
+          leaf_values.push_back(Literal(l));
+        }
+      };
+      flatten(lit);
+      std::vector<Shape> shapes;
+      FlattenLeafShapes(h.shape(), &shapes);
+      std::vector<int> ls;
+      for (size_t i = 0; i < shapes.size(); ++i) {
+        Literal v = std::move(leaf_values[i]);
+        const Layout want = LayoutUtil::EffectiveLayout(shapes[i]);
+        if (shapes[i].IsArray() &&
+            !(LayoutUtil::EffectiveLayout(v.shape()) == want)) {
+          absl::StatusOr<Literal> relaid = v.Relayout(want);
+          if (!relaid.ok()) return relaid.status();
+          v = std::move(*relaid);
+        }
+        constants_.push_back(std::make_unique<Literal>(std::move(v)));
+        const int slot = NewSlot(cc, shapes[i], SlotKind::kConstant);
+        cc.slots[slot].constant = constants_.back()->data().data();
+        ls.push_back(slot);
+      }
+      leaves_[&h] = std::move(ls);
+      return absl::OkStatus();
+    }
+    case HloOpcode::kWhile: {
+      absl::StatusOr<CompiledComputation*> cond =
+          Compile(*h.while_condition(), false);
+      if (!cond.ok()) return cond.status();
+      absl::StatusOr<CompiledComputation*> body = Compile(*h.while_body(), false);
+      if (!body.ok()) return body.status();
+      auto t = std::make_unique<WhileThunk>(*cond, *body);
+      t->inputs = OperandLeaves(h);
+      t->outputs = NewLeaves(cc, h.shape());
+      leaves_[&h] = t->outputs;
+      Add(cc, std::move(t));
+      ++stats_->runtime_thunks;
+      return absl::OkStatus();
+    }
+    case HloOpcode::kConditional:
+    case HloOpcode::kCall: {
+      const bool is_call = h.opcode() == HloOpcode::kCall;
+      std::vector<const CompiledComputation*> branches;
+      for (const Computation* c : h.called_computations()) {
+        absl::StatusOr<CompiledComputation*> b = Compile(*c, false);
+        if (!b.ok()) return b.status();
+        branches.push_back(*b);
+      }
+      std::vector<int> branch_leaves;
+      std::vector<int> inputs;
+      if (is_call) {
+        inputs = OperandLeaves(h);
+        branch_leaves.push_back(static_cast<int>(inputs.size()));
+      } else {
+        inputs = leaves_[h.operand(0)];
+        for (int64_t i = 1; i < h.operand_count(); ++i) {
+          const std::vector<int>& l = leaves_[h.operand(i)];
+          inputs.insert(inputs.end(), l.begin(), l.end());
+          branch_leaves.push_back(static_cast<int>(l.size()));
+        }
+      }
+      const bool pred =
+          !is_call && h.operand(0)->shape().element_type() == PrimitiveType::PRED;
+      auto t = std::make_unique<BranchThunk>(std::move(branches),
+                                             std::move(branch_leaves),
+                                             !is_call, pred);
+      t->inputs = std::move(inputs);
+      t->outputs = NewLeaves(cc, h.shape());
+      leaves_[&h] = t->outputs;
+      Add(cc, std::move(t));
+      ++stats_->runtime_thunks;
+      return absl::OkStatus();
+    }
+    case HloOpcode::kCustomCall: {
+      const std::string& target = h.attrs().custom_call_target;
+      absl::StatusOr<CustomCallFn> fn = custom_calls_(target);
+      if (!fn.ok()) {
+        return absl::Status(fn.status().code(),
+                            absl::StrCat(h.name(), ": ", fn.status().message()));
+      }
+      std::vector<int> counts;
+      for (const Instruction* op : h.operands()) {
+        counts.push_back(op->shape().IsTuple()
+                             ? static_cast<int>(LeafCount(op->shape()))
+                             : -1);
+      }
+      auto t = std::make_unique<CustomCallThunk>(*fn, std::move(counts),
+                                                 h.shape().IsTuple());
+      t->inputs = OperandLeaves(h);
+      t->outputs = NewLeaves(cc, h.shape());
+      leaves_[&h] = t->outputs;
+      Add(cc, std::move(t));
+      ++stats_->runtime_thunks;
+      return absl::OkStatus();
+    }
+    case HloOpcode::kAllReduce: {
+      const Instruction* root = h.to_apply()->root_instruction();
+      const HloOpcode r = root->opcode();
+      const bool matched =
+          (r == HloOpcode::kAdd || r == HloOpcode::kMultiply ||
+           r == HloOpcode::kMaximum || r == HloOpcode::kMinimum ||
+           r == HloOpcode::kAnd || r == HloOpcode::kOr) &&
+          root->operand(0)->opcode() == HloOpcode::kParameter &&
+          root->operand(1)->opcode() == HloOpcode::kParameter;
+      std::vector<Shape> shapes;
+      FlattenLeafShapes(h.shape(), &shapes);
+      bool types_ok = true;
+      for (const Shape& s : shapes) {
+        const PrimitiveType et = s.element_type();
+        types_ok &= et == PrimitiveType::F32 || et == PrimitiveType::F64 ||
+                    primitive_util::IsIntegralType(et) ||
+                    et == PrimitiveType::PRED;
+        types_ok &= DenseArray(s);
+      }
+      if ((r == HloOpcode::kAnd || r == HloOpcode::kOr)) {
+        for (const Shape& s : shapes) {
+          types_ok &= !primitive_util::IsFloatingPointType(s.element_type());
+        }
+      }
+      if (!matched || !types_ok) {
+        if (options_.num_replicas == 1) {
+          EmitReference(cc, h);  // one replica: the identity
+          return absl::OkStatus();
+        }
+        return absl::UnimplementedError(absl::StrCat(
+            h.name(), ": all-reduce across replicas supports the reducers "
+                      "add, multiply, maximum, minimum, and, or on f32, f64, "
+                      "integers and pred; this one applies ",
+            h.to_apply()->name()));
+      }
+      auto t = std::make_unique<AllReduceThunk>(r, std::move(shapes),
+                                                h.attrs().replica_groups);
+      t->inputs = OperandLeaves(h);
+      t->outputs = NewLeaves(cc, h.shape());
+      leaves_[&h] = t->outputs;
+      Add(cc, std::move(t));
+      ++stats_->runtime_thunks;
+      return absl::OkStatus();
+    }
+    case HloOpcode::kInfeed:
+    case HloOpcode::kOutfeed:
+      return absl::UnimplementedError(absl::StrCat(
+          h.name(), ": ", HloOpcodeString(h.opcode()),
+          " needs a host feed queue, which ABI v1.0 does not carry"));
+    case HloOpcode::kDot: {
+      bool handled = false;
+      if (absl::Status s = EmitDot(cc, h, &handled); !s.ok()) return s;
+      if (!handled) EmitReference(cc, h);
+      return absl::OkStatus();
+    }
+    case HloOpcode::kConvolution: {
+      bool handled = false;
+      if (absl::Status s = EmitConv(cc, h, &handled); !s.ok()) return s;
+      if (!handled) EmitReference(cc, h);
+      return absl::OkStatus();
+    }
+    default:
+      break;
+  }
+  if (KernelModule::CanEmit(h).ok()) {
+    const std::string name =
+        absl::StrCat("plexa_k", kernel_thunks_.size());
+    absl::StatusOr<KernelShape> ks = kernels_->AddKernel(h, name);
+    if (!ks.ok()) return ks.status();
+    auto t = std::make_unique<KernelThunk>(name, *ks);
+    t->inputs = OperandLeaves(h);
+    t->outputs = NewLeaves(cc, h.shape());
+    leaves_[&h] = t->outputs;
+    kernel_thunks_.push_back(t.get());
+    Add(cc, std::move(t));
+    ++stats_->kernels;
+    return absl::OkStatus();
+  }
+  EmitReference(cc, h);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+// ---- CpuProgram -----------------------------------------------------------------
+
+struct CpuProgram::State {
+  std::vector<std::unique_ptr<CompiledComputation>> computations;
+  CompiledComputation* entry = nullptr;
+  std::vector<std::unique_ptr<Literal>> constants;
+  std::unique_ptr<JitLibrary> library;
+  std::string no_code;
+  // Arenas of finished runs, reused by the next ones (no allocation or
+  // page faults per execution once warm). One set per concurrent run.
+  std::mutex arenas_mu;
+  std::vector<std::vector<AlignedMemory>> free_arenas;
+};
+
+CpuProgram::~CpuProgram() = default;
+
+const std::string& CpuProgram::object_code() const {
+  return state_->library ? state_->library->object_code() : state_->no_code;
+}
+
+absl::StatusOr<std::shared_ptr<const CpuProgram>> CompileProgram(
+    std::unique_ptr<Module> module, const ProgramCompileOptions& options,
+    const CustomCallLookup& custom_calls) {
+  const auto start = std::chrono::steady_clock::now();
+  std::shared_ptr<CpuProgram> program(new CpuProgram());
+  program->state_ = std::make_unique<CpuProgram::State>();
+  KernelModule kernels(module->name());
+  ProgramCompiler compiler(options, custom_calls, &kernels, &program->stats_);
+  absl::StatusOr<CompiledComputation*> entry =
+      compiler.Compile(*module->entry_computation(), /*is_entry=*/true);
+  if (!entry.ok()) return entry.status();
+  CpuProgram::State& st = *program->state_;
+  st.entry = *entry;
+  st.computations = compiler.TakeComputations();
+  st.constants = std::move(compiler.constants());
+
+  if (!compiler.kernel_thunks().empty()) {
+    std::string object;
+    if (options.object_code != nullptr) {
+      object = *options.object_code;
+    } else {
+      absl::StatusOr<std::string> compiled = kernels.Compile(options.ir_dump);
+      if (!compiled.ok()) return compiled.status();
+      object = std::move(*compiled);
+    }
+    absl::StatusOr<std::unique_ptr<JitLibrary>> lib =
+        JitLibrary::Load(std::move(object));
+    if (!lib.ok()) return lib.status();
+    st.library = std::move(*lib);
+    for (KernelThunk* t : compiler.kernel_thunks()) {
+      absl::StatusOr<void*> fn = st.library->Lookup(t->name());
+      if (!fn.ok()) return fn.status();
+      t->set_fn(reinterpret_cast<KernelFn>(*fn));
+    }
+  }
+  for (const Instruction* p :
+       module->entry_computation()->parameter_instructions()) {
+    program->parameter_shapes_.push_back(WithLayout(p->shape()));
+  }
+  for (int s : st.entry->result_leaves) {
+    program->result_shapes_.push_back(st.entry->slots[s].shape);
+  }
+  program->module_ = std::move(module);
+  program->stats_.compile_ms =
+      std::chrono::duration<double, std::milli>(
+          std::chrono::steady_clock::now() - start)
+          .count();
+  return std::shared_ptr<const CpuProgram>(std::move(program));
+}
+
+absl::Status CpuProgram::Run(absl::Span<const void* const> args,
+                             absl::Span<void* const> results, ThreadPool* pool,
+                             int64_t replica_id, int64_t replica_count,
+                             ReplicaHub* hub) const {
+  const CompiledComputation& entry = *state_->entry;
+  // Entry parameters arrive as arrays (ABI v1.0): one leaf each.
+  if (args.size() != entry.param_leaves.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the program takes ", entry.param_leaves.size(),
+                     " parameter arrays, got ", args.size()));
+  }
+  ExecContext ctx;
+  ctx.pool = pool;
+  ctx.replica_id = replica_id;
+  ctx.replica_count = replica_count;
+  ctx.hub = hub;
+  {
+    std::lock_guard<std::mutex> lock(state_->arenas_mu);
+    if (!state_->free_arenas.empty()) {
+      ctx.arenas = std::move(state_->free_arenas.back());
+      state_->free_arenas.pop_back();
+    }
+  }
+  ctx.arenas.resize(state_->computations.size());
+  std::vector<uint8_t*> params;
+  for (const void* a : args) {
+    params.push_back(static_cast<uint8_t*>(const_cast<void*>(a)));
+  }
+  std::vector<uint8_t*> out;
+  absl::Status status = RunComputation(entry, params, ctx, &out, results);
+  std::lock_guard<std::mutex> lock(state_->arenas_mu);
+  state_->free_arenas.push_back(std::move(ctx.arenas));
+  return status;
+}
+
+// ---- ReplicaHub -------------------------------------------------------------------
+
+struct ReplicaHub::Impl {
+  int64_t n;
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<std::vector<const void*>> slots;
+  int64_t arrived = 0;
+  int64_t left = 0;
+  int64_t generation = 0;
+  absl::Status cancelled;
+};
+
+ReplicaHub::ReplicaHub(int64_t replica_count) : impl_(std::make_unique<Impl>()) {
+  impl_->n = replica_count;
+  impl_->slots.resize(replica_count);
+}
+ReplicaHub::~ReplicaHub() = default;
+
+absl::StatusOr<std::vector<std::vector<const void*>>> ReplicaHub::Arrive(
+    int64_t replica, std::vector<const void*> leaves) {
+  Impl& m = *impl_;
+  std::unique_lock<std::mutex> lock(m.mu);
+  // Wait for the previous exchange to be fully left.
+  m.cv.wait(lock, [&] { return !m.cancelled.ok() || m.left == 0; });
+  if (!m.cancelled.ok()) return m.cancelled;
+  m.slots[replica] = std::move(leaves);
+  const int64_t gen = m.generation;
+  if (++m.arrived == m.n) {
+    m.arrived = 0;
+    m.left = m.n;
+    ++m.generation;
+    m.cv.notify_all();
+  } else {
+    m.cv.wait(lock, [&] { return !m.cancelled.ok() || m.generation != gen; });
+    if (!m.cancelled.ok()) return m.cancelled;
+  }
+  return m.slots;
+}
+
+absl::Status ReplicaHub::Leave() {
+  Impl& m = *impl_;
+  std::unique_lock<std::mutex> lock(m.mu);
+  if (--m.left == 0) m.cv.notify_all();
+  // Nobody may reuse the inputs until every replica has read them.
+  m.cv.wait(lock, [&] { return !m.cancelled.ok() || m.left == 0; });
+  return m.cancelled;
+}
+
+void ReplicaHub::Cancel(const absl::Status& status) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  if (impl_->cancelled.ok()) impl_->cancelled = status;
+  impl_->cv.notify_all();
+}
+
+}  // namespace plexa::cpu

@@ -1,0 +1,84 @@
+#include "plugins/cpu/reduction_splitter.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "core/ir/computation.h"
+#include "core/ir/module.h"
+#include "core/shape/layout_util.h"
+#include "core/shape/shape_util.h"
+
+namespace plexa::cpu {
+namespace {
+
+constexpr int64_t kMinReduced = 65536;
+constexpr int64_t kMaxResult = 8;
+
+bool RowMajor(const Shape& s) {
+  return !s.has_layout() ||
+         LayoutUtil::IsMonotonicWithDim0Major(s.layout());
+}
+
+Shape RowMajorShape(PrimitiveType t, std::vector<int64_t> dims) {
+  Shape s(t, dims);
+  LayoutUtil::SetToDefaultLayout(&s);
+  return s;
+}
+
+}  // namespace
+
+absl::StatusOr<bool> ReductionSplitter::Run(Module& module) {
+  bool changed = false;
+  for (Computation* c : module.computations()) {
+    for (Instruction* r : c->MakeInstructionPostOrder()) {
+      if (r->opcode() != HloOpcode::kReduce || r->operand_count() != 2 ||
+          !r->shape().IsArray()) {
+        continue;
+      }
+      Instruction* x = r->mutable_operand(0);
+      const Shape& xs = x->shape();
+      if (!RowMajor(xs) || !RowMajor(r->shape()) || LayoutUtil::IsTiled(xs)) {
+        continue;
+      }
+      // The reduced dimensions must be 0 .. k-1.
+      std::vector<int64_t> dims(r->dimensions().begin(), r->dimensions().end());
+      std::sort(dims.begin(), dims.end());
+      bool leading = true;
+      for (size_t i = 0; i < dims.size(); ++i) leading &= dims[i] == static_cast<int64_t>(i);
+      if (!leading || dims.empty()) continue;
+      int64_t reduced = 1;
+      for (int64_t d : dims) reduced *= xs.dimensions(d);
+      const int64_t kept = ShapeUtil::ElementsIn(r->shape());
+      if (reduced < kMinReduced || kept > kMaxResult || kept == 0) continue;
+      int64_t parts = parts_;
+      while (parts > 1 && reduced % parts != 0) parts /= 2;
+      if (parts < 2) continue;
+      const PrimitiveType t = xs.element_type();
+      std::vector<int64_t> kept_dims(xs.dimensions().begin() + dims.size(),
+                                     xs.dimensions().end());
+      // x -> [P, R/P, K...]
+      std::vector<int64_t> split = {parts, reduced / parts};
+      split.insert(split.end(), kept_dims.begin(), kept_dims.end());
+      Instruction* reshaped = c->AddInstruction(Instruction::Create(
+          HloOpcode::kReshape, RowMajorShape(t, split), {x}));
+      std::vector<int64_t> partial_dims = {parts};
+      partial_dims.insert(partial_dims.end(), kept_dims.begin(), kept_dims.end());
+      InstructionAttrs inner_attrs;
+      inner_attrs.dimensions = {1};
+      Instruction* partial = c->AddInstruction(Instruction::Create(
+          HloOpcode::kReduce, RowMajorShape(t, partial_dims),
+          {reshaped, r->mutable_operand(1)}, inner_attrs, {r->to_apply()}));
+      InstructionAttrs outer_attrs;
+      outer_attrs.dimensions = {0};
+      Instruction* total = c->AddInstruction(Instruction::Create(
+          HloOpcode::kReduce, r->shape(), {partial, r->mutable_operand(1)},
+          outer_attrs, {r->to_apply()}));
+      if (absl::Status s = r->ReplaceAllUsesWith(total); !s.ok()) return s;
+      if (absl::Status s = c->RemoveInstruction(r); !s.ok()) return s;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+}  // namespace plexa::cpu

@@ -1,0 +1,78 @@
+// Convolution with XLA's ConvGeneralDilated semantics for f32 and f64:
+// general (also negative) padding, window strides, lhs (base) and rhs
+// (window) dilation, window reversal, feature_group_count and
+// batch_group_count, any layout (the caller gives every logical dimension's
+// element stride).
+//
+// For output element (b, o, y...) with G = feature_group_count,
+// B = batch_group_count, C = in_features, O = out_features, N = batch:
+//   feature group g  = o / (O / G): input features g*(C/G) .. +C/G
+//   batch group   bg = o / (O / B): input batch bg*(N/B) + b
+//   out = sum over kernel positions k and group input features c of
+//         lhs[batch, g*(C/G) + c, pos] * rhs[c, o, k']
+//   pos_i = y_i * stride_i - padding_low_i + k_i * rhs_dilation_i in the
+//   base-dilated input; it contributes when it is a multiple of
+//   lhs_dilation_i inside the input; k'_i = size_i-1-k_i if reversed.
+//
+// Implementation: per group, the output positions are cut into tiles; a
+// tile's input patches are packed into a per-thread scratch matrix (im2col,
+// ~1 MiB, at most 64 MiB) and multiplied with the group's weights by the
+// packed Gemm. Threads take whole tiles when there are enough of them, else
+// each tile is parallelized inside. 1x1 kernels with unit strides and no
+// padding multiply the input in place.
+#ifndef PLEXA_PLUGINS_CPU_RUNTIME_CONV_H_
+#define PLEXA_PLUGINS_CPU_RUNTIME_CONV_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "plugins/cpu/runtime/thread_pool.h"
+
+namespace plexa::cpu {
+
+struct ConvDims {
+  int num_spatial = 0;  // >= 0
+  // lhs batch, lhs feature, rhs output feature sizes.
+  int64_t batch = 0, in_features = 0, out_features = 0;
+  // Spatial sizes of lhs, rhs (window) and the output.
+  std::vector<int64_t> in_spatial, kernel_spatial, out_spatial;
+  // Element strides: lhs (batch, feature, spatial[i]); rhs (input feature,
+  // output feature, spatial[i]) where the rhs input feature dimension has
+  // size in_features / feature_group_count; out (batch, feature, spatial[i])
+  // where the output batch is batch / batch_group_count.
+  int64_t lhs_batch_stride = 0, lhs_feature_stride = 0;
+  std::vector<int64_t> lhs_spatial_strides;
+  int64_t rhs_in_stride = 0, rhs_out_stride = 0;
+  std::vector<int64_t> rhs_spatial_strides;
+  int64_t out_batch_stride = 0, out_feature_stride = 0;
+  std::vector<int64_t> out_spatial_strides;
+  // Per spatial dimension. Padding may be negative.
+  std::vector<int64_t> window_strides, padding_low, padding_high, lhs_dilation,
+      rhs_dilation;
+  std::vector<bool> window_reversal;  // empty = no reversal
+  int64_t feature_group_count = 1, batch_group_count = 1;
+};
+
+// out_spatial must equal the size implied by the other fields:
+//   padded = (in - 1) * lhs_dilation + 1 + padding_low + padding_high
+//            (in == 0: padding_low + padding_high)
+//   window = (kernel - 1) * rhs_dilation + 1  (kernel == 0: 0)
+//   out    = padded < window ? 0 : (padded - window) / stride + 1
+// Invalid dimensions are an InvalidArgument error naming the problem; a
+// failed scratch allocation is ResourceExhausted. pool may be null.
+// Thread-safe.
+absl::Status Conv(const ConvDims& d, const float* lhs, const float* rhs,
+                  float* out, ThreadPool* pool);
+absl::Status Conv(const ConvDims& d, const double* lhs, const double* rhs,
+                  double* out, ThreadPool* pool);
+
+// The output spatial size of one dimension per the formula above (0 when the
+// window does not fit). Arguments are not validated.
+int64_t ConvOutputSize(int64_t in, int64_t kernel, int64_t stride,
+                       int64_t padding_low, int64_t padding_high,
+                       int64_t lhs_dilation, int64_t rhs_dilation);
+
+}  // namespace plexa::cpu
+
+#endif  // PLEXA_PLUGINS_CPU_RUNTIME_CONV_H_
