@@ -10,6 +10,7 @@
 //                 kernels, peak temporary memory, compile time); also
 //                 PLEXA_CPU_REPORT=1 in the environment
 //   dump_ir       directory: write each compiled module's optimized IR
+//                 (also PLEXA_CPU_DUMP_IR=DIR in the environment)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -450,6 +451,8 @@ class CpuPlugin : public sdk::Plugin {
     config.report = *report != 0 || (env != nullptr && env[0] == '1');
     if (auto it = options.find("dump_ir"); it != options.end()) {
       config.dump_ir = it->second.string_value;
+    } else if (const char* dir = std::getenv("PLEXA_CPU_DUMP_IR")) {
+      config.dump_ir = dir;
     }
     return std::make_unique<CpuClient>(*n, std::move(config));
   }

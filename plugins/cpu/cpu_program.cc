@@ -117,6 +117,8 @@ int64_t LeafCount(const Shape& shape) {
   return n;
 }
 
+std::vector<int64_t> StridesOf(const Shape& s);
+
 int64_t SlotBytes(const Shape& s) {
   return s.IsArray() ? ShapeUtil::ByteSizeOf(s) : 0;
 }
@@ -256,6 +258,81 @@ class CustomCallThunk : public Thunk {
   CustomCallFn fn_;
   std::vector<int> operand_leaf_counts_;  // -1: an array operand
   bool tuple_result_;
+};
+
+// sort: along one dimension, every operand permuted by the order the
+// JIT-compiled comparator gives (std::stable_sort, whatever is_stable
+// says: a stable order is a valid unstable one, and merge sort stays in
+// bounds even for a comparator that is not a strict weak order).
+class SortThunk : public Thunk {
+ public:
+  SortThunk(std::string name, std::vector<Shape> shapes, int64_t dimension)
+      : name_(std::move(name)), shapes_(std::move(shapes)), dim_(dimension) {
+    for (const Shape& s : shapes_) {
+      strides_.push_back(StridesOf(s));
+      widths_.push_back(primitive_util::ByteWidth(s.element_type()));
+    }
+  }
+  const std::string& name() const { return name_; }
+  void set_fn(ComparatorFn fn) { fn_ = fn; }
+
+  absl::Status Run(Frame& f) const override {
+    const Shape& s = shapes_[0];
+    const int64_t n = s.dimensions(dim_);
+    const int64_t total = ShapeUtil::ElementsIn(s);
+    if (total == 0) return absl::OkStatus();
+    const int64_t lines = total / n;
+    const size_t k = shapes_.size();
+    // The other dimensions, enumerated row-major.
+    std::vector<int64_t> others;
+    for (int64_t d = 0; d < s.rank(); ++d) {
+      if (d != dim_) others.push_back(d);
+    }
+    auto body = [&](int64_t lo, int64_t hi) {
+      std::vector<int64_t> idx(n);
+      std::vector<int64_t> base(k);
+      std::vector<const void*> args(2 * k);
+      for (int64_t line = lo; line < hi; ++line) {
+        int64_t rest = line;
+        std::fill(base.begin(), base.end(), 0);
+        for (auto it = others.rbegin(); it != others.rend(); ++it) {
+          const int64_t i = rest % s.dimensions(*it);
+          rest /= s.dimensions(*it);
+          for (size_t o = 0; o < k; ++o) base[o] += i * strides_[o][*it];
+        }
+        for (int64_t i = 0; i < n; ++i) idx[i] = i;
+        std::stable_sort(idx.begin(), idx.end(), [&](int64_t a, int64_t b) {
+          for (size_t o = 0; o < k; ++o) {
+            const uint8_t* in = f.ptr[inputs[o]];
+            const int64_t st = strides_[o][dim_];
+            args[2 * o] = in + (base[o] + a * st) * widths_[o];
+            args[2 * o + 1] = in + (base[o] + b * st) * widths_[o];
+          }
+          return fn_(args.data()) != 0;
+        });
+        for (size_t o = 0; o < k; ++o) {
+          const uint8_t* in = f.ptr[inputs[o]];
+          uint8_t* out = f.ptr[outputs[o]];
+          const int64_t st = strides_[o][dim_];
+          const int64_t w = widths_[o];
+          for (int64_t i = 0; i < n; ++i) {
+            std::memcpy(out + (base[o] + i * st) * w,
+                        in + (base[o] + idx[i] * st) * w, w);
+          }
+        }
+      }
+    };
+    f.ctx->pool->ParallelFor(lines, std::max<int64_t>(1, 4096 / n), body);
+    return absl::OkStatus();
+  }
+
+ private:
+  std::string name_;
+  std::vector<Shape> shapes_;
+  int64_t dim_;
+  std::vector<std::vector<int64_t>> strides_;
+  std::vector<int64_t> widths_;
+  ComparatorFn fn_ = nullptr;
 };
 
 // An instruction run by the reference evaluator.
@@ -660,6 +737,7 @@ class ProgramCompiler {
     return std::move(computations_);
   }
   std::vector<KernelThunk*>& kernel_thunks() { return kernel_thunks_; }
+  std::vector<SortThunk*>& sort_thunks() { return sort_thunks_; }
   std::vector<std::unique_ptr<Literal>>& constants() { return constants_; }
 
  private:
@@ -705,6 +783,7 @@ class ProgramCompiler {
   absl::flat_hash_map<const Computation*, CompiledComputation*> compiled_;
   absl::flat_hash_map<const Instruction*, std::vector<int>> leaves_;
   std::vector<KernelThunk*> kernel_thunks_;
+  std::vector<SortThunk*> sort_thunks_;
   std::vector<std::unique_ptr<Literal>> constants_;
 };
 
@@ -742,7 +821,8 @@ absl::StatusOr<CompiledComputation*> ProgramCompiler::Compile(
   std::vector<int> roots = leaves_[c.root_instruction()];
   absl::flat_hash_map<int, int> seen;
   for (size_t i = 0; i < roots.size(); ++i) {
-    const Slot& slot = cc.slots[roots[i]];
+    // A copy: NewSlot below may move the slots.
+    const Slot slot = cc.slots[roots[i]];
     const bool fresh = slot.kind == SlotKind::kTemp && !seen.contains(roots[i]);
     seen[roots[i]] = 1;
     if (fresh) continue;
@@ -994,7 +1074,7 @@ absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
       leaves_[&h] = OperandLeaves(h);
       return absl::OkStatus();
     case HloOpcode::kOptimizationBarrier:
-      leaves_[&h] = leaves_[h.operand(0)];
+      leaves_[&h] = OperandLeaves(h);  // a copy (inserting may rehash)
       return absl::OkStatus();
     case HloOpcode::kGetTupleElement: {
       const Shape& ts = h.operand(0)->shape();
@@ -1153,6 +1233,38 @@ absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
       ++stats_->runtime_thunks;
       return absl::OkStatus();
     }
+    case HloOpcode::kSort: {
+      std::vector<Shape> shapes;
+      bool ok = KernelModule::CanEmitComparator(*h.to_apply()).ok();
+      for (const Instruction* op : h.operands()) {
+        ok &= DenseArray(op->shape()) && op->shape().rank() > 0;
+        shapes.push_back(WithLayout(op->shape()));
+      }
+      std::vector<Shape> out_shapes;
+      FlattenLeafShapes(h.shape(), &out_shapes);
+      for (size_t i = 0; ok && i < out_shapes.size(); ++i) {
+        ok &= LayoutUtil::EffectiveLayout(out_shapes[i]) ==
+              LayoutUtil::EffectiveLayout(shapes[i]);
+      }
+      if (!ok) {
+        EmitReference(cc, h);
+        return absl::OkStatus();
+      }
+      const std::string name = absl::StrCat("plexa_cmp", sort_thunks_.size());
+      if (absl::Status s = kernels_->AddComparator(*h.to_apply(), name);
+          !s.ok()) {
+        return s;
+      }
+      auto t = std::make_unique<SortThunk>(name, std::move(shapes),
+                                           h.dimensions(0));
+      t->inputs = OperandLeaves(h);
+      t->outputs = NewLeaves(cc, h.shape());
+      leaves_[&h] = t->outputs;
+      sort_thunks_.push_back(t.get());
+      Add(cc, std::move(t));
+      ++stats_->runtime_thunks;
+      return absl::OkStatus();
+    }
     case HloOpcode::kInfeed:
     case HloOpcode::kOutfeed:
       return absl::UnimplementedError(absl::StrCat(
@@ -1229,7 +1341,7 @@ absl::StatusOr<std::shared_ptr<const CpuProgram>> CompileProgram(
   st.computations = compiler.TakeComputations();
   st.constants = std::move(compiler.constants());
 
-  if (!compiler.kernel_thunks().empty()) {
+  if (!compiler.kernel_thunks().empty() || !compiler.sort_thunks().empty()) {
     std::string object;
     if (options.object_code != nullptr) {
       object = *options.object_code;
@@ -1246,6 +1358,11 @@ absl::StatusOr<std::shared_ptr<const CpuProgram>> CompileProgram(
       absl::StatusOr<void*> fn = st.library->Lookup(t->name());
       if (!fn.ok()) return fn.status();
       t->set_fn(reinterpret_cast<KernelFn>(*fn));
+    }
+    for (SortThunk* t : compiler.sort_thunks()) {
+      absl::StatusOr<void*> fn = st.library->Lookup(t->name());
+      if (!fn.ok()) return fn.status();
+      t->set_fn(reinterpret_cast<ComparatorFn>(*fn));
     }
   }
   for (const Instruction* p :

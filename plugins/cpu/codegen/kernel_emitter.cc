@@ -149,10 +149,7 @@ absl::Status CheckElementwise(const Instruction& h) {
       if (!fp) return absl::OkStatus();
       break;
     case HloOpcode::kCompare:
-      if (h.attrs().comparison_type != ComparisonType::kFloatTotalOrder) {
-        return absl::OkStatus();
-      }
-      break;
+      return absl::OkStatus();
     case HloOpcode::kBitcastConvert:
       if (primitive_util::BitWidth(in) == primitive_util::BitWidth(out) &&
           in != PrimitiveType::PRED && out != PrimitiveType::PRED &&
@@ -302,6 +299,7 @@ class Emitter {
 
   absl::StatusOr<KernelShape> EmitKernel(const Instruction& instr,
                                          absl::string_view name);
+  absl::Status EmitComparator(const Computation& c, absl::string_view name);
 
  private:
   llvm::LLVMContext& ctx() { return module_->getContext(); }
@@ -593,6 +591,32 @@ absl::StatusOr<KernelShape> Emitter::EmitKernel(const Instruction& instr,
   if (!status.ok()) return status;
   b_.CreateRetVoid();
   return ks;
+}
+
+absl::Status Emitter::EmitComparator(const Computation& c,
+                                     absl::string_view name) {
+  llvm::Type* ptr = b_.getPtrTy();
+  auto* fn_type = llvm::FunctionType::get(b_.getInt8Ty(), {ptr}, false);
+  function_ = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage,
+                                     std::string(name), module_);
+  function_->addFnAttr(llvm::Attribute::NoUnwind);
+  function_->addFnAttr("target-cpu", GetHostTarget().cpu);
+  function_->addFnAttr("target-features", GetHostTarget().features);
+  entry_block_ = llvm::BasicBlock::Create(ctx(), "entry", function_);
+  b_.SetInsertPoint(entry_block_);
+  std::vector<Value*> args;
+  for (const Instruction* p : c.parameter_instructions()) {
+    const PrimitiveType t = p->shape().element_type();
+    Value* slot =
+        b_.CreateConstInBoundsGEP1_64(ptr, function_->getArg(0),
+                                      p->parameter_number());
+    Value* addr = b_.CreateLoad(ptr, slot);
+    args.push_back(FromMemory(b_.CreateLoad(MemoryType(t), addr), t));
+  }
+  absl::StatusOr<Value*> r = EmitScalarComputation(c, args);
+  if (!r.ok()) return r.status();
+  b_.CreateRet(b_.CreateZExt(*r, b_.getInt8Ty()));
+  return absl::OkStatus();
 }
 
 absl::StatusOr<Value*> Emitter::Emit(const Instruction& h, Index& idx) {
@@ -1374,6 +1398,20 @@ absl::StatusOr<Value*> Emitter::EmitElementwiseUnrounded(
                                           {ops[0]->getType()}),
           {ops[0], b_.getFalse()});
     case HloOpcode::kCompare:
+      if (fp && h.attrs().comparison_type == ComparisonType::kFloatTotalOrder) {
+        // IEEE totalOrder: compare the bits as signed integers after
+        // flipping every bit but the sign of negative values
+        // (-NaN < -inf < ... < -0 < +0 < ... < inf < +NaN).
+        auto key = [&](Value* v) {
+          const unsigned bits = v->getType()->getPrimitiveSizeInBits();
+          llvm::Type* it = b_.getIntNTy(bits);
+          Value* i = b_.CreateBitCast(v, it);
+          Value* mask = b_.CreateLShr(b_.CreateAShr(i, bits - 1), 1);
+          return b_.CreateXor(i, mask);
+        };
+        return EmitCompare(key(ops[0]), key(ops[1]), PrimitiveType::S64,
+                           h.attrs().comparison_direction);
+      }
       return EmitCompare(ops[0], ops[1], t, h.attrs().comparison_direction);
     case HloOpcode::kSelect:
       return b_.CreateSelect(ops[0], ops[1], ops[2]);
@@ -1477,6 +1515,32 @@ absl::StatusOr<KernelShape> KernelModule::AddKernel(const Instruction& instr,
 }
 
 int64_t KernelModule::kernel_count() const { return impl_->kernels; }
+
+absl::Status KernelModule::CanEmitComparator(const Computation& comparator) {
+  for (const Instruction* p : comparator.parameter_instructions()) {
+    if (!p->shape().IsScalar() || !SupportedType(p->shape().element_type())) {
+      return absl::UnimplementedError(absl::StrCat(
+          comparator.name(), ": parameter ", p->name(), " is ",
+          p->shape().ToString(), " (scalars of a supported type only)"));
+    }
+  }
+  if (comparator.root_instruction()->shape().element_type() !=
+          PrimitiveType::PRED ||
+      !comparator.root_instruction()->shape().IsScalar()) {
+    return absl::UnimplementedError(
+        absl::StrCat(comparator.name(), ": a comparator returns pred[]"));
+  }
+  return CheckScalarComputation(comparator);
+}
+
+absl::Status KernelModule::AddComparator(const Computation& comparator,
+                                         absl::string_view name) {
+  if (absl::Status s = CanEmitComparator(comparator); !s.ok()) return s;
+  Emitter emitter(impl_->module.get(), impl_->builder.get());
+  absl::Status s = emitter.EmitComparator(comparator, name);
+  if (s.ok()) ++impl_->kernels;
+  return s;
+}
 
 absl::StatusOr<std::string> KernelModule::Compile(std::string* ir_dump) {
   llvm::Module& m = *impl_->module;

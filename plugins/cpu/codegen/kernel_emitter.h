@@ -41,6 +41,7 @@ namespace plexa::cpu {
 
 using KernelFn = void (*)(void* const* buffers, int64_t begin_row,
                           int64_t end_row);
+using ComparatorFn = uint8_t (*)(const void* const* args);
 
 // The iteration space of a kernel: rows × row_length result elements.
 struct KernelShape {
@@ -71,6 +72,15 @@ class KernelModule {
   absl::StatusOr<KernelShape> AddKernel(const Instruction& instr,
                                         absl::string_view name);
   int64_t kernel_count() const;
+
+  // Comparators (sort's to_apply) as
+  //   uint8_t name(const void* const* args);
+  // args[p] points at the scalar value of parameter p; returns 0 or 1.
+  // OK when the computation is scalar elementwise arithmetic over the
+  // supported types.
+  static absl::Status CanEmitComparator(const Computation& comparator);
+  absl::Status AddComparator(const Computation& comparator,
+                             absl::string_view name);
 
   // Optimizes the module for the host CPU (LLVM's O3 pipeline, loop and
   // SLP vectorization) and compiles it to an ELF object. With `ir_dump`,
