@@ -227,6 +227,54 @@ absl::Status CheckInKernel(const Instruction& h, bool fused) {
   const HloOpcode op = h.opcode();
   if (op == HloOpcode::kConstant) return absl::OkStatus();
   if (op == HloOpcode::kReduce) return CheckReduce(h);
+  if (op == HloOpcode::kReduceWindow) {
+    if (h.operand_count() != 2 || !h.attrs().window.has_value() ||
+        static_cast<int64_t>(h.attrs().window->dimensions.size()) !=
+            h.operand(0)->shape().rank()) {
+      return absl::UnimplementedError(absl::StrCat(
+          h.name(), ": variadic reduce-window has no generated code"));
+    }
+    return CheckScalarComputation(*h.to_apply());
+  }
+  if (op == HloOpcode::kGather) {
+    const auto& dn = h.attrs().gather_dimension_numbers;
+    const Shape& is = h.operand(1)->shape();
+    if (!dn.has_value() || !dn->operand_batching_dims.empty() ||
+        !primitive_util::IsIntegralType(is.element_type()) ||
+        dn->index_vector_dim > is.rank() ||
+        static_cast<int64_t>(h.attrs().gather_slice_sizes.size()) !=
+            h.operand(0)->shape().rank()) {
+      return absl::UnimplementedError(absl::StrCat(
+          h.name(), ": this gather form has no generated code"));
+    }
+    // The shapes must agree with the dimension numbers (else the
+    // reference kernel reports the error).
+    const Shape& os = h.operand(0)->shape();
+    const int64_t vector =
+        dn->index_vector_dim < is.rank() ? is.dimensions(dn->index_vector_dim)
+                                         : 1;
+    const int64_t index_batch =
+        is.rank() - (dn->index_vector_dim < is.rank() ? 1 : 0);
+    const int64_t out_batch =
+        h.shape().rank() - static_cast<int64_t>(dn->offset_dims.size());
+    const int64_t window = os.rank() - static_cast<int64_t>(
+                                           dn->collapsed_slice_dims.size());
+    bool ok = static_cast<int64_t>(dn->start_index_map.size()) == vector &&
+              index_batch == out_batch && out_batch >= 0 &&
+              window == static_cast<int64_t>(dn->offset_dims.size());
+    for (int64_t m : dn->start_index_map) ok &= m >= 0 && m < os.rank();
+    for (int64_t d : dn->offset_dims) ok &= d >= 0 && d < h.shape().rank();
+    for (int64_t d : dn->collapsed_slice_dims) ok &= d >= 0 && d < os.rank();
+    for (int64_t d = 0; ok && d < os.rank(); ++d) {
+      ok &= h.attrs().gather_slice_sizes[d] >= 0 &&
+            h.attrs().gather_slice_sizes[d] <= os.dimensions(d);
+    }
+    if (!ok) {
+      return absl::UnimplementedError(
+          absl::StrCat(h.name(), ": inconsistent gather dimension numbers"));
+    }
+    return absl::OkStatus();
+  }
   if (op == HloOpcode::kDynamicSlice || op == HloOpcode::kDynamicUpdateSlice) {
     // Scalar start indices, one per dimension (not the old vector form).
     const int64_t first = op == HloOpcode::kDynamicSlice ? 1 : 2;
@@ -332,6 +380,17 @@ class Emitter {
                                   Index& idx);
   absl::StatusOr<Value*> EmitConstant(const Instruction& h, Index& idx);
   absl::StatusOr<Value*> EmitReduce(const Instruction& h, Index& idx);
+  absl::StatusOr<Value*> EmitReduceWindow(const Instruction& h, Index& idx);
+  absl::StatusOr<Value*> EmitGather(const Instruction& h, Index& idx);
+  // A scalar index operand value as i64.
+  Value* IndexToI64(Value* v, PrimitiveType t) {
+    return primitive_util::IsSignedIntegralType(t) ? b_.CreateSExt(v, I64())
+                                                   : b_.CreateZExt(v, I64());
+  }
+  Value* Clamp64(Value* v, int64_t lo, int64_t hi) {
+    v = b_.CreateSelect(b_.CreateICmpSLT(v, C64(lo)), C64(lo), v);
+    return b_.CreateSelect(b_.CreateICmpSGT(v, C64(hi)), C64(hi), v);
+  }
   absl::StatusOr<Value*> EmitScalarComputation(const Computation& c,
                                                std::vector<Value*> args);
 
@@ -547,7 +606,13 @@ absl::StatusOr<KernelShape> Emitter::EmitKernel(const Instruction& instr,
   ks.row_length = minor >= 0 ? out.dimensions(minor) : 1;
   const int64_t elements = ShapeUtil::ElementsIn(out);
   ks.rows = ks.row_length > 0 ? elements / ks.row_length : 0;
-  if (root_->opcode() == HloOpcode::kReduce) {
+  if (root_->opcode() == HloOpcode::kReduceWindow) {
+    int64_t window = 1;
+    for (const WindowDimension& w : root_->attrs().window->dimensions) {
+      window *= w.size;
+    }
+    ks.cost_per_element = std::max<int64_t>(1, window);
+  } else if (root_->opcode() == HloOpcode::kReduce) {
     const int64_t in = ShapeUtil::ElementsIn(root_->operand(0)->shape());
     ks.cost_per_element = elements > 0 ? std::max<int64_t>(1, in / elements) : 1;
   } else {
@@ -702,6 +767,10 @@ absl::StatusOr<Value*> Emitter::EmitUncached(const Instruction& h,
       return EmitConstant(h, idx);
     case HloOpcode::kReduce:
       return EmitReduce(h, idx);
+    case HloOpcode::kReduceWindow:
+      return EmitReduceWindow(h, idx);
+    case HloOpcode::kGather:
+      return EmitGather(h, idx);
     case HloOpcode::kCopy: {
       Index in = NewIndex(&h.operand(0)->shape(), Dims(idx), nullptr);
       if (SameDimsAndLayout(s, h.operand(0)->shape())) in.linear = idx.linear;
@@ -993,6 +1062,108 @@ absl::StatusOr<Value*> Emitter::EmitReduce(const Instruction& h, Index& idx) {
   if (absl::Status s = loop(0); !s.ok()) return s;
   cache_ = std::move(saved_cache);
   return b_.CreateLoad(RegisterType(t), acc);
+}
+
+absl::StatusOr<Value*> Emitter::EmitReduceWindow(const Instruction& h,
+                                                  Index& idx) {
+  const Shape& in_shape = h.operand(0)->shape();
+  const PrimitiveType t = h.shape().element_type();
+  const std::vector<WindowDimension>& win = h.attrs().window->dimensions;
+  Index scalar = NewIndex(&h.operand(1)->shape(), {}, C64(0));
+  absl::StatusOr<Value*> init = EmitOperand(h, 1, scalar);
+  if (!init.ok()) return init;
+  llvm::IRBuilder<> entry(entry_block_, entry_block_->begin());
+  llvm::AllocaInst* acc = entry.CreateAlloca(RegisterType(t));
+  b_.CreateStore(*init, acc);
+  const std::vector<Value*> out = Dims(idx);
+  const int64_t rank = in_shape.rank();
+  std::vector<Value*> in_dims(rank, nullptr);
+  std::vector<Value*> valid(rank, nullptr);
+  std::function<absl::Status(int64_t)> loop = [&](int64_t d) -> absl::Status {
+    if (d == rank) {
+      Value* ok = b_.getTrue();
+      for (Value* v : valid) ok = b_.CreateAnd(ok, v);
+      Index in = NewIndex(&in_shape, in_dims, nullptr);
+      absl::StatusOr<Value*> x = EmitOperand(h, 0, in);
+      if (!x.ok()) return x.status();
+      Value* a = b_.CreateLoad(RegisterType(t), acc);
+      absl::StatusOr<Value*> r = EmitScalarComputation(*h.to_apply(), {a, *x});
+      if (!r.ok()) return r.status();
+      // Window positions outside the (padded, dilated) input add nothing.
+      b_.CreateStore(b_.CreateSelect(ok, *r, a), acc);
+      return absl::OkStatus();
+    }
+    const WindowDimension& w = win[d];
+    return ForLoop(C64(0), C64(w.size), "win", [&](Value* k) -> absl::Status {
+      // Position in the dilated, padded input.
+      Value* pos = b_.CreateAdd(
+          b_.CreateSub(b_.CreateMul(out[d], C64(w.stride)), C64(w.padding_low)),
+          b_.CreateMul(k, C64(w.window_dilation)));
+      Value* ok = b_.CreateICmpSGE(pos, C64(0));
+      Value* safe = b_.CreateSelect(ok, pos, C64(0));
+      Value* in = safe;
+      if (w.base_dilation > 1) {
+        ok = b_.CreateAnd(ok, b_.CreateICmpEQ(
+                                  b_.CreateURem(safe, C64(w.base_dilation)),
+                                  C64(0)));
+        in = b_.CreateUDiv(safe, C64(w.base_dilation));
+      }
+      ok = b_.CreateAnd(ok, b_.CreateICmpSLT(in, C64(in_shape.dimensions(d))));
+      valid[d] = ok;
+      in_dims[d] = Clamp64(in, 0, std::max<int64_t>(in_shape.dimensions(d) - 1, 0));
+      return loop(d + 1);
+    });
+  };
+  auto saved_cache = cache_;
+  if (ShapeUtil::ElementsIn(in_shape) > 0) {
+    if (absl::Status st = loop(0); !st.ok()) return st;
+  }
+  cache_ = std::move(saved_cache);
+  return b_.CreateLoad(RegisterType(t), acc);
+}
+
+absl::StatusOr<Value*> Emitter::EmitGather(const Instruction& h, Index& idx) {
+  const GatherDimensionNumbers& dn = *h.attrs().gather_dimension_numbers;
+  const Shape& os = h.operand(0)->shape();
+  const Shape& is = h.operand(1)->shape();
+  const absl::Span<const int64_t> sizes = h.attrs().gather_slice_sizes;
+  const std::vector<Value*> out = Dims(idx);
+  auto contains = [](const std::vector<int64_t>& v, int64_t x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+  };
+  // Output batch dimensions, in order, index the indices array's
+  // dimensions other than index_vector_dim.
+  std::vector<Value*> batch;
+  for (int64_t d = 0; d < h.shape().rank(); ++d) {
+    if (!contains(dn.offset_dims, d)) batch.push_back(out[d]);
+  }
+  std::vector<Value*> start(os.rank(), C64(0));
+  for (size_t k = 0; k < dn.start_index_map.size(); ++k) {
+    std::vector<Value*> dims;
+    size_t b = 0;
+    for (int64_t d = 0; d < is.rank(); ++d) {
+      dims.push_back(d == dn.index_vector_dim ? C64(static_cast<int64_t>(k))
+                                              : batch[b++]);
+    }
+    Index ii = NewIndex(&is, std::move(dims), nullptr);
+    if (is.rank() == 0) ii.linear = C64(0);
+    absl::StatusOr<Value*> v = EmitOperand(h, 1, ii);
+    if (!v.ok()) return v;
+    const int64_t m = dn.start_index_map[k];
+    start[m] = Clamp64(IndexToI64(*v, is.element_type()), 0,
+                       os.dimensions(m) - sizes[m]);
+  }
+  std::vector<int64_t> offset_dims(dn.offset_dims.begin(), dn.offset_dims.end());
+  std::sort(offset_dims.begin(), offset_dims.end());
+  std::vector<Value*> in_dims(os.rank());
+  size_t o = 0;
+  for (int64_t d = 0; d < os.rank(); ++d) {
+    Value* offset = C64(0);
+    if (!contains(dn.collapsed_slice_dims, d)) offset = out[offset_dims[o++]];
+    in_dims[d] = b_.CreateAdd(start[d], offset);
+  }
+  Index in = NewIndex(&os, std::move(in_dims), nullptr);
+  return EmitOperand(h, 0, in);
 }
 
 absl::StatusOr<Value*> Emitter::EmitScalarComputation(
