@@ -46,18 +46,57 @@ namespace {
 using sdk::Buffer;
 using sdk::Device;
 
+// Large blocks of freed buffers, kept by the client for the next buffers of
+// the same size: repeated executions then reuse memory that is already
+// mapped (no page faults, no zeroing by the kernel). Bounded in total.
+class MemoryCache {
+ public:
+  static constexpr size_t kMinBytes = size_t{64} << 10;
+  static constexpr size_t kMaxCachedBytes = size_t{1} << 30;
+
+  absl::StatusOr<AlignedMemory> Get(size_t bytes) {
+    if (bytes >= kMinBytes) {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = free_.find(bytes);
+      if (it != free_.end() && !it->second.empty()) {
+        AlignedMemory m = std::move(it->second.back());
+        it->second.pop_back();
+        cached_ -= bytes;
+        return m;
+      }
+    }
+    return AlignedMemory::Allocate(bytes);
+  }
+  void Put(AlignedMemory m) {
+    const size_t bytes = m.size();
+    if (bytes < kMinBytes) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    if (cached_ + bytes > kMaxCachedBytes) return;  // freed instead
+    cached_ += bytes;
+    free_[bytes].push_back(std::move(m));
+  }
+
+ private:
+  std::mutex mu_;
+  absl::flat_hash_map<size_t, std::vector<AlignedMemory>> free_;
+  size_t cached_ = 0;
+};
+
 class CpuBuffer : public Buffer {
  public:
-  CpuBuffer(Shape shape, Device* device, AlignedMemory memory)
+  CpuBuffer(Shape shape, Device* device, AlignedMemory memory,
+            std::shared_ptr<MemoryCache> cache)
       : Buffer(std::move(shape), device),
-        memory_(std::make_unique<AlignedMemory>(std::move(memory))) {}
+        memory_(std::make_unique<AlignedMemory>(std::move(memory))),
+        cache_(std::move(cache)) {}
+  ~CpuBuffer() override { Release(); }
 
-  static absl::StatusOr<std::unique_ptr<CpuBuffer>> Create(const Shape& shape,
-                                                           Device* device) {
-    absl::StatusOr<AlignedMemory> m =
-        AlignedMemory::Allocate(ShapeUtil::ByteSizeOf(shape));
+  static absl::StatusOr<std::unique_ptr<CpuBuffer>> Create(
+      const Shape& shape, Device* device, std::shared_ptr<MemoryCache> cache) {
+    absl::StatusOr<AlignedMemory> m = cache->Get(ShapeUtil::ByteSizeOf(shape));
     if (!m.ok()) return m.status();
-    return std::make_unique<CpuBuffer>(shape, device, std::move(*m));
+    return std::make_unique<CpuBuffer>(shape, device, std::move(*m),
+                                       std::move(cache));
   }
 
   size_t on_device_size() const override {
@@ -93,18 +132,25 @@ class CpuBuffer : public Buffer {
     return absl::OkStatus();
   }
 
-  void Delete() override {
-    std::lock_guard<std::mutex> lock(mu_);
-    memory_.reset();
-  }
+  void Delete() override { Release(); }
   bool IsDeleted() const override {
     std::lock_guard<std::mutex> lock(mu_);
     return memory_ == nullptr;
   }
 
  private:
+  void Release() {
+    std::unique_ptr<AlignedMemory> m;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      m = std::move(memory_);
+    }
+    if (m) cache_->Put(std::move(*m));
+  }
+
   mutable std::mutex mu_;
   std::unique_ptr<AlignedMemory> memory_;  // guarded by mu_
+  std::shared_ptr<MemoryCache> cache_;
 };
 
 struct ClientConfig {
@@ -117,10 +163,12 @@ class CpuExecutable : public sdk::Executable {
  public:
   CpuExecutable(std::shared_ptr<const CpuProgram> program,
                 std::vector<Device*> replica_devices, ThreadPool* pool,
+                std::shared_ptr<MemoryCache> memory,
                 std::vector<std::string> custom_call_libraries)
       : program_(std::move(program)),
         replica_devices_(std::move(replica_devices)),
         pool_(pool),
+        memory_(std::move(memory)),
         custom_call_libraries_(std::move(custom_call_libraries)) {}
 
   const std::vector<Shape>& parameter_shapes() const override {
@@ -168,7 +216,7 @@ class CpuExecutable : public sdk::Executable {
       }
       for (const Shape& s : program_->result_shapes()) {
         absl::StatusOr<std::unique_ptr<CpuBuffer>> b =
-            CpuBuffer::Create(s, replica_devices_[r]);
+            CpuBuffer::Create(s, replica_devices_[r], memory_);
         if (!b.ok()) return b.status();
         result_ptrs[r].push_back((*b)->data());
         out.outputs[r].push_back(std::move(*b));
@@ -209,6 +257,7 @@ class CpuExecutable : public sdk::Executable {
   std::shared_ptr<const CpuProgram> program_;
   std::vector<Device*> replica_devices_;
   ThreadPool* pool_;
+  std::shared_ptr<MemoryCache> memory_;
   std::vector<std::string> custom_call_libraries_;
 };
 
@@ -258,7 +307,8 @@ class CpuClient : public sdk::Client {
 
   absl::StatusOr<std::unique_ptr<Buffer>> BufferFromHost(
       const void* data, const Shape& shape, Device* device) override {
-    absl::StatusOr<std::unique_ptr<CpuBuffer>> b = CpuBuffer::Create(shape, device);
+    absl::StatusOr<std::unique_ptr<CpuBuffer>> b =
+        CpuBuffer::Create(shape, device, memory_);
     if (!b.ok()) return b.status();
     const size_t bytes = (*b)->on_device_size();
     if (bytes > 0) std::memcpy((*b)->data(), data, bytes);
@@ -284,7 +334,7 @@ class CpuClient : public sdk::Client {
                        static_cast<long long>(cache_hits_));
         }
         return std::make_unique<CpuExecutable>(it->second, std::move(*devices),
-                                               &pool_,
+                                               &pool_, memory_,
                                                options.custom_call_libraries);
       }
     }
@@ -321,7 +371,7 @@ class CpuClient : public sdk::Client {
       cache_[key] = *program;
     }
     return std::make_unique<CpuExecutable>(*program, std::move(*devices), &pool_,
-                                           options.custom_call_libraries);
+                                           memory_, options.custom_call_libraries);
   }
 
   absl::StatusOr<std::unique_ptr<sdk::Executable>> Deserialize(
@@ -377,7 +427,7 @@ class CpuClient : public sdk::Client {
         CompileProgram(std::move(*module), popts, lookup);
     if (!program.ok()) return program.status();
     return std::make_unique<CpuExecutable>(*program, std::move(*devices), &pool_,
-                                           std::move(libs));
+                                           memory_, std::move(libs));
   }
 
  private:
@@ -408,6 +458,7 @@ class CpuClient : public sdk::Client {
 
   ClientConfig config_;
   mutable ThreadPool pool_;
+  std::shared_ptr<MemoryCache> memory_ = std::make_shared<MemoryCache>();
   std::vector<std::unique_ptr<Device>> devices_owned_;
   std::vector<Device*> devices_;
   std::mutex cache_mu_;
