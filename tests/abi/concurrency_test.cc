@@ -1,5 +1,5 @@
 // Threads (docs/abi.md "Threads"): 8 threads execute ONE executable of the
-// reference plugin at once, each with its own inputs, uploading and reading
+// reference plugin (and of the CPU plugin, when built) at once, each with its own inputs, uploading and reading
 // back through the same client, each checking its own results. Meant to be
 // run under ThreadSanitizer too (label "tsan"; see tests/abi/CMakeLists.txt).
 //
@@ -21,25 +21,26 @@ namespace {
 
 constexpr int kThreads = 8;
 constexpr int kIterations = 20;
-constexpr int kSize = 64;
 
-const char kProgram[] = R"(HloModule concurrent
-
-ENTRY main {
-  x = f32[64] parameter(0)
-  y = f32[64] parameter(1)
-  m = f32[64] multiply(x, y)
-  a = f32[64] add(m, x)
-  ROOT t = (f32[64], f32[64]) tuple(a, m)
+// f32[n] operands; the CPU plugin gets n large enough that its kernels
+// split across its thread pool while 8 callers share that pool.
+std::string Program(int n) {
+  const std::string a = "f32[" + std::to_string(n) + "]";
+  return "HloModule concurrent\n\nENTRY main {\n  x = " + a +
+         " parameter(0)\n  y = " + a + " parameter(1)\n  m = " + a +
+         " multiply(x, y)\n  a = " + a + " add(m, x)\n  ROOT t = (" + a +
+         ", " + a + ") tuple(a, m)\n}\n";
 }
-)";
 
-TEST(ConcurrencyTest, EightThreadsExecuteOneExecutable) {
-  auto plugin = Plugin::Load(PLEXA_REFERENCE_PLUGIN);
+class ConcurrencyTest : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ConcurrencyTest, EightThreadsExecuteOneExecutable) {
+  auto plugin = Plugin::Load(GetParam());
   ASSERT_TRUE(plugin.ok()) << plugin.status();
   auto client = (*plugin)->CreateClient();
   ASSERT_TRUE(client.ok()) << client.status();
-  auto exe = (*client)->Compile(kProgram, "hlo-text");
+  const int kSize = (*plugin)->attributes().name == "cpu" ? 131072 : 64;
+  auto exe = (*client)->Compile(Program(kSize), "hlo-text");
   ASSERT_TRUE(exe.ok()) << exe.status();
   Executable* executable = exe->get();
   Client* shared_client = client->get();
@@ -90,6 +91,20 @@ TEST(ConcurrencyTest, EightThreadsExecuteOneExecutable) {
   EXPECT_EQ(failures.load(), 0);
   EXPECT_EQ(runs.load(), kThreads * kIterations);
 }
+
+#ifdef PLEXA_CPU_PLUGIN
+INSTANTIATE_TEST_SUITE_P(Plugins, ConcurrencyTest,
+                         ::testing::Values(PLEXA_REFERENCE_PLUGIN,
+                                           PLEXA_CPU_PLUGIN),
+                         [](const auto& info) {
+                           return std::string(info.index == 0 ? "reference"
+                                                              : "cpu");
+                         });
+#else
+INSTANTIATE_TEST_SUITE_P(Plugins, ConcurrencyTest,
+                         ::testing::Values(PLEXA_REFERENCE_PLUGIN),
+                         [](const auto&) { return std::string("reference"); });
+#endif
 
 }  // namespace
 }  // namespace plexa::host

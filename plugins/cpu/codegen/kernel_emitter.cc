@@ -609,9 +609,22 @@ absl::StatusOr<KernelShape> Emitter::EmitKernel(const Instruction& instr,
   // (also a short one) and the inner reduction loop is what vectorizes.
   const bool reduce_root = root_->opcode() == HloOpcode::kReduce;
   const int64_t minor = out.rank() > 0 && !reduce_root ? m2m[0] : -1;
-  ks.row_length = minor >= 0 ? out.dimensions(minor) : 1;
+  const int64_t full_row = minor >= 0 ? out.dimensions(minor) : 1;
+  // Long rows are cut into pieces (a divisor of the row between 1K and
+  // 16K elements) so that threads can share even a single row.
+  int64_t piece = full_row;
+  if (full_row > 16384) {
+    for (int64_t l = 16384; l >= 1024; --l) {
+      if (full_row % l == 0) {
+        piece = l;
+        break;
+      }
+    }
+  }
+  const int64_t pieces = piece > 0 ? full_row / piece : 1;
+  ks.row_length = piece;
   const int64_t elements = ShapeUtil::ElementsIn(out);
-  ks.rows = ks.row_length > 0 ? elements / ks.row_length : 0;
+  ks.rows = full_row > 0 ? elements / full_row * pieces : 0;
   if (root_->opcode() == HloOpcode::kReduceWindow) {
     int64_t window = 1;
     for (const WindowDimension& w : root_->attrs().window->dimensions) {
@@ -630,7 +643,15 @@ absl::StatusOr<KernelShape> Emitter::EmitKernel(const Instruction& instr,
   }
   const int64_t row_length = ks.row_length;
 
-  absl::Status status = ForLoop(begin, end, "row", [&](Value* row) {
+  absl::Status status = ForLoop(begin, end, "row", [&](Value* piece_row) {
+    // The row and the piece of it this iteration writes.
+    Value* row = piece_row;
+    Value* col_base = C64(0);
+    if (pieces > 1) {
+      row = b_.CreateUDiv(piece_row, C64(pieces));
+      col_base = b_.CreateMul(b_.CreateURem(piece_row, C64(pieces)),
+                              C64(row_length));
+    }
     // The major dimensions of this row.
     std::vector<Value*> major(out.rank(), nullptr);
     Value* rest = row;
@@ -643,11 +664,12 @@ absl::StatusOr<KernelShape> Emitter::EmitKernel(const Instruction& instr,
         rest = b_.CreateUDiv(rest, C64(out.dimensions(d)));
       }
     }
-    Value* row_base = b_.CreateMul(row, C64(row_length));
-    return ForLoop(C64(0), C64(row_length), "col", [&](Value* col) {
+    Value* row_base =
+        b_.CreateAdd(b_.CreateMul(row, C64(full_row)), col_base);
+    return ForLoop(C64(0), C64(row_length), "col", [&](Value* j) {
       std::vector<Value*> dims = major;
-      if (minor >= 0) dims[minor] = col;
-      Value* linear = b_.CreateAdd(row_base, col);
+      if (minor >= 0) dims[minor] = b_.CreateAdd(col_base, j);
+      Value* linear = b_.CreateAdd(row_base, j);
       Index idx = NewIndex(&out, std::move(dims), linear);
       absl::StatusOr<Value*> v = Emit(*root_, idx);
       if (!v.ok()) return v.status();

@@ -14,10 +14,12 @@
 //   buffers[0]      the result (a dense array in the result's layout);
 //   buffers[1 + i]  operand i of the instruction (for a fusion: its
 //                   parameters), each dense in its own layout.
-//   Rows [begin_row, end_row) of the result are written; a row is the run
-//   of `row_length` elements along the result's most-minor dimension (in
-//   physical order). Rows are independent, so any split of [0, rows)
-//   across threads gives the same bytes.
+//   Rows [begin_row, end_row) of the result are written; a row is a run
+//   of `row_length` consecutive elements along the result's most-minor
+//   dimension (in physical order): the whole dimension, or an equal piece
+//   of a long one, so that threads can share a single long row. A reduce
+//   has one result element per row. Rows are independent, so any split of
+//   [0, rows) across threads gives the same bytes.
 //
 // Numerics follow docs/evaluator.md (the oracle) exactly for arithmetic,
 // comparisons, conversions (saturating float→int, NaN → 0), integer
