@@ -1293,6 +1293,15 @@ Value* Emitter::EmitMaxMin(Value* a, Value* b, PrimitiveType t, bool is_max) {
   if (t == PrimitiveType::PRED) {
     return is_max ? b_.CreateOr(a, b) : b_.CreateAnd(a, b);
   }
+  if (primitive_util::IsFloatingPointType(t) &&
+      b_.getFastMathFlags().allowReassoc()) {
+    // Inside a reduction (reassociation allowed): IEEE maximum/minimum,
+    // NaN-propagating, which LLVM vectorizes as a reduction. It differs
+    // from the form below only in the sign of a zero result of max(-0, +0),
+    // an order-dependent choice anyway once the reduction is reordered.
+    return Intrinsic(is_max ? llvm::Intrinsic::maximum : llvm::Intrinsic::minimum,
+                     {a, b});
+  }
   if (primitive_util::IsFloatingPointType(t)) {
     // std::max(a, b) = a < b ? b : a; std::min(a, b) = b < a ? b : a; a
     // NaN on either side is the result (lhs first).
