@@ -162,12 +162,13 @@ struct ClientConfig {
 class CpuExecutable : public sdk::Executable {
  public:
   CpuExecutable(std::shared_ptr<const CpuProgram> program,
-                std::vector<Device*> replica_devices, ThreadPool* pool,
+                std::vector<Device*> replica_devices,
+                std::shared_ptr<ThreadPool> pool,
                 std::shared_ptr<MemoryCache> memory,
                 std::vector<std::string> custom_call_libraries)
       : program_(std::move(program)),
         replica_devices_(std::move(replica_devices)),
-        pool_(pool),
+        pool_(std::move(pool)),
         memory_(std::move(memory)),
         custom_call_libraries_(std::move(custom_call_libraries)) {}
 
@@ -223,7 +224,7 @@ class CpuExecutable : public sdk::Executable {
       }
     }
     if (replicas == 1) {
-      absl::Status s = program_->Run(arg_ptrs[0], result_ptrs[0], pool_, 0, 1,
+      absl::Status s = program_->Run(arg_ptrs[0], result_ptrs[0], pool_.get(), 0, 1,
                                      nullptr);
       if (!s.ok()) return s;
       return out;
@@ -233,7 +234,7 @@ class CpuExecutable : public sdk::Executable {
     std::vector<std::thread> threads;
     for (int64_t r = 0; r < replicas; ++r) {
       threads.emplace_back([&, r] {
-        status[r] = program_->Run(arg_ptrs[r], result_ptrs[r], pool_, r,
+        status[r] = program_->Run(arg_ptrs[r], result_ptrs[r], pool_.get(), r,
                                   replicas, &hub);
         if (!status[r].ok()) hub.Cancel(status[r]);
       });
@@ -256,7 +257,8 @@ class CpuExecutable : public sdk::Executable {
  private:
   std::shared_ptr<const CpuProgram> program_;
   std::vector<Device*> replica_devices_;
-  ThreadPool* pool_;
+  // Shared with the client: an executable may outlive its client.
+  std::shared_ptr<ThreadPool> pool_;
   std::shared_ptr<MemoryCache> memory_;
   std::vector<std::string> custom_call_libraries_;
 };
@@ -295,7 +297,8 @@ class CpuClient : public sdk::Client {
  public:
   CpuClient(int64_t num_devices, ClientConfig config)
       : config_(std::move(config)),
-        pool_(static_cast<int>(config_.num_threads)) {
+        pool_(std::make_shared<ThreadPool>(
+            static_cast<int>(config_.num_threads))) {
     for (int64_t i = 0; i < num_devices; ++i) {
       devices_owned_.push_back(std::make_unique<Device>(
           i, absl::StrCat("cpu:", GetHostTarget().cpu), 0));
@@ -334,7 +337,7 @@ class CpuClient : public sdk::Client {
                        static_cast<long long>(cache_hits_));
         }
         return std::make_unique<CpuExecutable>(it->second, std::move(*devices),
-                                               &pool_, memory_,
+                                               pool_, memory_,
                                                options.custom_call_libraries);
       }
     }
@@ -370,7 +373,7 @@ class CpuClient : public sdk::Client {
       std::lock_guard<std::mutex> lock(cache_mu_);
       cache_[key] = *program;
     }
-    return std::make_unique<CpuExecutable>(*program, std::move(*devices), &pool_,
+    return std::make_unique<CpuExecutable>(*program, std::move(*devices), pool_,
                                            memory_, options.custom_call_libraries);
   }
 
@@ -426,7 +429,7 @@ class CpuClient : public sdk::Client {
     absl::StatusOr<std::shared_ptr<const CpuProgram>> program =
         CompileProgram(std::move(*module), popts, lookup);
     if (!program.ok()) return program.status();
-    return std::make_unique<CpuExecutable>(*program, std::move(*devices), &pool_,
+    return std::make_unique<CpuExecutable>(*program, std::move(*devices), pool_,
                                            memory_, std::move(libs));
   }
 
@@ -457,7 +460,7 @@ class CpuClient : public sdk::Client {
   }
 
   ClientConfig config_;
-  mutable ThreadPool pool_;
+  std::shared_ptr<ThreadPool> pool_;
   std::shared_ptr<MemoryCache> memory_ = std::make_shared<MemoryCache>();
   std::vector<std::unique_ptr<Device>> devices_owned_;
   std::vector<Device*> devices_;
