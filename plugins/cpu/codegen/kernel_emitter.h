@@ -84,7 +84,7 @@ class KernelModule {
   absl::Status AddComparator(const Computation& comparator,
                              absl::string_view name);
 
-  // Optimizes the module for the host CPU (LLVM's O3 pipeline, loop and
+  // Optimizes the module for the host CPU (LLVM's O2 pipeline, loop and
   // SLP vectorization) and compiles it to an ELF object. With `ir_dump`,
   // the optimized IR is stored there too.
   absl::StatusOr<std::string> Compile(std::string* ir_dump = nullptr);
