@@ -348,6 +348,7 @@ class CpuClient : public sdk::Client {
                                    .count();
     ProgramCompileOptions popts;
     popts.num_replicas = static_cast<int64_t>(devices->size());
+    popts.compile_threads = static_cast<int>(config_.num_threads);
     std::string ir;
     if (!config_.dump_ir.empty()) popts.ir_dump = &ir;
     auto lookup = [&resolver](const std::string& name)

@@ -1312,7 +1312,6 @@ struct CpuProgram::State {
   CompiledComputation* entry = nullptr;
   std::vector<std::unique_ptr<Literal>> constants;
   std::unique_ptr<JitLibrary> library;
-  std::string no_code;
   // Arenas of finished runs, reused by the next ones (no allocation or
   // page faults per execution once warm). One set per concurrent run.
   std::mutex arenas_mu;
@@ -1321,8 +1320,9 @@ struct CpuProgram::State {
 
 CpuProgram::~CpuProgram() = default;
 
-const std::string& CpuProgram::object_code() const {
-  return state_->library ? state_->library->object_code() : state_->no_code;
+std::string CpuProgram::object_code() const {
+  return PackObjects(state_->library ? state_->library->objects()
+                                     : std::vector<std::string>{});
 }
 
 absl::StatusOr<std::shared_ptr<const CpuProgram>> CompileProgram(
@@ -1331,7 +1331,7 @@ absl::StatusOr<std::shared_ptr<const CpuProgram>> CompileProgram(
   const auto start = std::chrono::steady_clock::now();
   std::shared_ptr<CpuProgram> program(new CpuProgram());
   program->state_ = std::make_unique<CpuProgram::State>();
-  KernelModule kernels(module->name());
+  KernelModule kernels(module->name(), options.compile_threads);
   ProgramCompiler compiler(options, custom_calls, &kernels, &program->stats_);
   absl::StatusOr<CompiledComputation*> entry =
       compiler.Compile(*module->entry_computation(), /*is_entry=*/true);
@@ -1342,16 +1342,20 @@ absl::StatusOr<std::shared_ptr<const CpuProgram>> CompileProgram(
   st.constants = std::move(compiler.constants());
 
   if (!compiler.kernel_thunks().empty() || !compiler.sort_thunks().empty()) {
-    std::string object;
+    std::vector<std::string> objects;
     if (options.object_code != nullptr) {
-      object = *options.object_code;
+      absl::StatusOr<std::vector<std::string>> unpacked =
+          UnpackObjects(*options.object_code);
+      if (!unpacked.ok()) return unpacked.status();
+      objects = std::move(*unpacked);
     } else {
-      absl::StatusOr<std::string> compiled = kernels.Compile(options.ir_dump);
+      absl::StatusOr<std::vector<std::string>> compiled =
+          kernels.Compile(options.ir_dump);
       if (!compiled.ok()) return compiled.status();
-      object = std::move(*compiled);
+      objects = std::move(*compiled);
     }
     absl::StatusOr<std::unique_ptr<JitLibrary>> lib =
-        JitLibrary::Load(std::move(object));
+        JitLibrary::Load(std::move(objects));
     if (!lib.ok()) return lib.status();
     st.library = std::move(*lib);
     for (KernelThunk* t : compiler.kernel_thunks()) {

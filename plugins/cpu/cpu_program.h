@@ -53,8 +53,10 @@ class CpuProgram;
 struct ProgramCompileOptions {
   int64_t num_replicas = 1;
   // When set, the kernels' object code is taken from here (executable
-  // deserialization) instead of running LLVM.
+  // deserialization; PackObjects form) instead of running LLVM.
   const std::string* object_code = nullptr;
+  // LLVM modules compiled in parallel (kernels are spread over them).
+  int compile_threads = 1;
   std::string* ir_dump = nullptr;
 };
 
@@ -75,7 +77,8 @@ class CpuProgram {
   ~CpuProgram();
   const Module& module() const { return *module_; }
   const ProgramStats& stats() const { return stats_; }
-  const std::string& object_code() const;
+  // The kernels' object code (PackObjects of the ELF objects).
+  std::string object_code() const;
   // Shapes of the flattened result leaves, with layouts.
   const std::vector<Shape>& result_shapes() const { return result_shapes_; }
   const std::vector<Shape>& parameter_shapes() const {

@@ -1,5 +1,6 @@
 #include "plugins/cpu/codegen/jit.h"
 
+#include <cstring>
 #include <mutex>
 #include <utility>
 
@@ -55,13 +56,14 @@ struct JitLibrary::Impl {
   std::unique_ptr<llvm::orc::LLJIT> jit;
 };
 
-JitLibrary::JitLibrary(std::unique_ptr<Impl> impl, std::string object_code)
-    : impl_(std::move(impl)), object_code_(std::move(object_code)) {}
+JitLibrary::JitLibrary(std::unique_ptr<Impl> impl,
+                       std::vector<std::string> objects)
+    : impl_(std::move(impl)), objects_(std::move(objects)) {}
 
 JitLibrary::~JitLibrary() = default;
 
 absl::StatusOr<std::unique_ptr<JitLibrary>> JitLibrary::Load(
-    std::string object_code) {
+    std::vector<std::string> objects) {
   InitializeLlvmOnce();
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb) {
@@ -85,17 +87,20 @@ absl::StatusOr<std::unique_ptr<JitLibrary>> JitLibrary::Load(
                      LlvmErrorToString(process.takeError())));
   }
   (*jit)->getMainJITDylib().addGenerator(std::move(*process));
-  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
-      llvm::StringRef(object_code.data(), object_code.size()),
-      "plexa-cpu-kernels");
-  if (llvm::Error e = (*jit)->addObjectFile(std::move(buffer))) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cannot load the kernels' object code: ", LlvmErrorToString(std::move(e))));
+  for (size_t i = 0; i < objects.size(); ++i) {
+    auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
+        llvm::StringRef(objects[i].data(), objects[i].size()),
+        absl::StrCat("plexa-cpu-kernels-", i));
+    if (llvm::Error e = (*jit)->addObjectFile(std::move(buffer))) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot load the kernels' object code: ",
+                       LlvmErrorToString(std::move(e))));
+    }
   }
   auto impl = std::make_unique<Impl>();
   impl->jit = std::move(*jit);
   return std::unique_ptr<JitLibrary>(
-      new JitLibrary(std::move(impl), std::move(object_code)));
+      new JitLibrary(std::move(impl), std::move(objects)));
 }
 
 absl::StatusOr<void*> JitLibrary::Lookup(absl::string_view symbol) const {
@@ -106,6 +111,45 @@ absl::StatusOr<void*> JitLibrary::Lookup(absl::string_view symbol) const {
                                             LlvmErrorToString(addr.takeError())));
   }
   return addr->toPtr<void*>();
+}
+
+std::string PackObjects(const std::vector<std::string>& objects) {
+  std::string out;
+  auto put = [&out](uint64_t n) {
+    out.append(reinterpret_cast<const char*>(&n), sizeof(n));
+  };
+  put(objects.size());
+  for (const std::string& o : objects) {
+    put(o.size());
+    out += o;
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<std::string>> UnpackObjects(absl::string_view bytes) {
+  auto get = [&bytes](uint64_t* n) {
+    if (bytes.size() < sizeof(*n)) return false;
+    std::memcpy(n, bytes.data(), sizeof(*n));
+    bytes.remove_prefix(sizeof(*n));
+    return true;
+  };
+  uint64_t count = 0;
+  if (!get(&count) || count > bytes.size()) {
+    return absl::InvalidArgumentError("corrupt object code list");
+  }
+  std::vector<std::string> out;
+  for (uint64_t i = 0; i < count; ++i) {
+    uint64_t n = 0;
+    if (!get(&n) || n > bytes.size()) {
+      return absl::InvalidArgumentError("corrupt object code list");
+    }
+    out.emplace_back(bytes.substr(0, n));
+    bytes.remove_prefix(n);
+  }
+  if (!bytes.empty()) {
+    return absl::InvalidArgumentError("corrupt object code list");
+  }
+  return out;
 }
 
 }  // namespace plexa::cpu

@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -30,23 +31,28 @@ const HostTarget& GetHostTarget();
 // the symbols of the process. Thread-safe after creation.
 class JitLibrary {
  public:
-  // Links `object_code` (an ELF relocatable object for this host).
+  // Links `objects` (ELF relocatable objects for this host) together.
   static absl::StatusOr<std::unique_ptr<JitLibrary>> Load(
-      std::string object_code);
+      std::vector<std::string> objects);
   ~JitLibrary();
   JitLibrary(const JitLibrary&) = delete;
   JitLibrary& operator=(const JitLibrary&) = delete;
 
   // The address of `symbol`; NotFound naming it when absent.
   absl::StatusOr<void*> Lookup(absl::string_view symbol) const;
-  const std::string& object_code() const { return object_code_; }
+  const std::vector<std::string>& objects() const { return objects_; }
 
  private:
   struct Impl;
-  JitLibrary(std::unique_ptr<Impl> impl, std::string object_code);
+  JitLibrary(std::unique_ptr<Impl> impl, std::vector<std::string> objects);
   std::unique_ptr<Impl> impl_;
-  std::string object_code_;
+  std::vector<std::string> objects_;
 };
+
+// Several objects as one byte string and back (executable serialization).
+std::string PackObjects(const std::vector<std::string>& objects);
+// InvalidArgument when `bytes` is not what PackObjects made.
+absl::StatusOr<std::vector<std::string>> UnpackObjects(absl::string_view bytes);
 
 }  // namespace plexa::cpu
 

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -1667,20 +1668,37 @@ absl::StatusOr<Value*> Emitter::EmitElementwiseUnrounded(
 
 // ---- KernelModule -----------------------------------------------------------
 
-struct KernelModule::Impl {
+// One LLVM module (with its own context) per shard; kernels go round-robin
+// to the shards, which compile on threads of their own.
+struct Shard {
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module;
   std::unique_ptr<IRBuilder<>> builder;
   int64_t kernels = 0;
 };
 
-KernelModule::KernelModule(absl::string_view module_name)
+struct KernelModule::Impl {
+  std::string name;
+  std::vector<std::unique_ptr<Shard>> shards;
+  int64_t kernels = 0;
+  Shard& Next() {
+    Shard& sh = *shards[kernels % shards.size()];
+    return sh;
+  }
+};
+
+KernelModule::KernelModule(absl::string_view module_name, int shards)
     : impl_(std::make_unique<Impl>()) {
   InitializeLlvmOnce();
-  impl_->module = std::make_unique<llvm::Module>(
-      llvm::StringRef(module_name.data(), module_name.size()), impl_->context);
-  impl_->module->setTargetTriple(GetHostTarget().triple);
-  impl_->builder = std::make_unique<IRBuilder<>>(impl_->context);
+  impl_->name = std::string(module_name);
+  for (int i = 0; i < std::max(shards, 1); ++i) {
+    auto sh = std::make_unique<Shard>();
+    sh->module = std::make_unique<llvm::Module>(
+        absl::StrCat(module_name, ".", i), sh->context);
+    sh->module->setTargetTriple(GetHostTarget().triple);
+    sh->builder = std::make_unique<IRBuilder<>>(sh->context);
+    impl_->shards.push_back(std::move(sh));
+  }
 }
 
 KernelModule::~KernelModule() = default;
@@ -1716,9 +1734,13 @@ absl::Status KernelModule::CanEmit(const Instruction& instr) {
 absl::StatusOr<KernelShape> KernelModule::AddKernel(const Instruction& instr,
                                                     absl::string_view name) {
   if (absl::Status s = CanEmit(instr); !s.ok()) return s;
-  Emitter emitter(impl_->module.get(), impl_->builder.get());
+  Shard& sh = impl_->Next();
+  Emitter emitter(sh.module.get(), sh.builder.get());
   absl::StatusOr<KernelShape> shape = emitter.EmitKernel(instr, name);
-  if (shape.ok()) ++impl_->kernels;
+  if (shape.ok()) {
+    ++impl_->kernels;
+    ++sh.kernels;
+  }
   return shape;
 }
 
@@ -1744,14 +1766,20 @@ absl::Status KernelModule::CanEmitComparator(const Computation& comparator) {
 absl::Status KernelModule::AddComparator(const Computation& comparator,
                                          absl::string_view name) {
   if (absl::Status s = CanEmitComparator(comparator); !s.ok()) return s;
-  Emitter emitter(impl_->module.get(), impl_->builder.get());
+  Shard& sh = impl_->Next();
+  Emitter emitter(sh.module.get(), sh.builder.get());
   absl::Status s = emitter.EmitComparator(comparator, name);
-  if (s.ok()) ++impl_->kernels;
+  if (s.ok()) {
+    ++impl_->kernels;
+    ++sh.kernels;
+  }
   return s;
 }
 
-absl::StatusOr<std::string> KernelModule::Compile(std::string* ir_dump) {
-  llvm::Module& m = *impl_->module;
+namespace {
+
+// Optimizes and compiles one shard to an ELF object.
+absl::StatusOr<std::string> CompileShard(llvm::Module& m, std::string* ir_dump) {
   std::string verify_errors;
   llvm::raw_string_ostream verify_os(verify_errors);
   if (llvm::verifyModule(m, &verify_os)) {
@@ -1812,6 +1840,38 @@ absl::StatusOr<std::string> KernelModule::Compile(std::string* ir_dump) {
   }
   codegen.run(m);
   return std::string(object.begin(), object.end());
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::string>> KernelModule::Compile(
+    std::string* ir_dump) {
+  std::vector<Shard*> work;
+  for (auto& sh : impl_->shards) {
+    if (sh->kernels > 0) work.push_back(sh.get());
+  }
+  std::vector<absl::StatusOr<std::string>> objects(
+      work.size(), absl::InternalError("not compiled"));
+  std::vector<std::string> dumps(work.size());
+  auto compile = [&](size_t i) {
+    objects[i] = CompileShard(*work[i]->module,
+                              ir_dump != nullptr ? &dumps[i] : nullptr);
+  };
+  // Each shard has its own LLVMContext, so they compile concurrently.
+  std::vector<std::thread> threads;
+  for (size_t i = 1; i < work.size(); ++i) threads.emplace_back(compile, i);
+  if (!work.empty()) compile(0);
+  for (std::thread& t : threads) t.join();
+  std::vector<std::string> out;
+  for (auto& o : objects) {
+    if (!o.ok()) return o.status();
+    out.push_back(std::move(*o));
+  }
+  if (ir_dump != nullptr) {
+    ir_dump->clear();
+    for (const std::string& d : dumps) *ir_dump += d;
+  }
+  return out;
 }
 
 }  // namespace plexa::cpu

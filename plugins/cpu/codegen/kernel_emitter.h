@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -57,7 +58,8 @@ struct KernelShape {
 // Collects kernels into one LLVM module and compiles them together.
 class KernelModule {
  public:
-  explicit KernelModule(absl::string_view module_name);
+  // Kernels are spread over `shards` LLVM modules compiled in parallel.
+  explicit KernelModule(absl::string_view module_name, int shards = 1);
   ~KernelModule();
   KernelModule(const KernelModule&) = delete;
   KernelModule& operator=(const KernelModule&) = delete;
@@ -84,10 +86,11 @@ class KernelModule {
   absl::Status AddComparator(const Computation& comparator,
                              absl::string_view name);
 
-  // Optimizes the module for the host CPU (LLVM's O2 pipeline, loop and
-  // SLP vectorization) and compiles it to an ELF object. With `ir_dump`,
-  // the optimized IR is stored there too.
-  absl::StatusOr<std::string> Compile(std::string* ir_dump = nullptr);
+  // Optimizes every shard for the host CPU (LLVM's O2 pipeline with loop
+  // and SLP vectorization), one thread per shard, and compiles each to an
+  // ELF object. With `ir_dump`, the optimized IR is stored there too.
+  absl::StatusOr<std::vector<std::string>> Compile(
+      std::string* ir_dump = nullptr);
 
  private:
   struct Impl;
