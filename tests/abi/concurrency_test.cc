@@ -92,6 +92,69 @@ TEST_P(ConcurrencyTest, EightThreadsExecuteOneExecutable) {
   EXPECT_EQ(runs.load(), kThreads * kIterations);
 }
 
+// Replicas run on threads of their own and meet at every all-reduce: 4
+// replicas, 3 all-reduces per run (the second and third depend on the
+// first), 10 runs. Replica r adds r to x, so with x[i] = i:
+//   s1[i] = 4i + 6,  s2[i] = 4 * s1[i],  s3[i] = max over replicas of
+//   (s2[i] + r) = s2[i] + 3.
+TEST_P(ConcurrencyTest, ReplicasMeetAtEveryAllReduce) {
+  auto plugin = Plugin::Load(GetParam());
+  ASSERT_TRUE(plugin.ok()) << plugin.status();
+  auto client = (*plugin)->CreateClient({{"num_devices", PLX_Value_INT64, "", 4}});
+  ASSERT_TRUE(client.ok()) << client.status();
+  constexpr char kReplicated[] = R"(HloModule replicated
+sum {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+mx {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+ENTRY main {
+  x = f32[4096] parameter(0)
+  id = u32[] replica-id()
+  idf = f32[] convert(id)
+  b = f32[4096] broadcast(idf), dimensions={}
+  y = f32[4096] add(x, b)
+  s1 = f32[4096] all-reduce(y), replica_groups={}, to_apply=sum
+  s2 = f32[4096] all-reduce(s1), replica_groups={}, to_apply=sum
+  z = f32[4096] add(s2, b)
+  ROOT s3 = f32[4096] all-reduce(z), replica_groups={}, to_apply=mx
+}
+)";
+  CompileOptions options;
+  options.num_replicas = 4;
+  auto exe = (*client)->Compile(kReplicated, "hlo-text", options);
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  std::vector<float> x(4096);
+  for (int i = 0; i < 4096; ++i) x[i] = static_cast<float>(i);
+  for (int run = 0; run < 10; ++run) {
+    std::vector<std::unique_ptr<Buffer>> owned;
+    std::vector<std::vector<Buffer*>> args(4);
+    for (int r = 0; r < 4; ++r) {
+      auto b = (*client)->BufferFromLiteral(Literal::CreateR1<float>(x), r);
+      ASSERT_TRUE(b.ok()) << b.status();
+      args[r].push_back(b->get());
+      owned.push_back(std::move(*b));
+    }
+    auto out = (*exe)->Execute(args);
+    ASSERT_TRUE(out.ok()) << out.status();
+    ASSERT_EQ(out->size(), 4u);
+    for (int r = 0; r < 4; ++r) {
+      auto lit = (*out)[r][0]->ToLiteral();
+      ASSERT_TRUE(lit.ok()) << lit.status();
+      for (int i : {0, 1, 1000, 4095}) {
+        const float s2 = 4.0f * (4.0f * i + 6.0f);
+        ASSERT_EQ(lit->Get<float>({i}), s2 + 3.0f)
+            << "run " << run << " replica " << r << " element " << i;
+      }
+    }
+  }
+}
+
 #ifdef PLEXA_CPU_PLUGIN
 INSTANTIATE_TEST_SUITE_P(Plugins, ConcurrencyTest,
                          ::testing::Values(PLEXA_REFERENCE_PLUGIN,
