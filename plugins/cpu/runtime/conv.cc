@@ -1,9 +1,13 @@
 #include "plugins/cpu/runtime/conv.h"
 
+#include <immintrin.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <type_traits>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -605,6 +609,399 @@ struct ConvRun {
   }
 };
 
+// ---------------------------------------------------------------------------
+// Fast path: f32, one group, no base dilation, 1 or 2 spatial dimensions, on
+// AVX-512 (implicit im2col: no patch matrix). The weights are packed once per
+// call as [feature block][ky][kx][c][64]. Work units are a few output rows
+// of one image (~448 positions); threads take whole units (no barriers).
+// A unit copies the padded input rows it reads into its thread's buffer
+// [yp][xp][c] (any input layout; padding, cropping and zeros applied; small
+// enough for L2), then walks its positions in chunks of kFastChunk: an
+// AVX-512 micro-kernel broadcasts one input value per position (6
+// positions) against up to 4 vectors of 16 output features, looping over
+// kernel positions and blocks of input channels so the weight slice stays
+// in L1; the chunk's accumulators go to a small buffer that is stored with
+// the output's strides (16x16 register transposes for feature-major
+// outputs such as NCHW).
+// ---------------------------------------------------------------------------
+
+#define PLEXA_CONV_AVX512 __attribute__((target("avx512f,avx512vl,fma")))
+
+constexpr int kFastMr = 6;                   // positions per micro-tile
+constexpr int kFastFeatures = 64;            // output features per block
+constexpr int64_t kFastChunk = 8 * kFastMr;  // positions per chunk
+constexpr int64_t kFastCBlock = 64;          // input channels per weight slice
+
+// acc[i][f] (+)= sum_c ptr[i][c * cs] * w[c][f] for i < 6, f < 16 * NV.
+template <int NV>
+PLEXA_CONV_AVX512 void FastKernel(const float* const* ptr, int64_t cn,
+                                  int64_t cs, const float* w, float* acc,
+                                  bool first) {
+  __m512 a[kFastMr][NV];
+#pragma GCC unroll 6
+  for (int i = 0; i < kFastMr; ++i) {
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) {
+      a[i][v] = first ? _mm512_setzero_ps()
+                      : _mm512_load_ps(acc + i * kFastFeatures + v * 16);
+    }
+  }
+  const float* p[kFastMr];
+#pragma GCC unroll 6
+  for (int i = 0; i < kFastMr; ++i) p[i] = ptr[i];
+  for (int64_t c = 0, off = 0; c < cn; ++c, off += cs) {
+    __m512 wv[NV];
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) wv[v] = _mm512_load_ps(w + v * 16);
+#pragma GCC unroll 6
+    for (int i = 0; i < kFastMr; ++i) {
+      const __m512 b = _mm512_set1_ps(p[i][off]);
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) {
+        a[i][v] = _mm512_fmadd_ps(wv[v], b, a[i][v]);
+      }
+    }
+    w += kFastFeatures;
+  }
+#pragma GCC unroll 6
+  for (int i = 0; i < kFastMr; ++i) {
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) {
+      _mm512_store_ps(acc + i * kFastFeatures + v * 16, a[i][v]);
+    }
+  }
+}
+
+using FastKernelFn = void (*)(const float* const*, int64_t, int64_t,
+                              const float*, float*, bool);
+constexpr FastKernelFn kFastKernels[] = {FastKernel<1>, FastKernel<2>,
+                                         FastKernel<3>, FastKernel<4>};
+
+// Mask of the first n (0..16) lanes.
+inline __mmask16 FirstLanes(int n) {
+  return n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1u);
+}
+
+// dst[i * ds + j] = src[j * ss + i] for j < rows, i < cols (both <= 16): a
+// 16x16 register transpose in four permute stages, each swapping one bit of
+// the row index with the same bit of the column index.
+PLEXA_CONV_AVX512 void TransposeBlock(const float* src, int64_t ss, int rows,
+                                      int cols, float* dst, int64_t ds) {
+  __m512 r[16];
+  const __mmask16 col_mask = FirstLanes(cols);
+#pragma GCC unroll 16
+  for (int j = 0; j < 16; ++j) {
+    r[j] = j < rows ? _mm512_maskz_loadu_ps(col_mask, src + j * ss)
+                    : _mm512_setzero_ps();
+  }
+  // Stage k: lane c of a pair's low row takes the low row's lane c if bit k
+  // of c is clear, else the high row's lane c ^ bit (index 16 + ...); the
+  // high row the other way round.
+  const __m512i idx[4][2] = {
+      {_mm512_setr_epi32(0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14,
+                         30),
+       _mm512_setr_epi32(1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15,
+                         31)},
+      {_mm512_setr_epi32(0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28,
+                         29),
+       _mm512_setr_epi32(2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30,
+                         31)},
+      {_mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26,
+                         27),
+       _mm512_setr_epi32(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30,
+                         31)},
+      {_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22,
+                         23),
+       _mm512_setr_epi32(8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29,
+                         30, 31)}};
+#pragma GCC unroll 4
+  for (int k = 0; k < 4; ++k) {
+    const int bit = 1 << k;
+#pragma GCC unroll 16
+    for (int j = 0; j < 16; ++j) {
+      if (j & bit) continue;
+      const __m512 a = r[j], b = r[j | bit];
+      r[j] = _mm512_permutex2var_ps(a, idx[k][0], b);
+      r[j | bit] = _mm512_permutex2var_ps(a, idx[k][1], b);
+    }
+  }
+  const __mmask16 row_mask = FirstLanes(rows);
+#pragma GCC unroll 16
+  for (int i = 0; i < 16; ++i) {
+    if (i < cols) _mm512_mask_storeu_ps(dst + i * ds, row_mask, r[i]);
+  }
+}
+
+// 2-D view of the problem (1-D: height 1).
+struct FastGeom {
+  int64_t n, c, o;
+  int64_t ih, iw, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw;
+  bool rh, rw;                 // window reversal
+  int64_t lbs, lcs, lys, lxs;  // lhs strides
+  int64_t ris, ros, rys, rxs;  // rhs strides
+  int64_t obs, ofs, oys, oxs;  // out strides
+  int64_t yp, xp;              // padded input extent actually read
+};
+
+FastGeom MakeFastGeom(const ConvDims& d) {
+  FastGeom g;
+  const int y = d.num_spatial == 2 ? 0 : -1, x = d.num_spatial - 1;
+  auto at = [&](const std::vector<int64_t>& v, int i, int64_t dflt) {
+    return i < 0 ? dflt : v[i];
+  };
+  g.n = d.batch;
+  g.c = d.in_features;
+  g.o = d.out_features;
+  g.ih = at(d.in_spatial, y, 1);
+  g.iw = d.in_spatial[x];
+  g.kh = at(d.kernel_spatial, y, 1);
+  g.kw = d.kernel_spatial[x];
+  g.oh = at(d.out_spatial, y, 1);
+  g.ow = d.out_spatial[x];
+  g.sh = at(d.window_strides, y, 1);
+  g.sw = d.window_strides[x];
+  g.ph = at(d.padding_low, y, 0);
+  g.pw = d.padding_low[x];
+  g.dh = at(d.rhs_dilation, y, 1);
+  g.dw = d.rhs_dilation[x];
+  g.rh = y >= 0 && !d.window_reversal.empty() && d.window_reversal[y];
+  g.rw = !d.window_reversal.empty() && d.window_reversal[x];
+  g.lbs = d.lhs_batch_stride;
+  g.lcs = d.lhs_feature_stride;
+  g.lys = at(d.lhs_spatial_strides, y, 0);
+  g.lxs = d.lhs_spatial_strides[x];
+  g.ris = d.rhs_in_stride;
+  g.ros = d.rhs_out_stride;
+  g.rys = at(d.rhs_spatial_strides, y, 0);
+  g.rxs = d.rhs_spatial_strides[x];
+  g.obs = d.out_batch_stride;
+  g.ofs = d.out_feature_stride;
+  g.oys = at(d.out_spatial_strides, y, 0);
+  g.oxs = d.out_spatial_strides[x];
+  g.yp = (g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1;
+  g.xp = (g.ow - 1) * g.sw + (g.kw - 1) * g.dw + 1;
+  return g;
+}
+
+std::atomic<bool> g_fast_path_enabled{true};
+
+bool FastPathApplies(const ConvDims& d, const Plan& p) {
+  if (p.groups != 1 || (p.ns != 1 && p.ns != 2)) return false;
+  for (int i = 0; i < p.ns; ++i) {
+    if (d.lhs_dilation[i] != 1) return false;
+  }
+  // The micro-kernel family forced for the GEMM (tests, tuning) also
+  // decides here: the fast path is AVX-512 only.
+  if (!g_fast_path_enabled.load(std::memory_order_relaxed) ||
+      std::strcmp(GemmKernelName(), "avx512") != 0) {
+    return false;
+  }
+  // Very long rows (huge 1-D inputs) would need a large per-thread row
+  // buffer: the general path tiles them.
+  const FastGeom g = MakeFastGeom(d);
+  const int64_t row_elems =
+      ((g.kh - 1) * g.dh + 1) * ((g.ow - 1) * g.sw + (g.kw - 1) * g.dw + 1);
+  return row_elems <= (int64_t{8} << 20) / 4 / std::max<int64_t>(1, g.c);
+}
+
+absl::Status FastConv(const ConvDims& d, const float* lhs, const float* rhs,
+                      float* out, ThreadPool* pool) {
+  const FastGeom g = MakeFastGeom(d);
+  const int64_t kpos = g.kh * g.kw;
+  const int64_t fblocks = (g.o + kFastFeatures - 1) / kFastFeatures;
+  const int64_t w_elems = fblocks * kpos * g.c * kFastFeatures;
+  thread_local AlignedMemory tls_fast;
+  const size_t bytes = w_elems * sizeof(float);
+  if (tls_fast.size() < bytes) {
+    tls_fast = AlignedMemory();
+    absl::StatusOr<AlignedMemory> mem = AlignedMemory::Allocate(bytes);
+    if (!mem.ok()) return mem.status();
+    tls_fast = *std::move(mem);
+  }
+  float* w = tls_fast.as<float>();
+
+  // Weights: w[fb][ky][kx][c][f] (zero for features past the end).
+  for (int64_t fb = 0; fb < fblocks; ++fb) {
+    const int64_t nf = std::min<int64_t>(kFastFeatures, g.o - fb * 64);
+    for (int64_t ky = 0; ky < g.kh; ++ky) {
+      for (int64_t kx = 0; kx < g.kw; ++kx) {
+        const float* src = rhs + (g.rh ? g.kh - 1 - ky : ky) * g.rys +
+                           (g.rw ? g.kw - 1 - kx : kx) * g.rxs +
+                           fb * kFastFeatures * g.ros;
+        float* dst = w + ((fb * g.kh + ky) * g.kw + kx) * g.c * kFastFeatures;
+        for (int64_t c = 0; c < g.c; ++c) {
+          float* row = dst + c * kFastFeatures;
+          const float* s = src + c * g.ris;
+          for (int64_t f = 0; f < nf; ++f) row[f] = s[f * g.ros];
+          for (int64_t f = nf; f < kFastFeatures; ++f) row[f] = 0.0f;
+        }
+      }
+    }
+  }
+
+  // Work units: `unit_rows` output rows of one batch element. A unit first
+  // copies the padded input rows it reads into its thread's buffer
+  // in[yp][xp][c] (zero outside the input; stays in L2, and the copy of one
+  // unit overlaps the other thread's compute), then computes.
+  // ~448 positions per unit, with at most ~4 MiB of input rows.
+  const int64_t pxs = g.c, pys = g.xp * g.c, pcs = 1;
+  const int64_t unit_rows = std::clamp<int64_t>(
+      std::min((448 + g.ow - 1) / g.ow, (int64_t{1} << 20) / pys / g.sh), 1,
+      g.oh);
+  const int64_t units_per_image = (g.oh + unit_rows - 1) / unit_rows;
+  const int64_t units = g.n * units_per_image;
+  const int64_t unit_in_rows = (unit_rows - 1) * g.sh + (g.kh - 1) * g.dh + 1;
+  // Copies padded input row yp of batch element b to dst[xp][c]. (A planar
+  // [c][yp][xp] copy for NCHW inputs is cheaper to make but slower to
+  // broadcast from: each channel step touches another cache line.)
+  auto copy_row = [&](int64_t b, int64_t yp, float* dst) {
+    const int64_t yy = yp - g.ph;
+    if (yy < 0 || yy >= g.ih) {
+      std::fill(dst, dst + pys, 0.0f);
+      return;
+    }
+    const int64_t x_lo = std::clamp<int64_t>(g.pw, 0, g.xp);
+    const int64_t x_hi = std::clamp<int64_t>(g.pw + g.iw, x_lo, g.xp);
+    std::fill(dst, dst + x_lo * g.c, 0.0f);
+    std::fill(dst + x_hi * g.c, dst + pys, 0.0f);
+    const float* src = lhs + b * g.lbs + yy * g.lys;
+    if (g.lcs == 1) {
+      for (int64_t xx = x_lo; xx < x_hi; ++xx) {
+        std::memcpy(dst + xx * g.c, src + (xx - g.pw) * g.lxs,
+                    g.c * sizeof(float));
+      }
+    } else if (g.lxs == 1) {
+      if (yy + 1 < g.ih) {
+        // The next row of every channel: too many streams for the hardware
+        // prefetcher.
+        for (int64_t c = 0; c < g.c; ++c) {
+          const char* next = reinterpret_cast<const char*>(
+              src + g.lys + c * g.lcs + (x_lo - g.pw));
+          for (int64_t b = 0; b < (x_hi - x_lo) * 4; b += 64) {
+            _mm_prefetch(next + b, _MM_HINT_T0);
+          }
+        }
+      }
+      for (int64_t x0 = x_lo; x0 < x_hi; x0 += 16) {
+        const int nx = static_cast<int>(std::min<int64_t>(16, x_hi - x0));
+        for (int64_t c0 = 0; c0 < g.c; c0 += 16) {
+          const int nc = static_cast<int>(std::min<int64_t>(16, g.c - c0));
+          TransposeBlock(src + c0 * g.lcs + (x0 - g.pw), g.lcs, nc, nx,
+                         dst + x0 * g.c + c0, g.c);
+        }
+      }
+    } else {
+      for (int64_t c = 0; c < g.c; ++c) {
+        const float* s = src + c * g.lcs + (x_lo - g.pw) * g.lxs;
+        float* t = dst + x_lo * g.c + c;
+        for (int64_t xx = 0; xx < x_hi - x_lo; ++xx) {
+          t[xx * g.c] = s[xx * g.lxs];
+        }
+      }
+    }
+  };
+
+  std::mutex mu;
+  absl::Status status;
+  auto run = [&](int64_t u0, int64_t u1) {
+    thread_local AlignedMemory tls_in;
+    const size_t in_bytes = unit_in_rows * pys * sizeof(float);
+    if (tls_in.size() < in_bytes) {
+      tls_in = AlignedMemory();
+      absl::StatusOr<AlignedMemory> mem = AlignedMemory::Allocate(in_bytes);
+      if (!mem.ok()) {
+        std::lock_guard<std::mutex> lock(mu);
+        status.Update(mem.status());
+        return;
+      }
+      tls_in = *std::move(mem);
+    }
+    float* in = tls_in.as<float>();
+    alignas(64) float acc[kFastChunk * kFastFeatures];
+    const float* base[kFastChunk];
+    int64_t out_off[kFastChunk];
+    for (int64_t u = u0; u < u1; ++u) {
+      const int64_t b = u / units_per_image;
+      const int64_t y0 = u % units_per_image * unit_rows;
+      const int64_t ny = std::min(unit_rows, g.oh - y0);
+      const int64_t in_rows = (ny - 1) * g.sh + (g.kh - 1) * g.dh + 1;
+      for (int64_t r = 0; r < in_rows; ++r) {
+        copy_row(b, y0 * g.sh + r, in + r * pys);
+      }
+      const int64_t positions = ny * g.ow;
+      for (int64_t m0 = 0; m0 < positions; m0 += kFastChunk) {
+        const int64_t len = std::min(kFastChunk, positions - m0);
+        for (int64_t i = 0; i < len; ++i) {
+          const int64_t y = (m0 + i) / g.ow, x = (m0 + i) % g.ow;
+          base[i] = in + y * g.sh * pys + x * g.sw * pxs;
+          out_off[i] = b * g.obs + (y0 + y) * g.oys + x * g.oxs;
+        }
+        const int64_t tiles = (len + kFastMr - 1) / kFastMr;
+        for (int64_t fb = 0; fb < fblocks; ++fb) {
+          const int64_t nf = std::min<int64_t>(kFastFeatures, g.o - fb * 64);
+          const FastKernelFn kernel = kFastKernels[(nf + 15) / 16 - 1];
+          bool first = true;
+          for (int64_t ky = 0; ky < g.kh; ++ky) {
+            for (int64_t kx = 0; kx < g.kw; ++kx) {
+              const int64_t off = ky * g.dh * pys + kx * g.dw * pxs;
+              const float* wk =
+                  w + ((fb * g.kh + ky) * g.kw + kx) * g.c * kFastFeatures;
+              for (int64_t c0 = 0; c0 < g.c; c0 += kFastCBlock) {
+                const int64_t cn = std::min(kFastCBlock, g.c - c0);
+                for (int64_t t = 0; t < tiles; ++t) {
+                  const float* ptr[kFastMr];
+                  for (int i = 0; i < kFastMr; ++i) {
+                    const int64_t pi = std::min(t * kFastMr + i, len - 1);
+                    ptr[i] = base[pi] + off + c0 * pcs;
+                  }
+                  kernel(ptr, cn, pcs, wk + c0 * kFastFeatures,
+                         acc + t * kFastMr * kFastFeatures, first);
+                }
+                first = false;
+              }
+            }
+          }
+          float* o = out + fb * kFastFeatures * g.ofs;
+          if (g.ofs == 1) {
+            for (int64_t i = 0; i < len; ++i) {
+              std::memcpy(o + out_off[i], acc + i * kFastFeatures,
+                          nf * sizeof(float));
+            }
+          } else if (g.oxs == 1) {
+            // Runs of up to 16 positions adjacent in the output.
+            for (int64_t i = 0; i < len;) {
+              int n = 1;
+              while (n < 16 && i + n < len &&
+                     out_off[i + n] == out_off[i] + n) {
+                ++n;
+              }
+              for (int64_t f0 = 0; f0 < nf; f0 += 16) {
+                TransposeBlock(acc + i * kFastFeatures + f0, kFastFeatures, n,
+                               static_cast<int>(std::min<int64_t>(16, nf - f0)),
+                               o + f0 * g.ofs + out_off[i], g.ofs);
+              }
+              i += n;
+            }
+          } else {
+            for (int64_t f = 0; f < nf; ++f) {
+              float* of = o + f * g.ofs;
+              for (int64_t i = 0; i < len; ++i) {
+                of[out_off[i]] = acc[i * kFastFeatures + f];
+              }
+            }
+          }
+        }
+      }
+    }
+  };
+  if (pool != nullptr) {
+    pool->ParallelFor(units, 1, run);
+  } else {
+    run(0, units);
+  }
+  return status;
+}
+
 template <typename T>
 absl::Status ConvImpl(const ConvDims& d, const T* lhs, const T* rhs, T* out,
                       ThreadPool* pool) {
@@ -612,6 +1009,11 @@ absl::Status ConvImpl(const ConvDims& d, const T* lhs, const T* rhs, T* out,
   if (!plan.ok()) return plan.status();
   const Plan& p = *plan;
   if (p.positions == 0 || d.out_features == 0) return absl::OkStatus();
+  if constexpr (std::is_same_v<T, float>) {
+    if (p.kdim > 0 && FastPathApplies(d, p)) {
+      return FastConv(d, lhs, rhs, out, pool);
+    }
+  }
   ConvRun<T> run{d, p, lhs, rhs, out};
   if (p.kdim == 0) {
     // Empty sums: the output is zero.
@@ -652,6 +1054,12 @@ absl::Status ConvImpl(const ConvDims& d, const T* lhs, const T* rhs, T* out,
 }
 
 }  // namespace
+
+namespace internal {
+void EnableConvFastPathForTesting(bool enabled) {
+  g_fast_path_enabled.store(enabled, std::memory_order_relaxed);
+}
+}  // namespace internal
 
 int64_t ConvOutputSize(int64_t in, int64_t kernel, int64_t stride,
                        int64_t padding_low, int64_t padding_high,

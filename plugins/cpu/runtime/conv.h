@@ -14,7 +14,14 @@
 //   base-dilated input; it contributes when it is a multiple of
 //   lhs_dilation_i inside the input; k'_i = size_i-1-k_i if reversed.
 //
-// Implementation: per group, the output positions are cut into tiles; a
+// Fast path (f32 on AVX-512, one group, no lhs dilation, 1 or 2 spatial
+// dimensions): implicit im2col. The weights are packed once into 64-feature
+// blocks; threads take units of a few output rows, copy the zero-padded
+// input rows a unit reads into a per-thread [y][x][feature] buffer, and an
+// AVX-512 micro-kernel computes 6 output positions x 64 features straight
+// from it. Everything else takes the general path below.
+//
+// General path: per group, the output positions are cut into tiles; a
 // tile's input patches are packed into a per-thread scratch matrix (im2col,
 // ~1 MiB, at most 64 MiB) and multiplied with the group's weights by the
 // packed Gemm. Threads take whole tiles when there are enough of them, else
@@ -72,6 +79,12 @@ absl::Status Conv(const ConvDims& d, const double* lhs, const double* rhs,
 int64_t ConvOutputSize(int64_t in, int64_t kernel, int64_t stride,
                        int64_t padding_low, int64_t padding_high,
                        int64_t lhs_dilation, int64_t rhs_dilation);
+
+namespace internal {
+// Turns the f32 fast path off (false) or back on (true, the default), so
+// tests can cover the general path. Not meant to be called during a Conv.
+void EnableConvFastPathForTesting(bool enabled);
+}  // namespace internal
 
 }  // namespace plexa::cpu
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "plugins/cpu/runtime/gemm.h"
 #include "plugins/cpu/runtime/thread_pool.h"
@@ -400,12 +401,98 @@ TEST(ConvTest, LargerThanOneScratchChunkAndEveryKernel) {
   s.pad_lo = s.pad_hi = {1, 1};
   for (const char* kernel : {"avx512", "avx2", "generic"}) {
     if (!internal::ForceGemmKernelForTesting(kernel)) continue;
-    s.lhs_order = s.out_order = kNCHW;
-    Check<float>(s, &pool, kernel);
-    s.lhs_order = s.out_order = kNHWC;
-    Check<float>(s, &pool, kernel);
+    for (bool fast : {true, false}) {
+      internal::EnableConvFastPathForTesting(fast);
+      const std::string what = absl::StrCat(kernel, fast ? "" : " general");
+      s.lhs_order = s.out_order = kNCHW;
+      Check<float>(s, &pool, what);
+      s.lhs_order = s.out_order = kNHWC;
+      Check<float>(s, &pool, what);
+    }
+    internal::EnableConvFastPathForTesting(true);
   }
   internal::ForceGemmKernelForTesting(nullptr);
+}
+
+// The f32 fast path (AVX-512 machines): odd spatial sizes, feature counts
+// that are not multiples of 16 or span several 64-feature blocks, input
+// channels spanning several channel blocks, strides, padding (also negative),
+// rhs dilation, reversal, batch 1 and 3, every layout kind. Each case also
+// runs with the fast path off, so the general f32 path stays covered.
+TEST(ConvTest, FastPathShapes) {
+  ThreadPool pool(2);
+  struct Case {
+    int64_t n, c, o, h, w, kh, kw, sh, sw, pad;
+  };
+  const Case cases[] = {
+      {1, 5, 7, 9, 11, 3, 3, 1, 1, 1},
+      {3, 17, 33, 7, 13, 3, 3, 2, 2, 1},
+      {1, 16, 64, 15, 15, 3, 3, 1, 1, 0},
+      {3, 70, 70, 6, 9, 3, 3, 1, 1, 2},
+      {1, 3, 130, 10, 7, 2, 3, 2, 1, 1},
+      {3, 1, 1, 5, 5, 5, 5, 1, 1, 2},
+      {1, 130, 20, 5, 6, 3, 3, 1, 2, 1},
+      {3, 8, 16, 13, 1, 3, 1, 2, 1, 0},
+      {1, 32, 48, 12, 17, 1, 1, 2, 2, 0},
+      {3, 9, 65, 11, 11, 4, 2, 3, 2, 2},
+      // Wide rows: several work units of output rows per image.
+      {1, 5, 9, 13, 100, 3, 3, 1, 1, 1},
+      {2, 3, 17, 20, 120, 3, 3, 2, 2, 1},
+  };
+  struct L {
+    const char* name;
+    std::vector<int> lhs, rhs, out;
+  };
+  const L layouts[] = {{"NCHW", kNCHW, kOIHW, kNCHW},
+                       {"NHWC", kNHWC, kHWIO, kNHWC},
+                       {"NCHW->NHWC", kNCHW, kHWIO, kNHWC},
+                       {"CHWN", kCHWN, kHWIO, kCHWN}};
+  for (const Case& c : cases) {
+    for (const L& l : layouts) {
+      Spec s = Conv2D(c.n, c.c, c.o, c.h, c.w, c.kh, c.kw);
+      s.stride = {c.sh, c.sw};
+      s.pad_lo = s.pad_hi = {c.pad, c.pad};
+      s.lhs_order = l.lhs;
+      s.rhs_order = l.rhs;
+      s.out_order = l.out;
+      const std::string what = absl::StrCat(
+          l.name, " n=", c.n, " c=", c.c, " o=", c.o, " ", c.h, "x", c.w,
+          " k=", c.kh, "x", c.kw, " s=", c.sh, "x", c.sw, " pad=", c.pad);
+      Check<float>(s, &pool, what);
+      Check<float>(s, nullptr, what + " 1 thread");
+      internal::EnableConvFastPathForTesting(false);
+      Check<float>(s, &pool, what + " general path");
+      internal::EnableConvFastPathForTesting(true);
+    }
+  }
+  // Asymmetric and negative padding, rhs dilation, reversal.
+  Spec s = Conv2D(2, 19, 21, 12, 10, 3, 2);
+  s.pad_lo = {2, -1};
+  s.pad_hi = {-1, 3};
+  s.rhs_dil = {2, 3};
+  s.reversal = {true, false};
+  for (const L& l : layouts) {
+    s.lhs_order = l.lhs;
+    s.rhs_order = l.rhs;
+    s.out_order = l.out;
+    Check<float>(s, &pool, absl::StrCat(l.name, " dilated, reversed"));
+  }
+  s.reversal = {false, true};
+  s.stride = {3, 2};
+  Check<float>(s, &pool, "CHWN strided, reversed");
+  // 1-D: a 2-D problem of height 1.
+  Spec c1;
+  c1.batch = 3;
+  c1.cin = 20;
+  c1.cout = 37;
+  c1.in = {41};
+  c1.kernel = {4};
+  c1.stride = {2};
+  c1.pad_lo = {3};
+  c1.pad_hi = {0};
+  Check<float>(c1, &pool, "1-D NCW");
+  c1.lhs_order = c1.out_order = {0, 2, 1};
+  Check<float>(c1, &pool, "1-D NWC");
 }
 
 TEST(ConvTest, ManyTilesAcrossBatches) {
