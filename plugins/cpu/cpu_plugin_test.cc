@@ -10,7 +10,10 @@
 
 #include "abi/host/plugin_host.h"
 #include "absl/strings/str_cat.h"
+#include "core/eval/evaluator.h"
 #include "core/literal/literal.h"
+#include "core/shape/shape_util.h"
+#include "core/text/hlo_parser.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "plugins/cpu/buffer_assignment.h"
@@ -332,6 +335,72 @@ ENTRY main {
   ASSERT_FALSE(exe.ok());
   EXPECT_THAT(exe.status().message(), HasSubstr("infeed"));
   EXPECT_THAT(exe.status().message(), HasSubstr("ABI v1.0"));
+}
+
+}  // namespace
+}  // namespace plexa::cpu
+
+namespace plexa::cpu {
+namespace {
+
+// A convolution followed by a per-feature affine map and relu: the loop
+// fusion runs inside the convolution (an epilogue on each finished block of
+// rows). Checked against the reference evaluator (the oracle of every
+// plugin) in NCHW and NHWC, with one and two threads.
+TEST_F(CpuPluginTest, ConvolutionEpilogueMatchesTheEvaluator) {
+  for (const bool nhwc : {false, true}) {
+    const std::string in = nhwc ? "f32[3,9,11,5]" : "f32[3,5,9,11]";
+    const std::string w = nhwc ? "f32[3,3,5,20]" : "f32[20,5,3,3]";
+    const std::string out = nhwc ? "f32[3,9,11,20]" : "f32[3,20,9,11]";
+    const std::string labels = nhwc ? "b01f_01io->b01f" : "bf01_oi01->bf01";
+    const std::string feature = nhwc ? "3" : "1";
+    const std::string program = absl::StrCat(
+        "HloModule conv_epilogue\nENTRY main {\n  x = ", in,
+        " parameter(0)\n  k = ", w, " parameter(1)\n  s = f32[20] parameter(2)\n",
+        "  c = ", out, " convolution(x, k), window={size=3x3 pad=1_1x1_1}, ",
+        "dim_labels=", labels, "\n  sb = ", out, " broadcast(s), dimensions={",
+        feature, "}\n  m = ", out, " multiply(c, sb)\n  z = f32[] constant(0)\n",
+        "  zb = ", out, " broadcast(z), dimensions={}\n  ROOT r = ", out,
+        " maximum(m, zb)\n}\n");
+    auto module = ParseHloModule(program);
+    ASSERT_TRUE(module.ok()) << module.status();
+    const ProgramShape ps = (*module)->entry_computation()->ComputeProgramShape();
+    std::vector<Literal> args;
+    int seed = 1;
+    for (const Shape& p : ps.parameters) {
+      Literal l(p);
+      const int64_t n = ShapeUtil::ElementsIn(p);
+      std::vector<float> v(n);
+      for (int64_t i = 0; i < n; ++i) {
+        v[i] = static_cast<float>((i * 7 + seed * 13) % 17) / 8.0f - 1.0f;
+      }
+      std::memcpy(l.mutable_data().data(), v.data(), n * sizeof(float));
+      args.push_back(std::move(l));
+      ++seed;
+    }
+    Evaluator evaluator;
+    auto want = evaluator.Run(**module, args);
+    ASSERT_TRUE(want.ok()) << want.status();
+    for (int64_t threads : {1, 2}) {
+      auto client = NewClient({{"num_threads", PLX_Value_INT64, "", threads},
+                               {"report", PLX_Value_INT64, "", 1}});
+      ASSERT_NE(client, nullptr);
+      ::testing::internal::CaptureStderr();
+      auto exe = client->Compile(program, "hlo-text");
+      const std::string err = ::testing::internal::GetCapturedStderr();
+      ASSERT_TRUE(exe.ok()) << exe.status();
+      EXPECT_THAT(err, HasSubstr("(1 in convolution epilogues)"));
+      auto got = Run(*client, **exe, args);
+      ASSERT_TRUE(got.ok()) << got.status();
+      const int64_t n = ShapeUtil::ElementsIn(want->shape());
+      const float* a = reinterpret_cast<const float*>(want->data().data());
+      const float* b = reinterpret_cast<const float*>((*got)[0].data().data());
+      for (int64_t i = 0; i < n; ++i) {
+        ASSERT_NEAR(a[i], b[i], 1e-5f * (1.0f + std::fabs(a[i])))
+            << (nhwc ? "NHWC" : "NCHW") << " threads " << threads << " i " << i;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/eval/evaluator.h"
@@ -137,6 +138,8 @@ class KernelThunk : public Thunk {
       : name_(std::move(name)), shape_(shape) {}
   const std::string& name() const { return name_; }
   void set_fn(KernelFn fn) { fn_ = fn; }
+  KernelFn fn() const { return fn_; }
+  const KernelShape& shape() const { return shape_; }
   absl::Status Run(Frame& f) const override {
     void* buffers[64];
     std::vector<void*> heap;
@@ -209,14 +212,84 @@ template <typename T>
 class ConvThunk : public Thunk {
  public:
   explicit ConvThunk(ConvDims dims) : dims_(std::move(dims)) {}
+
+  // The loop fusion that consumes the convolution elementwise runs on each
+  // block of output rows as soon as the convolution has written it, while
+  // it is in cache. `row_strides[d]` is the kernel-row stride of output
+  // dimension d (0 for the most-minor one), `pieces` the kernel rows per
+  // most-minor line.
+  void SetEpilogue(std::unique_ptr<KernelThunk> kernel, Shape out,
+                   int64_t batch_dim, int64_t spatial0_dim) {
+    epilogue_ = std::move(kernel);
+    out_ = std::move(out);
+    batch_dim_ = batch_dim;
+    spatial0_dim_ = spatial0_dim;
+    const Layout layout = LayoutUtil::EffectiveLayout(out_);
+    const int64_t minor = layout.minor_to_major(0);
+    pieces_ = epilogue_->shape().row_length > 0
+                  ? out_.dimensions(minor) / epilogue_->shape().row_length
+                  : 1;
+    row_strides_.assign(out_.rank(), 0);
+    int64_t stride = pieces_;
+    for (int64_t i = 1; i < out_.rank(); ++i) {
+      const int64_t d = layout.minor_to_major(i);
+      row_strides_[d] = stride;
+      stride *= out_.dimensions(d);
+    }
+    for (int64_t d = 0; d < out_.rank(); ++d) {
+      if (d != minor && d != batch_dim_ && d != spatial0_dim_) {
+        others_.push_back(d);
+      }
+    }
+  }
+
   absl::Status Run(Frame& f) const override {
-    return Conv(dims_, reinterpret_cast<const T*>(f.ptr[inputs[0]]),
-                reinterpret_cast<const T*>(f.ptr[inputs[1]]),
-                reinterpret_cast<T*>(f.ptr[outputs[0]]), f.ctx->pool);
+    const T* lhs = reinterpret_cast<const T*>(f.ptr[inputs[0]]);
+    const T* rhs = reinterpret_cast<const T*>(f.ptr[inputs[1]]);
+    T* out = reinterpret_cast<T*>(f.ptr[outputs[0]]);
+    if (epilogue_ == nullptr) return Conv(dims_, lhs, rhs, out, f.ctx->pool);
+    // The epilogue kernel's buffers: its result, then its operands.
+    std::vector<void*> buffers;
+    for (int s : epilogue_->outputs) buffers.push_back(f.ptr[s]);
+    for (int s : epilogue_->inputs) buffers.push_back(f.ptr[s]);
+    void* const* bp = buffers.data();
+    const KernelFn fn = epilogue_->fn();
+    ConvDims dims = dims_;
+    dims.on_rows_done = [&](int64_t b, int64_t y0, int64_t y1) {
+      if (spatial0_dim_ < 0) {
+        y0 = 0;
+        y1 = 1;
+      }
+      // Every combination of the other non-minor dimensions.
+      std::vector<int64_t> idx(others_.size(), 0);
+      while (true) {
+        int64_t base = b * row_strides_[batch_dim_];
+        for (size_t j = 0; j < others_.size(); ++j) {
+          base += idx[j] * row_strides_[others_[j]];
+        }
+        for (int64_t y = y0; y < y1; ++y) {
+          const int64_t r =
+              base + (spatial0_dim_ >= 0 ? y * row_strides_[spatial0_dim_] : 0);
+          fn(bp, r, r + pieces_);
+        }
+        size_t j = 0;
+        for (; j < others_.size(); ++j) {
+          if (++idx[j] < out_.dimensions(others_[j])) break;
+          idx[j] = 0;
+        }
+        if (j == others_.size()) break;
+      }
+    };
+    return Conv(dims, lhs, rhs, out, f.ctx->pool);
   }
 
  private:
   ConvDims dims_;
+  std::unique_ptr<KernelThunk> epilogue_;
+  Shape out_;
+  int64_t batch_dim_ = -1, spatial0_dim_ = -1, pieces_ = 1;
+  std::vector<int64_t> row_strides_;
+  std::vector<int64_t> others_;
 };
 
 class CustomCallThunk : public Thunk {
@@ -774,6 +847,9 @@ class ProgramCompiler {
     return out;
   }
   absl::Status AssignBuffersFor(CompiledComputation& cc, bool is_entry);
+  absl::StatusOr<bool> FuseIntoConvolution(CompiledComputation& cc,
+                                           const Instruction& h);
+  absl::flat_hash_map<const Instruction*, ConvThunk<float>*> f32_convs_;
 
   const ProgramCompileOptions& options_;
   const CustomCallLookup& custom_calls_;
@@ -1054,7 +1130,9 @@ absl::Status ProgramCompiler::EmitConv(CompiledComputation& cc,
   d.batch_group_count = h.attrs().batch_group_count;
   std::unique_ptr<Thunk> thunk;
   if (t == PrimitiveType::F32) {
-    thunk = std::make_unique<ConvThunk<float>>(std::move(d));
+    auto conv = std::make_unique<ConvThunk<float>>(std::move(d));
+    f32_convs_[&h] = conv.get();
+    thunk = std::move(conv);
   } else {
     thunk = std::make_unique<ConvThunk<double>>(std::move(d));
   }
@@ -1065,6 +1143,86 @@ absl::Status ProgramCompiler::EmitConv(CompiledComputation& cc,
   ++stats_->runtime_thunks;
   *handled = true;
   return absl::OkStatus();
+}
+
+// A loop fusion whose only use of a f32 convolution is elementwise (its
+// result element i reads the convolution's element i) and which is that
+// convolution's only user becomes the convolution's epilogue: it runs on
+// each block of rows the convolution finishes, while they are in cache.
+absl::StatusOr<bool> ProgramCompiler::FuseIntoConvolution(
+    CompiledComputation& cc, const Instruction& h) {
+  if (h.opcode() != HloOpcode::kFusion ||
+      h.attrs().fusion_kind != FusionKind::kLoop) {
+    return false;
+  }
+  int64_t k = -1;
+  for (int64_t i = 0; i < h.operand_count(); ++i) {
+    if (f32_convs_.contains(h.operand(i))) {
+      if (k >= 0) return false;  // two convolutions (or the same twice)
+      k = i;
+    }
+  }
+  if (k < 0) return false;
+  const Instruction* conv = h.operand(k);
+  ConvThunk<float>* thunk = f32_convs_[conv];
+  if (conv->user_count() != 1 || conv->parent() != h.parent()) return false;
+  const Shape out = WithLayout(h.shape());
+  const Shape conv_out = WithLayout(conv->shape());
+  if (out.dimensions() != conv_out.dimensions() ||
+      !(LayoutUtil::EffectiveLayout(out) ==
+        LayoutUtil::EffectiveLayout(conv_out))) {
+    return false;
+  }
+  // Everything that depends on the convolution inside the fusion is
+  // elementwise over the result's dimensions.
+  const Computation& fused = *h.to_apply();
+  std::vector<const Instruction*> work = {fused.parameter_instruction(k)};
+  absl::flat_hash_set<const Instruction*> seen;
+  while (!work.empty()) {
+    const Instruction* x = work.back();
+    work.pop_back();
+    for (const Instruction* u : x->users()) {
+      if (!seen.insert(u).second) continue;
+      if (!IsElementwise(u->opcode()) ||
+          u->shape().dimensions() != out.dimensions()) {
+        return false;
+      }
+      work.push_back(u);
+    }
+  }
+  const ConvolutionDimensionNumbers& dn =
+      *conv->attrs().convolution_dimension_numbers;
+  const int64_t batch_dim = dn.output_batch_dimension;
+  const int64_t spatial0 = dn.output_spatial_dimensions.size() >= 2
+                               ? dn.output_spatial_dimensions[0]
+                               : -1;
+  const int64_t minor = LayoutUtil::EffectiveLayout(out).minor_to_major(0);
+  if (minor == batch_dim || minor == spatial0) return false;
+  // The convolution's thunk moves here (after the epilogue's other
+  // operands); nothing between needs its result (this is its only user).
+  auto it = std::find_if(cc.thunks.begin(), cc.thunks.end(),
+                         [&](const auto& t) { return t.get() == thunk; });
+  if (it == cc.thunks.end()) return false;
+  std::unique_ptr<Thunk> owned = std::move(*it);
+  cc.thunks.erase(it);
+
+  const std::string name = absl::StrCat("plexa_k", kernel_thunks_.size());
+  absl::StatusOr<KernelShape> ks = kernels_->AddKernel(h, name);
+  if (!ks.ok()) return ks.status();
+  auto kt = std::make_unique<KernelThunk>(name, *ks);
+  kt->inputs = OperandLeaves(h);
+  kt->outputs = NewLeaves(cc, h.shape());
+  leaves_[&h] = kt->outputs;
+  kernel_thunks_.push_back(kt.get());
+  ++stats_->kernels;
+  // The combined thunk reads the epilogue's operands and writes both
+  // results (the convolution's stays a temporary the epilogue reads).
+  for (int s : kt->inputs) thunk->inputs.push_back(s);
+  for (int s : kt->outputs) thunk->outputs.push_back(s);
+  thunk->SetEpilogue(std::move(kt), out, batch_dim, spatial0);
+  ++stats_->conv_epilogues;
+  Add(cc, std::move(owned));
+  return true;
 }
 
 absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
@@ -1286,6 +1444,10 @@ absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
       break;
   }
   if (KernelModule::CanEmit(h).ok()) {
+    if (absl::StatusOr<bool> fused = FuseIntoConvolution(cc, h);
+        !fused.ok() || *fused) {
+      return fused.status();
+    }
     const std::string name =
         absl::StrCat("plexa_k", kernel_thunks_.size());
     absl::StatusOr<KernelShape> ks = kernels_->AddKernel(h, name);

@@ -992,6 +992,7 @@ absl::Status FastConv(const ConvDims& d, const float* lhs, const float* rhs,
           }
         }
       }
+      if (d.on_rows_done && d.num_spatial >= 2) d.on_rows_done(b, y0, y0 + ny);
     }
   };
   if (pool != nullptr) {
@@ -999,7 +1000,23 @@ absl::Status FastConv(const ConvDims& d, const float* lhs, const float* rhs,
   } else {
     run(0, units);
   }
+  if (status.ok() && d.on_rows_done && d.num_spatial < 2) {
+    for (int64_t b = 0; b < g.n; ++b) d.on_rows_done(b, 0, 1);
+  }
   return status;
+}
+
+template <typename T>
+absl::Status ConvGeneral(const ConvDims& d, const T* lhs, const T* rhs, T* out,
+                         ThreadPool* pool);
+
+// Runs the epilogue hook over the whole output (paths that do not call it
+// per tile).
+void AllRowsDone(const ConvDims& d) {
+  if (!d.on_rows_done) return;
+  const int64_t batches = d.batch / std::max<int64_t>(1, d.batch_group_count);
+  const int64_t rows = d.num_spatial >= 2 ? d.out_spatial[0] : 1;
+  for (int64_t b = 0; b < batches; ++b) d.on_rows_done(b, 0, rows);
 }
 
 template <typename T>
@@ -1007,13 +1024,25 @@ absl::Status ConvImpl(const ConvDims& d, const T* lhs, const T* rhs, T* out,
                       ThreadPool* pool) {
   absl::StatusOr<Plan> plan = Validate(d, lhs, rhs, out);
   if (!plan.ok()) return plan.status();
-  const Plan& p = *plan;
-  if (p.positions == 0 || d.out_features == 0) return absl::OkStatus();
   if constexpr (std::is_same_v<T, float>) {
-    if (p.kdim > 0 && FastPathApplies(d, p)) {
+    const Plan& p = *plan;
+    if (p.positions > 0 && d.out_features > 0 && p.kdim > 0 &&
+        FastPathApplies(d, p)) {
       return FastConv(d, lhs, rhs, out, pool);
     }
   }
+  absl::Status s = ConvGeneral(d, lhs, rhs, out, pool);
+  if (s.ok()) AllRowsDone(d);
+  return s;
+}
+
+template <typename T>
+absl::Status ConvGeneral(const ConvDims& d, const T* lhs, const T* rhs, T* out,
+                         ThreadPool* pool) {
+  absl::StatusOr<Plan> plan = Validate(d, lhs, rhs, out);
+  if (!plan.ok()) return plan.status();
+  const Plan& p = *plan;
+  if (p.positions == 0 || d.out_features == 0) return absl::OkStatus();
   ConvRun<T> run{d, p, lhs, rhs, out};
   if (p.kdim == 0) {
     // Empty sums: the output is zero.

@@ -31,6 +31,7 @@
 #define PLEXA_PLUGINS_CPU_RUNTIME_CONV_H_
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -59,6 +60,15 @@ struct ConvDims {
       rhs_dilation;
   std::vector<bool> window_reversal;  // empty = no reversal
   int64_t feature_group_count = 1, batch_group_count = 1;
+
+  // Optional epilogue hook: called with (output batch b, y0, y1) once the
+  // output rows y in [y0, y1) of spatial dimension 0 of batch element b are
+  // completely written (every feature, every other spatial position); for
+  // fewer than 2 spatial dimensions, with (b, 0, 1) once batch element b is
+  // complete. The calls cover the output exactly once, may come from
+  // several threads at once (disjoint ranges) and are made while the rows
+  // are still in cache when the fast path computes them.
+  std::function<void(int64_t b, int64_t y0, int64_t y1)> on_rows_done;
 };
 
 // out_spatial must equal the size implied by the other fields:
