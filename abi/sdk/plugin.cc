@@ -101,8 +101,8 @@ absl::StatusOr<int64_t> GetIntOptionInRange(const Options& options,
   absl::StatusOr<int64_t> v = GetIntOption(options, name, dflt);
   if (!v.ok()) return v.status();
   if (*v < lo || *v > hi) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        name, " must be in [", lo, ", ", hi, "], got ", *v));
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, " must be in [", lo, ", ", hi, "], got ", *v));
   }
   return *v;
 }

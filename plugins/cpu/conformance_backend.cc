@@ -2,5 +2,6 @@
 // every case runs through the C ABI on libplexa_plugin_cpu.so.
 #include "tests/conformance/plugin_backend.h"
 
-PLEXA_REGISTER_CONFORMANCE_BACKEND(
-    cpuplugin, plexa::MakePluginBackend("cpuplugin", PLEXA_CPU_PLUGIN));
+PLEXA_REGISTER_CONFORMANCE_BACKEND(cpuplugin,
+                                   plexa::MakePluginBackend("cpuplugin",
+                                                            PLEXA_CPU_PLUGIN));

@@ -25,14 +25,14 @@
 #include "abi/sdk/custom_call.h"
 #include "abi/sdk/plugin.h"
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "absl/strings/numbers.h"
-#include "core/text/hlo_parser.h"
-#include "core/text/hlo_printer.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
+#include "core/text/hlo_parser.h"
+#include "core/text/hlo_printer.h"
 #include "core/verifier/verifier.h"
 #include "plugins/cpu/codegen/jit.h"
 #include "plugins/cpu/cpu_program.h"
@@ -115,7 +115,8 @@ class CpuBuffer : public Buffer {
     if (!memory_) return absl::FailedPreconditionError("buffer was deleted");
     const Layout mine = LayoutUtil::EffectiveLayout(shape());
     if (LayoutUtil::EffectiveLayout(host_shape) == mine) {
-      if (memory_->size() > 0) std::memcpy(dst, memory_->data(), memory_->size());
+      if (memory_->size() > 0)
+        std::memcpy(dst, memory_->data(), memory_->size());
       return absl::OkStatus();
     }
     Literal literal(shape());
@@ -198,8 +199,8 @@ class CpuExecutable : public sdk::Executable {
         Buffer* b = args[r][i];
         void* p = static_cast<CpuBuffer*>(b)->data();
         if (p == nullptr) {
-          return absl::FailedPreconditionError(absl::StrCat(
-              "argument ", i, " of replica ", r, " was deleted"));
+          return absl::FailedPreconditionError(
+              absl::StrCat("argument ", i, " of replica ", r, " was deleted"));
         }
         const Shape& want = program_->parameter_shapes()[i];
         const Layout want_layout = LayoutUtil::EffectiveLayout(want);
@@ -224,8 +225,8 @@ class CpuExecutable : public sdk::Executable {
       }
     }
     if (replicas == 1) {
-      absl::Status s = program_->Run(arg_ptrs[0], result_ptrs[0], pool_.get(), 0, 1,
-                                     nullptr);
+      absl::Status s = program_->Run(arg_ptrs[0], result_ptrs[0], pool_.get(),
+                                     0, 1, nullptr);
       if (!s.ok()) return s;
       return out;
     }
@@ -242,8 +243,9 @@ class CpuExecutable : public sdk::Executable {
     for (std::thread& t : threads) t.join();
     for (int64_t r = 0; r < replicas; ++r) {
       if (!status[r].ok()) {
-        return absl::Status(status[r].code(),
-                            absl::StrCat("replica ", r, ": ", status[r].message()));
+        return absl::Status(
+            status[r].code(),
+            absl::StrCat("replica ", r, ": ", status[r].message()));
       }
     }
     return out;
@@ -326,8 +328,8 @@ class CpuClient : public sdk::Client {
     if (!devices.ok()) return devices.status();
     // The compile cache: the same module (as text) with the same replica
     // count compiles once per client.
-    const std::string key = absl::StrCat(devices->size(), "\n",
-                                         PrintModule(*module));
+    const std::string key =
+        absl::StrCat(devices->size(), "\n", PrintModule(*module));
     {
       std::lock_guard<std::mutex> lock(cache_mu_);
       if (auto it = cache_.find(key); it != cache_.end()) {
@@ -351,14 +353,15 @@ class CpuClient : public sdk::Client {
     popts.compile_threads = static_cast<int>(config_.num_threads);
     std::string ir;
     if (!config_.dump_ir.empty()) popts.ir_dump = &ir;
-    auto lookup = [&resolver](const std::string& name)
-        -> absl::StatusOr<CustomCallFn> {
+    auto lookup =
+        [&resolver](const std::string& name) -> absl::StatusOr<CustomCallFn> {
       absl::StatusOr<sdk::CustomCallTarget> t = resolver.Resolve(name);
       if (!t.ok()) return t.status();
       if (t->api_version != 0) {
         return absl::UnimplementedError(absl::StrCat(
-            "custom-call target '", name, "' uses the typed call frame (api_version ",
-            t->api_version, "); the CPU plugin calls api_version 0 targets"));
+            "custom-call target '", name,
+            "' uses the typed call frame (api_version ", t->api_version,
+            "); the CPU plugin calls api_version 0 targets"));
       }
       return reinterpret_cast<CustomCallFn>(t->function);
     };
@@ -375,7 +378,8 @@ class CpuClient : public sdk::Client {
       cache_[key] = *program;
     }
     return std::make_unique<CpuExecutable>(*program, std::move(*devices), pool_,
-                                           memory_, options.custom_call_libraries);
+                                           memory_,
+                                           options.custom_call_libraries);
   }
 
   absl::StatusOr<std::unique_ptr<sdk::Executable>> Deserialize(
@@ -394,10 +398,10 @@ class CpuClient : public sdk::Client {
           "serialized CPU-plugin executable is truncated or corrupt");
     }
     if (cpu != GetHostTarget().cpu || features != GetHostTarget().features) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "the executable was compiled for CPU '", cpu,
-          "' with other features than this host ('", GetHostTarget().cpu,
-          "'); compile it again here"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("the executable was compiled for CPU '", cpu,
+                       "' with other features than this host ('",
+                       GetHostTarget().cpu, "'); compile it again here"));
     }
     absl::StatusOr<std::unique_ptr<Module>> module = ParseHloModule(text);
     if (!module.ok()) return module.status();
@@ -418,8 +422,8 @@ class CpuClient : public sdk::Client {
         sdk::CustomCallResolver::Create(libs);
     if (!resolver.ok()) return resolver.status();
     std::shared_ptr<sdk::CustomCallResolver> res = *resolver;
-    auto lookup = [res](const std::string& name)
-        -> absl::StatusOr<CustomCallFn> {
+    auto lookup =
+        [res](const std::string& name) -> absl::StatusOr<CustomCallFn> {
       absl::StatusOr<sdk::CustomCallTarget> t = res->Resolve(name);
       if (!t.ok()) return t.status();
       return reinterpret_cast<CustomCallFn>(t->function);

@@ -143,13 +143,16 @@ TEST_F(CpuPluginTest, SerializedExecutableRunsAfterDeserialization) {
   auto bytes = (*exe)->Serialize();
   ASSERT_TRUE(bytes.ok()) << bytes.status();
   // The object code travels with it: an ELF object inside.
-  EXPECT_NE(bytes->find("\x7f" "ELF"), std::string::npos);
+  EXPECT_NE(bytes->find("\x7f"
+                        "ELF"),
+            std::string::npos);
 
   auto other = NewClient();  // another client: no cache to fall back on
   ASSERT_NE(other, nullptr);
   auto loaded = other->DeserializeExecutable(*bytes);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
-  auto out = Run(*other, **loaded, {Literal::CreateR1<float>({0, -1, 0.5f, 10})});
+  auto out =
+      Run(*other, **loaded, {Literal::CreateR1<float>({0, -1, 0.5f, 10})});
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ((*out)[0], Literal::CreateR1<float>({1, -1, 2, 21}));
 }
@@ -283,7 +286,8 @@ TEST_F(CpuPluginTest, DotMatchesANaiveLoopInEveryOperandLayout) {
   std::vector<float> want(M * N, 0);
   for (int64_t i = 0; i < M; ++i) {
     for (int64_t j = 0; j < N; ++j) {
-      for (int64_t p = 0; p < K; ++p) want[i * N + j] += a[i * K + p] * b[p * N + j];
+      for (int64_t p = 0; p < K; ++p)
+        want[i * N + j] += a[i * K + p] * b[p * N + j];
     }
   }
   auto la = Literal::CreateR1<float>(a).Reshape({M, K});
@@ -299,7 +303,8 @@ TEST_F(CpuPluginTest, DotMatchesANaiveLoopInEveryOperandLayout) {
             "HloModule dot\nENTRY main {\n  a = f32[37,70]", lhs_layout,
             " parameter(0)\n  b = f32[70,45]", rhs_layout,
             " parameter(1)\n  ROOT d = f32[37,45]", out_layout,
-            " dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n");
+            " dot(a, b), lhs_contracting_dims={1}, "
+            "rhs_contracting_dims={0}\n}\n");
         auto exe = client->Compile(program, "hlo-text");
         ASSERT_TRUE(exe.ok()) << exe.status();
         auto out = Run(*client, **exe, {*la, *lb});
@@ -316,7 +321,8 @@ TEST_F(CpuPluginTest, BadClientOptionsAreErrors) {
   auto zero = plugin_->CreateClient({{"num_threads", PLX_Value_INT64, "", 0}});
   ASSERT_FALSE(zero.ok());
   EXPECT_THAT(zero.status().message(), HasSubstr("num_threads"));
-  auto unknown = plugin_->CreateClient({{"frobnicate", PLX_Value_INT64, "", 1}});
+  auto unknown =
+      plugin_->CreateClient({{"frobnicate", PLX_Value_INT64, "", 1}});
   ASSERT_FALSE(unknown.ok());
   EXPECT_THAT(unknown.status().message(), HasSubstr("frobnicate"));
 }
@@ -356,15 +362,18 @@ TEST_F(CpuPluginTest, ConvolutionEpilogueMatchesTheEvaluator) {
     const std::string feature = nhwc ? "3" : "1";
     const std::string program = absl::StrCat(
         "HloModule conv_epilogue\nENTRY main {\n  x = ", in,
-        " parameter(0)\n  k = ", w, " parameter(1)\n  s = f32[20] parameter(2)\n",
-        "  c = ", out, " convolution(x, k), window={size=3x3 pad=1_1x1_1}, ",
+        " parameter(0)\n  k = ", w,
+        " parameter(1)\n  s = f32[20] parameter(2)\n", "  c = ", out,
+        " convolution(x, k), window={size=3x3 pad=1_1x1_1}, ",
         "dim_labels=", labels, "\n  sb = ", out, " broadcast(s), dimensions={",
-        feature, "}\n  m = ", out, " multiply(c, sb)\n  z = f32[] constant(0)\n",
-        "  zb = ", out, " broadcast(z), dimensions={}\n  ROOT r = ", out,
+        feature, "}\n  m = ", out,
+        " multiply(c, sb)\n  z = f32[] constant(0)\n", "  zb = ", out,
+        " broadcast(z), dimensions={}\n  ROOT r = ", out,
         " maximum(m, zb)\n}\n");
     auto module = ParseHloModule(program);
     ASSERT_TRUE(module.ok()) << module.status();
-    const ProgramShape ps = (*module)->entry_computation()->ComputeProgramShape();
+    const ProgramShape ps =
+        (*module)->entry_computation()->ComputeProgramShape();
     std::vector<Literal> args;
     int seed = 1;
     for (const Shape& p : ps.parameters) {

@@ -15,9 +15,9 @@
 #include "core/passes/dce.h"
 #include "core/passes/default_pipeline.h"
 #include "core/passes/fusion.h"
-#include "core/verifier/verifier.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
+#include "core/verifier/verifier.h"
 #include "plugins/cpu/buffer_assignment.h"
 #include "plugins/cpu/codegen/jit.h"
 #include "plugins/cpu/codegen/kernel_emitter.h"
@@ -56,9 +56,9 @@ struct Slot {
   Shape shape;  // an array (or token: 0 bytes), with a layout
   int64_t bytes = 0;
   SlotKind kind = SlotKind::kTemp;
-  int64_t index = 0;                 // parameter leaf / result leaf number
+  int64_t index = 0;                  // parameter leaf / result leaf number
   const uint8_t* constant = nullptr;  // kConstant
-  int64_t offset = 0;                // kTemp: in the arena
+  int64_t offset = 0;                 // kTemp: in the arena
 };
 
 struct CompiledComputation;
@@ -124,13 +124,13 @@ int64_t SlotBytes(const Shape& s) {
   return s.IsArray() ? ShapeUtil::ByteSizeOf(s) : 0;
 }
 
-
 absl::Status RunComputation(const CompiledComputation& cc,
-                            absl::Span<uint8_t* const> params,
-                            ExecContext& ctx, std::vector<uint8_t*>* results,
+                            absl::Span<uint8_t* const> params, ExecContext& ctx,
+                            std::vector<uint8_t*>* results,
                             absl::Span<void* const> bound_results);
 
-// ---- Thunks -------------------------------------------------------------------
+// ---- Thunks
+// -------------------------------------------------------------------
 
 class KernelThunk : public Thunk {
  public:
@@ -160,9 +160,8 @@ class KernelThunk : public Thunk {
     const int64_t min_rows = std::max<int64_t>(1, 32768 / per_row);
     KernelFn fn = fn_;
     void* const* bp = b;
-    f.ctx->pool->ParallelFor(rows, min_rows, [fn, bp](int64_t lo, int64_t hi) {
-      fn(bp, lo, hi);
-    });
+    f.ctx->pool->ParallelFor(
+        rows, min_rows, [fn, bp](int64_t lo, int64_t hi) { fn(bp, lo, hi); });
     return absl::OkStatus();
   }
 
@@ -312,7 +311,8 @@ class CustomCallThunk : public Thunk {
         continue;
       }
       tuples.emplace_back();
-      for (int j = 0; j < count; ++j) tuples.back().push_back(f.ptr[inputs[k++]]);
+      for (int j = 0; j < count; ++j)
+        tuples.back().push_back(f.ptr[inputs[k++]]);
       in.push_back(tuples.back().data());
     }
     std::vector<void*> outs;
@@ -479,7 +479,9 @@ class AllReduceThunk : public Thunk {
  public:
   AllReduceThunk(HloOpcode reducer, std::vector<Shape> shapes,
                  std::vector<std::vector<int64_t>> groups)
-      : reducer_(reducer), shapes_(std::move(shapes)), groups_(std::move(groups)) {}
+      : reducer_(reducer),
+        shapes_(std::move(shapes)),
+        groups_(std::move(groups)) {}
 
   absl::Status Run(Frame& f) const override {
     ExecContext& ctx = *f.ctx;
@@ -526,8 +528,9 @@ class AllReduceThunk : public Thunk {
         if constexpr (std::is_integral_v<T>) {
           using U = std::make_unsigned_t<T>;
           // uint16 * uint16 promotes to int: multiply as uint64.
-          return static_cast<T>(static_cast<U>(static_cast<uint64_t>(
-              static_cast<U>(a)) * static_cast<uint64_t>(static_cast<U>(b))));
+          return static_cast<T>(
+              static_cast<U>(static_cast<uint64_t>(static_cast<U>(a)) *
+                             static_cast<uint64_t>(static_cast<U>(b))));
         } else {
           return a * b;
         }
@@ -705,11 +708,12 @@ class BranchThunk : public Thunk {
 };
 
 absl::Status RunComputation(const CompiledComputation& cc,
-                            absl::Span<uint8_t* const> params,
-                            ExecContext& ctx, std::vector<uint8_t*>* results,
+                            absl::Span<uint8_t* const> params, ExecContext& ctx,
+                            std::vector<uint8_t*>* results,
                             absl::Span<void* const> bound_results) {
   AlignedMemory& arena = ctx.arenas[cc.id];
-  if (arena.data() == nullptr || arena.size() < static_cast<size_t>(cc.arena_bytes)) {
+  if (arena.data() == nullptr ||
+      arena.size() < static_cast<size_t>(cc.arena_bytes)) {
     absl::StatusOr<AlignedMemory> m = AlignedMemory::Allocate(cc.arena_bytes);
     if (!m.ok()) return m.status();
     arena = std::move(*m);
@@ -744,7 +748,8 @@ absl::Status RunComputation(const CompiledComputation& cc,
   return absl::OkStatus();
 }
 
-// ---- Compilation ---------------------------------------------------------------
+// ---- Compilation
+// ---------------------------------------------------------------
 
 // (size, stride) of dims collapsed into one, if their strides allow it.
 struct Collapsed {
@@ -826,7 +831,8 @@ class ProgramCompiler {
     std::vector<Shape> leaves;
     FlattenLeafShapes(shape, &leaves);
     std::vector<int> out;
-    for (const Shape& l : leaves) out.push_back(NewSlot(cc, l, SlotKind::kTemp));
+    for (const Shape& l : leaves)
+      out.push_back(NewSlot(cc, l, SlotKind::kTemp));
     return out;
   }
   absl::Status EmitInstruction(CompiledComputation& cc, const Instruction& h);
@@ -1090,7 +1096,8 @@ absl::Status ProgramCompiler::EmitConv(CompiledComputation& cc,
       !h.attrs().convolution_dimension_numbers.has_value()) {
     return absl::OkStatus();
   }
-  const ConvolutionDimensionNumbers& dn = *h.attrs().convolution_dimension_numbers;
+  const ConvolutionDimensionNumbers& dn =
+      *h.attrs().convolution_dimension_numbers;
   const std::vector<int64_t> lst = StridesOf(ls), rst = StridesOf(rs),
                              ost = StridesOf(out);
   ConvDims d;
@@ -1281,7 +1288,8 @@ absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
       absl::StatusOr<CompiledComputation*> cond =
           Compile(*h.while_condition(), false);
       if (!cond.ok()) return cond.status();
-      absl::StatusOr<CompiledComputation*> body = Compile(*h.while_body(), false);
+      absl::StatusOr<CompiledComputation*> body =
+          Compile(*h.while_body(), false);
       if (!body.ok()) return body.status();
       auto t = std::make_unique<WhileThunk>(*cond, *body);
       t->inputs = OperandLeaves(h);
@@ -1313,11 +1321,10 @@ absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
           branch_leaves.push_back(static_cast<int>(l.size()));
         }
       }
-      const bool pred =
-          !is_call && h.operand(0)->shape().element_type() == PrimitiveType::PRED;
-      auto t = std::make_unique<BranchThunk>(std::move(branches),
-                                             std::move(branch_leaves),
-                                             !is_call, pred);
+      const bool pred = !is_call && h.operand(0)->shape().element_type() ==
+                                        PrimitiveType::PRED;
+      auto t = std::make_unique<BranchThunk>(
+          std::move(branches), std::move(branch_leaves), !is_call, pred);
       t->inputs = std::move(inputs);
       t->outputs = NewLeaves(cc, h.shape());
       leaves_[&h] = t->outputs;
@@ -1329,8 +1336,9 @@ absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
       const std::string& target = h.attrs().custom_call_target;
       absl::StatusOr<CustomCallFn> fn = custom_calls_(target);
       if (!fn.ok()) {
-        return absl::Status(fn.status().code(),
-                            absl::StrCat(h.name(), ": ", fn.status().message()));
+        return absl::Status(
+            fn.status().code(),
+            absl::StrCat(h.name(), ": ", fn.status().message()));
       }
       std::vector<int> counts;
       for (const Instruction* op : h.operands()) {
@@ -1377,9 +1385,10 @@ absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
           return absl::OkStatus();
         }
         return absl::UnimplementedError(absl::StrCat(
-            h.name(), ": all-reduce across replicas supports the reducers "
-                      "add, multiply, maximum, minimum, and, or on f32, f64, "
-                      "integers and pred; this one applies ",
+            h.name(),
+            ": all-reduce across replicas supports the reducers "
+            "add, multiply, maximum, minimum, and, or on f32, f64, "
+            "integers and pred; this one applies ",
             h.to_apply()->name()));
       }
       auto t = std::make_unique<AllReduceThunk>(r, std::move(shapes),
@@ -1413,8 +1422,8 @@ absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
           !s.ok()) {
         return s;
       }
-      auto t = std::make_unique<SortThunk>(name, std::move(shapes),
-                                           h.dimensions(0));
+      auto t =
+          std::make_unique<SortThunk>(name, std::move(shapes), h.dimensions(0));
       t->inputs = OperandLeaves(h);
       t->outputs = NewLeaves(cc, h.shape());
       leaves_[&h] = t->outputs;
@@ -1448,8 +1457,7 @@ absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
         !fused.ok() || *fused) {
       return fused.status();
     }
-    const std::string name =
-        absl::StrCat("plexa_k", kernel_thunks_.size());
+    const std::string name = absl::StrCat("plexa_k", kernel_thunks_.size());
     absl::StatusOr<KernelShape> ks = kernels_->AddKernel(h, name);
     if (!ks.ok()) return ks.status();
     auto t = std::make_unique<KernelThunk>(name, *ks);
@@ -1467,7 +1475,8 @@ absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
 
 }  // namespace
 
-// ---- CpuProgram -----------------------------------------------------------------
+// ---- CpuProgram
+// -----------------------------------------------------------------
 
 struct CpuProgram::State {
   std::vector<std::unique_ptr<CompiledComputation>> computations;
@@ -1539,10 +1548,9 @@ absl::StatusOr<std::shared_ptr<const CpuProgram>> CompileProgram(
     program->result_shapes_.push_back(st.entry->slots[s].shape);
   }
   program->module_ = std::move(module);
-  program->stats_.compile_ms =
-      std::chrono::duration<double, std::milli>(
-          std::chrono::steady_clock::now() - start)
-          .count();
+  program->stats_.compile_ms = std::chrono::duration<double, std::milli>(
+                                   std::chrono::steady_clock::now() - start)
+                                   .count();
   return std::shared_ptr<const CpuProgram>(std::move(program));
 }
 
@@ -1581,7 +1589,8 @@ absl::Status CpuProgram::Run(absl::Span<const void* const> args,
   return status;
 }
 
-// ---- ReplicaHub -------------------------------------------------------------------
+// ---- ReplicaHub
+// -------------------------------------------------------------------
 
 struct ReplicaHub::Impl {
   int64_t n;
@@ -1594,7 +1603,8 @@ struct ReplicaHub::Impl {
   absl::Status cancelled;
 };
 
-ReplicaHub::ReplicaHub(int64_t replica_count) : impl_(std::make_unique<Impl>()) {
+ReplicaHub::ReplicaHub(int64_t replica_count)
+    : impl_(std::make_unique<Impl>()) {
   impl_->n = replica_count;
   impl_->slots.resize(replica_count);
 }

@@ -39,13 +39,13 @@ using CustomCallLookup =
     std::function<absl::StatusOr<CustomCallFn>(const std::string& target)>;
 
 struct ProgramStats {
-  int64_t kernels = 0;             // JIT-compiled loop kernels
-  int64_t runtime_thunks = 0;      // dot, convolution, all-reduce, ...
-  int64_t reference_thunks = 0;    // operations run by the evaluator
-  int64_t conv_epilogues = 0;      // loop fusions run inside a convolution
-  int64_t peak_temp_bytes = 0;     // sum over computations of arena sizes
-  int64_t unshared_temp_bytes = 0; // without buffer reuse
-  double compile_ms = 0;           // codegen + LLVM
+  int64_t kernels = 0;              // JIT-compiled loop kernels
+  int64_t runtime_thunks = 0;       // dot, convolution, all-reduce, ...
+  int64_t reference_thunks = 0;     // operations run by the evaluator
+  int64_t conv_epilogues = 0;       // loop fusions run inside a convolution
+  int64_t peak_temp_bytes = 0;      // sum over computations of arena sizes
+  int64_t unshared_temp_bytes = 0;  // without buffer reuse
+  double compile_ms = 0;            // codegen + LLVM
   std::vector<std::string> reference_ops;  // "gather", ...
 };
 
@@ -95,6 +95,7 @@ class CpuProgram {
                    ReplicaHub* hub) const;
 
   struct Computation_;
+
  private:
   friend absl::StatusOr<std::shared_ptr<const CpuProgram>> CompileProgram(
       std::unique_ptr<Module>, const ProgramCompileOptions&,

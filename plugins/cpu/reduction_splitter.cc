@@ -15,8 +15,7 @@ constexpr int64_t kMinReduced = 65536;
 constexpr int64_t kMaxResult = 8;
 
 bool RowMajor(const Shape& s) {
-  return !s.has_layout() ||
-         LayoutUtil::IsMonotonicWithDim0Major(s.layout());
+  return !s.has_layout() || LayoutUtil::IsMonotonicWithDim0Major(s.layout());
 }
 
 Shape RowMajorShape(PrimitiveType t, std::vector<int64_t> dims) {
@@ -44,7 +43,8 @@ absl::StatusOr<bool> ReductionSplitter::Run(Module& module) {
       std::vector<int64_t> dims(r->dimensions().begin(), r->dimensions().end());
       std::sort(dims.begin(), dims.end());
       bool leading = true;
-      for (size_t i = 0; i < dims.size(); ++i) leading &= dims[i] == static_cast<int64_t>(i);
+      for (size_t i = 0; i < dims.size(); ++i)
+        leading &= dims[i] == static_cast<int64_t>(i);
       if (!leading || dims.empty()) continue;
       int64_t reduced = 1;
       for (int64_t d : dims) reduced *= xs.dimensions(d);
@@ -62,7 +62,8 @@ absl::StatusOr<bool> ReductionSplitter::Run(Module& module) {
       Instruction* reshaped = c->AddInstruction(Instruction::Create(
           HloOpcode::kReshape, RowMajorShape(t, split), {x}));
       std::vector<int64_t> partial_dims = {parts};
-      partial_dims.insert(partial_dims.end(), kept_dims.begin(), kept_dims.end());
+      partial_dims.insert(partial_dims.end(), kept_dims.begin(),
+                          kept_dims.end());
       InstructionAttrs inner_attrs;
       inner_attrs.dimensions = {1};
       Instruction* partial = c->AddInstruction(Instruction::Create(

@@ -1,7 +1,8 @@
 // Threads (docs/abi.md "Threads"): 8 threads execute ONE executable of the
-// reference plugin (and of the CPU plugin, when built) at once, each with its own inputs, uploading and reading
-// back through the same client, each checking its own results. Meant to be
-// run under ThreadSanitizer too (label "tsan"; see tests/abi/CMakeLists.txt).
+// reference plugin (and of the CPU plugin, when built) at once, each with its
+// own inputs, uploading and reading back through the same client, each checking
+// its own results. Meant to be run under ThreadSanitizer too (label "tsan"; see
+// tests/abi/CMakeLists.txt).
 //
 // Inputs are small integers, so every f32 result is exact and the expected
 // values are plain arithmetic: for thread t, iteration k, element i,
@@ -28,8 +29,8 @@ std::string Program(int n) {
   const std::string a = "f32[" + std::to_string(n) + "]";
   return "HloModule concurrent\n\nENTRY main {\n  x = " + a +
          " parameter(0)\n  y = " + a + " parameter(1)\n  m = " + a +
-         " multiply(x, y)\n  a = " + a + " add(m, x)\n  ROOT t = (" + a +
-         ", " + a + ") tuple(a, m)\n}\n";
+         " multiply(x, y)\n  a = " + a + " add(m, x)\n  ROOT t = (" + a + ", " +
+         a + ") tuple(a, m)\n}\n";
 }
 
 class ConcurrencyTest : public ::testing::TestWithParam<const char*> {};
@@ -100,7 +101,8 @@ TEST_P(ConcurrencyTest, EightThreadsExecuteOneExecutable) {
 TEST_P(ConcurrencyTest, ReplicasMeetAtEveryAllReduce) {
   auto plugin = Plugin::Load(GetParam());
   ASSERT_TRUE(plugin.ok()) << plugin.status();
-  auto client = (*plugin)->CreateClient({{"num_devices", PLX_Value_INT64, "", 4}});
+  auto client =
+      (*plugin)->CreateClient({{"num_devices", PLX_Value_INT64, "", 4}});
   ASSERT_TRUE(client.ok()) << client.status();
   constexpr char kReplicated[] = R"(HloModule replicated
 sum {

@@ -5,6 +5,8 @@
 // executables.
 // Programs are handed over in the plexa-module format when the plugin
 // accepts it (else HLO text), exactly as `plexa run --backend=...` does.
+#include "tests/conformance/plugin_backend.h"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,7 +16,6 @@
 #include "core/proto/module_proto.h"
 #include "core/text/hlo_printer.h"
 #include "tests/conformance/backend.h"
-#include "tests/conformance/plugin_backend.h"
 
 namespace plexa {
 namespace {

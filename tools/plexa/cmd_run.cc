@@ -168,8 +168,8 @@ absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
   }
   if ((flags.threads > 0 || flags.report) && name != "cpu") {
     return absl::InvalidArgumentError(absl::StrCat(
-        "--threads and --report are options of the cpu plugin, not of '",
-        name, "'"));
+        "--threads and --report are options of the cpu plugin, not of '", name,
+        "'"));
   }
   if (flags.threads > 0) {
     options.push_back({"num_threads", PLX_Value_INT64, "", flags.threads});

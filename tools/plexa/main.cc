@@ -48,10 +48,10 @@ int main(int argc, char** argv) {
                               : plexa::cli::RunFmt(*args);
   }
   if (command == "run") {
-    auto args = ParseArgs(argc, argv, 2,
-                          {"input", "output", "output-dir", "backend",
-                           "replicas", "print", "repeat", "seed", "no-opt",
-                           "threads", "report"});
+    auto args =
+        ParseArgs(argc, argv, 2,
+                  {"input", "output", "output-dir", "backend", "replicas",
+                   "print", "repeat", "seed", "no-opt", "threads", "report"});
     if (!args.ok()) return plexa::cli::ReportError(args.status());
     return plexa::cli::RunRun(*args);
   }

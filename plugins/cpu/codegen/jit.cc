@@ -67,9 +67,9 @@ absl::StatusOr<std::unique_ptr<JitLibrary>> JitLibrary::Load(
   InitializeLlvmOnce();
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb) {
-    return absl::InternalError(absl::StrCat(
-        "cannot describe the host for the JIT: ",
-        LlvmErrorToString(jtmb.takeError())));
+    return absl::InternalError(
+        absl::StrCat("cannot describe the host for the JIT: ",
+                     LlvmErrorToString(jtmb.takeError())));
   }
   auto jit = llvm::orc::LLJITBuilder()
                  .setJITTargetMachineBuilder(std::move(*jtmb))
@@ -106,9 +106,9 @@ absl::StatusOr<std::unique_ptr<JitLibrary>> JitLibrary::Load(
 absl::StatusOr<void*> JitLibrary::Lookup(absl::string_view symbol) const {
   auto addr = impl_->jit->lookup(llvm::StringRef(symbol.data(), symbol.size()));
   if (!addr) {
-    return absl::NotFoundError(absl::StrCat("kernel symbol '", symbol,
-                                            "' is not in the compiled code: ",
-                                            LlvmErrorToString(addr.takeError())));
+    return absl::NotFoundError(absl::StrCat(
+        "kernel symbol '", symbol, "' is not in the compiled code: ",
+        LlvmErrorToString(addr.takeError())));
   }
   return addr->toPtr<void*>();
 }
@@ -126,7 +126,8 @@ std::string PackObjects(const std::vector<std::string>& objects) {
   return out;
 }
 
-absl::StatusOr<std::vector<std::string>> UnpackObjects(absl::string_view bytes) {
+absl::StatusOr<std::vector<std::string>> UnpackObjects(
+    absl::string_view bytes) {
   auto get = [&bytes](uint64_t* n) {
     if (bytes.size() < sizeof(*n)) return false;
     std::memcpy(n, bytes.data(), sizeof(*n));

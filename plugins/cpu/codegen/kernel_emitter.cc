@@ -67,9 +67,8 @@ bool IsHalf(PrimitiveType t) {
 // minor_to_major.
 bool IsDenseArray(const Shape& s) {
   if (!s.IsArray()) return false;
-  if (s.has_layout() &&
-      (LayoutUtil::IsTiled(s) || LayoutUtil::IsPadded(s) ||
-       s.layout().element_size_in_bits() != 0)) {
+  if (s.has_layout() && (LayoutUtil::IsTiled(s) || LayoutUtil::IsPadded(s) ||
+                         s.layout().element_size_in_bits() != 0)) {
     return false;
   }
   return ShapeUtil::ByteSizeOf(s) == ShapeUtil::ByteSizeOfElements(s);
@@ -82,8 +81,8 @@ absl::Status CheckShape(const Instruction& h, const Shape& s) {
   }
   if (!SupportedType(s.element_type())) {
     return absl::UnimplementedError(absl::StrCat(
-        h.name(), ": element type ",
-        primitive_util::Name(s.element_type()), " has no generated code"));
+        h.name(), ": element type ", primitive_util::Name(s.element_type()),
+        " has no generated code"));
   }
   return absl::OkStatus();
 }
@@ -183,10 +182,9 @@ absl::Status CheckElementwise(const Instruction& h) {
     default:
       break;
   }
-  return absl::UnimplementedError(
-      absl::StrCat(h.name(), ": no generated code for ",
-                   HloOpcodeString(h.opcode()), " on ",
-                   primitive_util::Name(in)));
+  return absl::UnimplementedError(absl::StrCat(
+      h.name(), ": no generated code for ", HloOpcodeString(h.opcode()), " on ",
+      primitive_util::Name(in)));
 }
 
 absl::Status CheckScalarComputation(const Computation& c) {
@@ -199,9 +197,9 @@ absl::Status CheckScalarComputation(const Computation& c) {
     }
     if (h->opcode() == HloOpcode::kConstant) continue;
     if (!IsElementwise(h->opcode())) {
-      return absl::UnimplementedError(absl::StrCat(
-          c.name(), ": ", HloOpcodeString(h->opcode()),
-          " in a reducer has no generated code"));
+      return absl::UnimplementedError(
+          absl::StrCat(c.name(), ": ", HloOpcodeString(h->opcode()),
+                       " in a reducer has no generated code"));
     }
     if (absl::Status s = CheckElementwise(*h); !s.ok()) return s;
   }
@@ -245,21 +243,21 @@ absl::Status CheckInKernel(const Instruction& h, bool fused) {
         dn->index_vector_dim > is.rank() ||
         static_cast<int64_t>(h.attrs().gather_slice_sizes.size()) !=
             h.operand(0)->shape().rank()) {
-      return absl::UnimplementedError(absl::StrCat(
-          h.name(), ": this gather form has no generated code"));
+      return absl::UnimplementedError(
+          absl::StrCat(h.name(), ": this gather form has no generated code"));
     }
     // The shapes must agree with the dimension numbers (else the
     // reference kernel reports the error).
     const Shape& os = h.operand(0)->shape();
-    const int64_t vector =
-        dn->index_vector_dim < is.rank() ? is.dimensions(dn->index_vector_dim)
-                                         : 1;
+    const int64_t vector = dn->index_vector_dim < is.rank()
+                               ? is.dimensions(dn->index_vector_dim)
+                               : 1;
     const int64_t index_batch =
         is.rank() - (dn->index_vector_dim < is.rank() ? 1 : 0);
     const int64_t out_batch =
         h.shape().rank() - static_cast<int64_t>(dn->offset_dims.size());
-    const int64_t window = os.rank() - static_cast<int64_t>(
-                                           dn->collapsed_slice_dims.size());
+    const int64_t window =
+        os.rank() - static_cast<int64_t>(dn->collapsed_slice_dims.size());
     bool ok = static_cast<int64_t>(dn->start_index_map.size()) == vector &&
               index_batch == out_batch && out_batch >= 0 &&
               window == static_cast<int64_t>(dn->offset_dims.size());
@@ -285,7 +283,8 @@ absl::Status CheckInKernel(const Instruction& h, bool fused) {
     }
     for (int64_t i = first; i < h.operand_count(); ++i) {
       if (!h.operand(i)->shape().IsScalar() ||
-          !primitive_util::IsIntegralType(h.operand(i)->shape().element_type())) {
+          !primitive_util::IsIntegralType(
+              h.operand(i)->shape().element_type())) {
         return absl::UnimplementedError(
             absl::StrCat(h.name(), ": start indices must be integer scalars"));
       }
@@ -363,8 +362,7 @@ class Emitter {
   // A float value rounded to f16/bf16 (identity for other types).
   Value* Round(Value* v, PrimitiveType t);
 
-  Index NewIndex(const Shape* shape, std::vector<Value*> dims,
-                 Value* linear) {
+  Index NewIndex(const Shape* shape, std::vector<Value*> dims, Value* linear) {
     return Index{next_index_id_++, shape, std::move(dims), linear};
   }
   const std::vector<Value*>& Dims(Index& idx);
@@ -398,8 +396,8 @@ class Emitter {
   // Elementwise arithmetic on register values.
   absl::StatusOr<Value*> EmitElementwise(const Instruction& h,
                                          absl::Span<Value* const> ops);
-  absl::StatusOr<Value*> EmitElementwiseUnrounded(
-      const Instruction& h, absl::Span<Value* const> ops);
+  absl::StatusOr<Value*> EmitElementwiseUnrounded(const Instruction& h,
+                                                  absl::Span<Value* const> ops);
   Value* EmitConvert(Value* v, PrimitiveType from, PrimitiveType to);
   Value* EmitMaxMin(Value* a, Value* b, PrimitiveType t, bool is_max);
   Value* EmitDivRem(Value* a, Value* b, PrimitiveType t, bool is_div);
@@ -418,8 +416,7 @@ class Emitter {
 
   // for (i = lo; i < hi; ++i) body(i)
   template <typename Body>
-  absl::Status ForLoop(Value* lo, Value* hi, absl::string_view name,
-                       Body body);
+  absl::Status ForLoop(Value* lo, Value* hi, absl::string_view name, Body body);
 
   llvm::Module* module_;
   IRBuilder<>& b_;
@@ -492,8 +489,7 @@ Value* Emitter::ToMemory(Value* v, PrimitiveType t) {
     // Round to nearest even on the bits; NaN stays a (quiet) NaN.
     Value* bits = b_.CreateBitCast(v, b_.getInt32Ty());
     Value* lsb = b_.CreateAnd(b_.CreateLShr(bits, 16), b_.getInt32(1));
-    Value* rounded =
-        b_.CreateAdd(bits, b_.CreateAdd(b_.getInt32(0x7FFF), lsb));
+    Value* rounded = b_.CreateAdd(bits, b_.CreateAdd(b_.getInt32(0x7FFF), lsb));
     Value* quiet = b_.CreateOr(bits, b_.getInt32(0x400000));
     Value* r = b_.CreateSelect(b_.CreateFCmpUNO(v, v), quiet, rounded);
     return b_.CreateTrunc(b_.CreateLShr(r, 16), b_.getInt16Ty());
@@ -544,12 +540,12 @@ template <typename Body>
 absl::Status Emitter::ForLoop(Value* lo, Value* hi, absl::string_view name,
                               Body body) {
   llvm::BasicBlock* pre = b_.GetInsertBlock();
-  llvm::BasicBlock* header = llvm::BasicBlock::Create(
-      ctx(), absl::StrCat(name, ".header"), function_);
-  llvm::BasicBlock* body_bb = llvm::BasicBlock::Create(
-      ctx(), absl::StrCat(name, ".body"), function_);
-  llvm::BasicBlock* exit = llvm::BasicBlock::Create(
-      ctx(), absl::StrCat(name, ".exit"), function_);
+  llvm::BasicBlock* header =
+      llvm::BasicBlock::Create(ctx(), absl::StrCat(name, ".header"), function_);
+  llvm::BasicBlock* body_bb =
+      llvm::BasicBlock::Create(ctx(), absl::StrCat(name, ".body"), function_);
+  llvm::BasicBlock* exit =
+      llvm::BasicBlock::Create(ctx(), absl::StrCat(name, ".exit"), function_);
   b_.CreateBr(header);
   b_.SetInsertPoint(header);
   llvm::PHINode* i = b_.CreatePHI(I64(), 2, absl::StrCat(name, ".i"));
@@ -634,12 +630,14 @@ absl::StatusOr<KernelShape> Emitter::EmitKernel(const Instruction& instr,
     ks.cost_per_element = std::max<int64_t>(1, window);
   } else if (root_->opcode() == HloOpcode::kReduce) {
     const int64_t in = ShapeUtil::ElementsIn(root_->operand(0)->shape());
-    ks.cost_per_element = elements > 0 ? std::max<int64_t>(1, in / elements) : 1;
+    ks.cost_per_element =
+        elements > 0 ? std::max<int64_t>(1, in / elements) : 1;
   } else {
     ks.cost_per_element =
         fused_ ? std::max<int64_t>(
                      1, static_cast<int64_t>(
-                            instr.to_apply()->instructions().size()) / 2)
+                            instr.to_apply()->instructions().size()) /
+                            2)
                : 1;
   }
   const int64_t row_length = ks.row_length;
@@ -650,8 +648,8 @@ absl::StatusOr<KernelShape> Emitter::EmitKernel(const Instruction& instr,
     Value* col_base = C64(0);
     if (pieces > 1) {
       row = b_.CreateUDiv(piece_row, C64(pieces));
-      col_base = b_.CreateMul(b_.CreateURem(piece_row, C64(pieces)),
-                              C64(row_length));
+      col_base =
+          b_.CreateMul(b_.CreateURem(piece_row, C64(pieces)), C64(row_length));
     }
     // The major dimensions of this row.
     std::vector<Value*> major(out.rank(), nullptr);
@@ -665,8 +663,7 @@ absl::StatusOr<KernelShape> Emitter::EmitKernel(const Instruction& instr,
         rest = b_.CreateUDiv(rest, C64(out.dimensions(d)));
       }
     }
-    Value* row_base =
-        b_.CreateAdd(b_.CreateMul(row, C64(full_row)), col_base);
+    Value* row_base = b_.CreateAdd(b_.CreateMul(row, C64(full_row)), col_base);
     return ForLoop(C64(0), C64(row_length), "col", [&](Value* j) {
       std::vector<Value*> dims = major;
       if (minor >= 0) dims[minor] = b_.CreateAdd(col_base, j);
@@ -701,9 +698,8 @@ absl::Status Emitter::EmitComparator(const Computation& c,
   std::vector<Value*> args;
   for (const Instruction* p : c.parameter_instructions()) {
     const PrimitiveType t = p->shape().element_type();
-    Value* slot =
-        b_.CreateConstInBoundsGEP1_64(ptr, function_->getArg(0),
-                                      p->parameter_number());
+    Value* slot = b_.CreateConstInBoundsGEP1_64(ptr, function_->getArg(0),
+                                                p->parameter_number());
     Value* addr = b_.CreateLoad(ptr, slot);
     args.push_back(FromMemory(b_.CreateLoad(MemoryType(t), addr), t));
   }
@@ -730,12 +726,12 @@ absl::StatusOr<Value*> Emitter::EmitOperand(const Instruction& h, int64_t i,
 absl::StatusOr<Value*> Emitter::EmitLoad(int64_t buffer, const Shape& shape,
                                          Index& idx) {
   llvm::Type* mt = MemoryType(shape.element_type());
-  Value* addr = b_.CreateInBoundsGEP(mt, buffers_[buffer], LinearIn(idx, shape));
+  Value* addr =
+      b_.CreateInBoundsGEP(mt, buffers_[buffer], LinearIn(idx, shape));
   return FromMemory(b_.CreateLoad(mt, addr), shape.element_type());
 }
 
-absl::StatusOr<Value*> Emitter::EmitConstant(const Instruction& h,
-                                             Index& idx) {
+absl::StatusOr<Value*> Emitter::EmitConstant(const Instruction& h, Index& idx) {
   const Literal& lit = h.literal();
   const Shape& s = h.shape();
   const PrimitiveType t = s.element_type();
@@ -786,8 +782,7 @@ absl::StatusOr<Value*> Emitter::EmitConstant(const Instruction& h,
   return FromMemory(b_.CreateLoad(mt, addr), t);
 }
 
-absl::StatusOr<Value*> Emitter::EmitUncached(const Instruction& h,
-                                             Index& idx) {
+absl::StatusOr<Value*> Emitter::EmitUncached(const Instruction& h, Index& idx) {
   const Shape& s = h.shape();
   switch (h.opcode()) {
     case HloOpcode::kParameter:
@@ -854,8 +849,8 @@ absl::StatusOr<Value*> Emitter::EmitUncached(const Instruction& h,
       std::vector<Value*> dims(s.rank());
       for (int64_t d = 0; d < s.rank(); ++d) {
         const SliceDimension& sd = h.attrs().slice[d];
-        dims[d] = b_.CreateAdd(C64(sd.start),
-                               b_.CreateMul(out[d], C64(sd.stride)));
+        dims[d] =
+            b_.CreateAdd(C64(sd.start), b_.CreateMul(out[d], C64(sd.stride)));
       }
       Index in = NewIndex(&h.operand(0)->shape(), std::move(dims), nullptr);
       return EmitOperand(h, 0, in);
@@ -887,8 +882,8 @@ absl::StatusOr<Value*> Emitter::EmitUncached(const Instruction& h,
                            : b_.CreateZExt(*v, I64());
         const int64_t hi = os.dimensions(d) - window.dimensions(d);
         start = b_.CreateSelect(b_.CreateICmpSLT(start, C64(0)), C64(0), start);
-        starts[d] = b_.CreateSelect(b_.CreateICmpSGT(start, C64(hi)), C64(hi),
-                                    start);
+        starts[d] =
+            b_.CreateSelect(b_.CreateICmpSGT(start, C64(hi)), C64(hi), start);
       }
       const std::vector<Value*>& out = Dims(idx);
       if (!update) {
@@ -934,7 +929,8 @@ absl::StatusOr<Value*> Emitter::EmitUncached(const Instruction& h,
           return b_.CreateFPExt(b_.CreateFPTrunc(d, b_.getHalfTy()),
                                 b_.getFloatTy());
         }
-        if (t == PrimitiveType::BF16) return Round(b_.CreateSIToFP(i, b_.getFloatTy()), t);
+        if (t == PrimitiveType::BF16)
+          return Round(b_.CreateSIToFP(i, b_.getFloatTy()), t);
         return b_.CreateFPTrunc(d, b_.getFloatTy());
       }
       return b_.CreateTrunc(i, RegisterType(t));
@@ -964,13 +960,12 @@ absl::StatusOr<Value*> Emitter::EmitUncached(const Instruction& h,
         } else {
           inside = b_.CreateAnd(inside, b_.CreateICmpSGE(rel, C64(0)));
         }
-        inside = b_.CreateAnd(inside,
-                              b_.CreateICmpSLT(q, C64(os.dimensions(d))));
+        inside =
+            b_.CreateAnd(inside, b_.CreateICmpSLT(q, C64(os.dimensions(d))));
         // Clamped so that the load is always in bounds.
         Value* lo = b_.CreateSelect(b_.CreateICmpSLT(q, C64(0)), C64(0), q);
-        dims[d] = b_.CreateSelect(
-            b_.CreateICmpSGE(lo, C64(os.dimensions(d))),
-            C64(os.dimensions(d) - 1), lo);
+        dims[d] = b_.CreateSelect(b_.CreateICmpSGE(lo, C64(os.dimensions(d))),
+                                  C64(os.dimensions(d) - 1), lo);
       }
       Index in = NewIndex(&os, std::move(dims), nullptr);
       absl::StatusOr<Value*> v = EmitOperand(h, 0, in);
@@ -991,7 +986,8 @@ absl::StatusOr<Value*> Emitter::EmitUncached(const Instruction& h,
         std::vector<Value*> dims = out;
         Value* rel = b_.CreateSub(out[cd], C64(offset));
         Value* lo = b_.CreateSelect(b_.CreateICmpSLT(rel, C64(0)), C64(0), rel);
-        dims[cd] = b_.CreateSelect(b_.CreateICmpSGE(lo, C64(n)), C64(n - 1), lo);
+        dims[cd] =
+            b_.CreateSelect(b_.CreateICmpSGE(lo, C64(n)), C64(n - 1), lo);
         Index in = NewIndex(&os, std::move(dims), nullptr);
         absl::StatusOr<Value*> v = EmitOperand(h, i, in);
         if (!v.ok()) return v;
@@ -1094,7 +1090,7 @@ absl::StatusOr<Value*> Emitter::EmitReduce(const Instruction& h, Index& idx) {
 }
 
 absl::StatusOr<Value*> Emitter::EmitReduceWindow(const Instruction& h,
-                                                  Index& idx) {
+                                                 Index& idx) {
   const Shape& in_shape = h.operand(0)->shape();
   const PrimitiveType t = h.shape().element_type();
   const std::vector<WindowDimension>& win = h.attrs().window->dimensions;
@@ -1132,14 +1128,15 @@ absl::StatusOr<Value*> Emitter::EmitReduceWindow(const Instruction& h,
       Value* safe = b_.CreateSelect(ok, pos, C64(0));
       Value* in = safe;
       if (w.base_dilation > 1) {
-        ok = b_.CreateAnd(ok, b_.CreateICmpEQ(
-                                  b_.CreateURem(safe, C64(w.base_dilation)),
-                                  C64(0)));
+        ok = b_.CreateAnd(
+            ok,
+            b_.CreateICmpEQ(b_.CreateURem(safe, C64(w.base_dilation)), C64(0)));
         in = b_.CreateUDiv(safe, C64(w.base_dilation));
       }
       ok = b_.CreateAnd(ok, b_.CreateICmpSLT(in, C64(in_shape.dimensions(d))));
       valid[d] = ok;
-      in_dims[d] = Clamp64(in, 0, std::max<int64_t>(in_shape.dimensions(d) - 1, 0));
+      in_dims[d] =
+          Clamp64(in, 0, std::max<int64_t>(in_shape.dimensions(d) - 1, 0));
       return loop(d + 1);
     });
   };
@@ -1182,7 +1179,8 @@ absl::StatusOr<Value*> Emitter::EmitGather(const Instruction& h, Index& idx) {
     start[m] = Clamp64(IndexToI64(*v, is.element_type()), 0,
                        os.dimensions(m) - sizes[m]);
   }
-  std::vector<int64_t> offset_dims(dn.offset_dims.begin(), dn.offset_dims.end());
+  std::vector<int64_t> offset_dims(dn.offset_dims.begin(),
+                                   dn.offset_dims.end());
   std::sort(offset_dims.begin(), offset_dims.end());
   std::vector<Value*> in_dims(os.rank());
   size_t o = 0;
@@ -1222,20 +1220,19 @@ absl::StatusOr<Value*> Emitter::EmitScalarComputation(
 // ---- Elementwise arithmetic ------------------------------------------------
 
 Value* Emitter::Intrinsic(llvm::Intrinsic::ID id, std::vector<Value*> args) {
-  llvm::Function* f = llvm::Intrinsic::getDeclaration(
-      module_, id, {args[0]->getType()});
+  llvm::Function* f =
+      llvm::Intrinsic::getDeclaration(module_, id, {args[0]->getType()});
   return b_.CreateCall(f, args);
 }
 
-Value* Emitter::CallLibm(absl::string_view f32_name,
-                         absl::string_view f64_name, PrimitiveType t,
-                         std::vector<Value*> args) {
+Value* Emitter::CallLibm(absl::string_view f32_name, absl::string_view f64_name,
+                         PrimitiveType t, std::vector<Value*> args) {
   llvm::Type* ty = RegisterType(t);
   std::vector<llvm::Type*> params(args.size(), ty);
   const absl::string_view name = ty->isFloatTy() ? f32_name : f64_name;
-  llvm::FunctionCallee f = module_->getOrInsertFunction(
-      llvm::StringRef(name.data(), name.size()),
-      llvm::FunctionType::get(ty, params, false));
+  llvm::FunctionCallee f =
+      module_->getOrInsertFunction(llvm::StringRef(name.data(), name.size()),
+                                   llvm::FunctionType::get(ty, params, false));
   if (auto* fn = llvm::dyn_cast<llvm::Function>(f.getCallee())) {
     fn->setDoesNotThrow();
     fn->setWillReturn();
@@ -1300,8 +1297,8 @@ Value* Emitter::EmitMaxMin(Value* a, Value* b, PrimitiveType t, bool is_max) {
     // NaN-propagating, which LLVM vectorizes as a reduction. It differs
     // from the form below only in the sign of a zero result of max(-0, +0),
     // an order-dependent choice anyway once the reduction is reordered.
-    return Intrinsic(is_max ? llvm::Intrinsic::maximum : llvm::Intrinsic::minimum,
-                     {a, b});
+    return Intrinsic(
+        is_max ? llvm::Intrinsic::maximum : llvm::Intrinsic::minimum, {a, b});
   }
   if (primitive_util::IsFloatingPointType(t)) {
     // std::max(a, b) = a < b ? b : a; std::min(a, b) = b < a ? b : a; a
@@ -1312,10 +1309,9 @@ Value* Emitter::EmitMaxMin(Value* a, Value* b, PrimitiveType t, bool is_max) {
     return b_.CreateSelect(b_.CreateFCmpUNO(a, a), a, r);
   }
   const bool is_signed = primitive_util::IsSignedIntegralType(t);
-  Value* pick_b = is_max ? (is_signed ? b_.CreateICmpSLT(a, b)
-                                      : b_.CreateICmpULT(a, b))
-                         : (is_signed ? b_.CreateICmpSLT(b, a)
-                                      : b_.CreateICmpULT(b, a));
+  Value* pick_b =
+      is_max ? (is_signed ? b_.CreateICmpSLT(a, b) : b_.CreateICmpULT(a, b))
+             : (is_signed ? b_.CreateICmpSLT(b, a) : b_.CreateICmpULT(b, a));
   return b_.CreateSelect(pick_b, b, a);
 }
 
@@ -1332,8 +1328,8 @@ Value* Emitter::EmitDivRem(Value* a, Value* b, PrimitiveType t, bool is_div) {
     const unsigned bits = ty->getIntegerBitWidth();
     Value* int_min =
         llvm::ConstantInt::get(ty, llvm::APInt::getSignedMinValue(bits));
-    Value* overflow = b_.CreateAnd(b_.CreateICmpEQ(a, int_min),
-                                   b_.CreateICmpEQ(b, all_ones));
+    Value* overflow =
+        b_.CreateAnd(b_.CreateICmpEQ(a, int_min), b_.CreateICmpEQ(b, all_ones));
     Value* safe_b = b_.CreateSelect(b_.CreateOr(by_zero, overflow), one, b);
     if (is_div) {
       // x / 0 = -1; INT_MIN / -1 = INT_MIN (XLA).
@@ -1368,9 +1364,9 @@ Value* Emitter::EmitShift(Value* a, Value* b, PrimitiveType t, HloOpcode op) {
       return b_.CreateSelect(too_far, llvm::ConstantInt::get(ty, 0),
                              b_.CreateLShr(a, safe));
     default:
-      return b_.CreateSelect(too_far,
-                             b_.CreateAShr(a, llvm::ConstantInt::get(ty, bits - 1)),
-                             b_.CreateAShr(a, safe));
+      return b_.CreateSelect(
+          too_far, b_.CreateAShr(a, llvm::ConstantInt::get(ty, bits - 1)),
+          b_.CreateAShr(a, safe));
   }
 }
 
@@ -1436,8 +1432,8 @@ Value* Emitter::ExpF32(Value* x) {
   Value* n1 = b_.CreateAShr(ni, 1);
   Value* n2 = b_.CreateSub(ni, n1);
   auto pow2 = [&](Value* k) {
-    return b_.CreateBitCast(
-        b_.CreateShl(b_.CreateAdd(k, b_.getInt32(127)), 23), f);
+    return b_.CreateBitCast(b_.CreateShl(b_.CreateAdd(k, b_.getInt32(127)), 23),
+                            f);
   };
   y = b_.CreateFMul(b_.CreateFMul(y, pow2(n1)), pow2(n2));
   y = b_.CreateSelect(b_.CreateFCmpOGT(x, c(88.72283935546875)),
@@ -1455,20 +1451,20 @@ Value* Emitter::TanhF32(Value* x) {
   xc = Intrinsic(llvm::Intrinsic::maxnum, {xc, c(-kClamp)});
   Value* x2 = b_.CreateFMul(xc, xc);
   Value* p = c(-2.76076847742355e-16);
-  for (double k : {2.00018790482477e-13, -8.60467152213735e-11,
-                   5.12229709037114e-08, 1.48572235717979e-05,
-                   6.37261928875436e-04, 4.89352455891786e-03}) {
+  for (double k :
+       {2.00018790482477e-13, -8.60467152213735e-11, 5.12229709037114e-08,
+        1.48572235717979e-05, 6.37261928875436e-04, 4.89352455891786e-03}) {
     p = b_.CreateFAdd(b_.CreateFMul(p, x2), c(k));
   }
   p = b_.CreateFMul(p, xc);
   Value* q = c(1.19825839466702e-06);
-  for (double k : {1.18534705686654e-04, 2.26843463243900e-03,
-                   4.89352518554385e-03}) {
+  for (double k :
+       {1.18534705686654e-04, 2.26843463243900e-03, 4.89352518554385e-03}) {
     q = b_.CreateFAdd(b_.CreateFMul(q, x2), c(k));
   }
   Value* r = b_.CreateFDiv(p, q);
-  Value* tiny = b_.CreateFCmpOLT(Intrinsic(llvm::Intrinsic::fabs, {x}),
-                                 c(0.0004));
+  Value* tiny =
+      b_.CreateFCmpOLT(Intrinsic(llvm::Intrinsic::fabs, {x}), c(0.0004));
   r = b_.CreateSelect(tiny, x, r);
   return b_.CreateSelect(b_.CreateFCmpUNO(x, x), x, r);
 }
@@ -1516,9 +1512,8 @@ Value* Emitter::EmitUnaryFloat(HloOpcode op, Value* x, PrimitiveType t) {
     case HloOpcode::kRoundNearestEven:
       return Intrinsic(llvm::Intrinsic::roundeven, {x});
     case HloOpcode::kIsFinite:
-      return b_.CreateFCmpONE(
-          Intrinsic(llvm::Intrinsic::fabs, {x}),
-          llvm::ConstantFP::getInfinity(ty));
+      return b_.CreateFCmpONE(Intrinsic(llvm::Intrinsic::fabs, {x}),
+                              llvm::ConstantFP::getInfinity(ty));
     default:
       return nullptr;
   }
@@ -1628,8 +1623,8 @@ absl::StatusOr<Value*> Emitter::EmitElementwiseUnrounded(
       // clamp(lo, x, hi) = min(max(x, lo), hi); a NaN in lo, x or hi (in
       // that order) is the result.
       const PrimitiveType vt = h.operand(1)->shape().element_type();
-      Value* r = EmitMaxMin(EmitMaxMin(ops[1], ops[0], vt, true), ops[2], vt,
-                            false);
+      Value* r =
+          EmitMaxMin(EmitMaxMin(ops[1], ops[0], vt, true), ops[2], vt, false);
       if (primitive_util::IsFloatingPointType(vt)) {
         r = b_.CreateSelect(b_.CreateFCmpUNO(ops[2], ops[2]), ops[2], r);
         r = b_.CreateSelect(b_.CreateFCmpUNO(ops[1], ops[1]), ops[1], r);
@@ -1659,9 +1654,8 @@ absl::StatusOr<Value*> Emitter::EmitElementwiseUnrounded(
       }
       break;
   }
-  return absl::UnimplementedError(
-      absl::StrCat(h.name(), ": no generated code for ",
-                   HloOpcodeString(h.opcode())));
+  return absl::UnimplementedError(absl::StrCat(
+      h.name(), ": no generated code for ", HloOpcodeString(h.opcode())));
 }
 
 }  // namespace
@@ -1779,7 +1773,8 @@ absl::Status KernelModule::AddComparator(const Computation& comparator,
 namespace {
 
 // Optimizes and compiles one shard to an ELF object.
-absl::StatusOr<std::string> CompileShard(llvm::Module& m, std::string* ir_dump) {
+absl::StatusOr<std::string> CompileShard(llvm::Module& m,
+                                         std::string* ir_dump) {
   std::string verify_errors;
   llvm::raw_string_ostream verify_os(verify_errors);
   if (llvm::verifyModule(m, &verify_os)) {
@@ -1791,8 +1786,8 @@ absl::StatusOr<std::string> CompileShard(llvm::Module& m, std::string* ir_dump) 
   const llvm::Target* target =
       llvm::TargetRegistry::lookupTarget(host.triple, error);
   if (target == nullptr) {
-    return absl::InternalError(absl::StrCat("no LLVM target for ", host.triple,
-                                            ": ", error));
+    return absl::InternalError(
+        absl::StrCat("no LLVM target for ", host.triple, ": ", error));
   }
   llvm::TargetOptions options;
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
