@@ -414,3 +414,30 @@ TEST_F(CpuPluginTest, ConvolutionEpilogueMatchesTheEvaluator) {
 
 }  // namespace
 }  // namespace plexa::cpu
+
+namespace plexa::cpu {
+namespace {
+
+// Zero-element results still compile (their kernels never run): an empty
+// concatenation fused with arithmetic.
+TEST_F(CpuPluginTest, EmptyConcatenationCompilesAndRuns) {
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  auto exe = client->Compile(R"(HloModule empty
+ENTRY main {
+  a = f32[2,0] parameter(0)
+  b = f32[2,0] parameter(1)
+  c = f32[2,0] concatenate(a, b), dimensions={1}
+  ROOT n = f32[2,0] negate(c)
+}
+)",
+                             "hlo-text");
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  Literal e(Shape(PrimitiveType::F32, {2, 0}));
+  auto out = Run(*client, **exe, {e, e});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0].shape().dimensions(), (std::vector<int64_t>{2, 0}));
+}
+
+}  // namespace
+}  // namespace plexa::cpu

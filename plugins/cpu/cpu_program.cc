@@ -1205,17 +1205,16 @@ absl::StatusOr<bool> ProgramCompiler::FuseIntoConvolution(
                                : -1;
   const int64_t minor = LayoutUtil::EffectiveLayout(out).minor_to_major(0);
   if (minor == batch_dim || minor == spatial0) return false;
-  // The convolution's thunk moves here (after the epilogue's other
-  // operands); nothing between needs its result (this is its only user).
   auto it = std::find_if(cc.thunks.begin(), cc.thunks.end(),
                          [&](const auto& t) { return t.get() == thunk; });
   if (it == cc.thunks.end()) return false;
-  std::unique_ptr<Thunk> owned = std::move(*it);
-  cc.thunks.erase(it);
-
   const std::string name = absl::StrCat("plexa_k", kernel_thunks_.size());
   absl::StatusOr<KernelShape> ks = kernels_->AddKernel(h, name);
-  if (!ks.ok()) return ks.status();
+  if (!ks.ok()) return false;  // the ordinary path decides what runs it
+  // The convolution's thunk moves here (after the epilogue's other
+  // operands); nothing between needs its result (this is its only user).
+  std::unique_ptr<Thunk> owned = std::move(*it);
+  cc.thunks.erase(it);
   auto kt = std::make_unique<KernelThunk>(name, *ks);
   kt->inputs = OperandLeaves(h);
   kt->outputs = NewLeaves(cc, h.shape());
@@ -1459,7 +1458,12 @@ absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
     }
     const std::string name = absl::StrCat("plexa_k", kernel_thunks_.size());
     absl::StatusOr<KernelShape> ks = kernels_->AddKernel(h, name);
-    if (!ks.ok()) return ks.status();
+    if (!ks.ok()) {
+      // An operation the emitter turned down after all: the reference
+      // kernel runs it.
+      EmitReference(cc, h);
+      return absl::OkStatus();
+    }
     auto t = std::make_unique<KernelThunk>(name, *ks);
     t->inputs = OperandLeaves(h);
     t->outputs = NewLeaves(cc, h.shape());

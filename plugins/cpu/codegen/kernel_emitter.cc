@@ -999,6 +999,11 @@ absl::StatusOr<Value*> Emitter::EmitUncached(const Instruction& h, Index& idx) {
         }
         offset += n;
       }
+      if (result == nullptr) {
+        // Every operand is empty along the dimension, so the result has no
+        // elements and this code never runs.
+        return llvm::Constant::getNullValue(RegisterType(s.element_type()));
+      }
       return result;
     }
     default:
@@ -1734,6 +1739,9 @@ absl::StatusOr<KernelShape> KernelModule::AddKernel(const Instruction& instr,
   if (shape.ok()) {
     ++impl_->kernels;
     ++sh.kernels;
+  } else if (llvm::Function* f = sh.module->getFunction(
+                 llvm::StringRef(name.data(), name.size()))) {
+    f->eraseFromParent();  // the module stays valid for the other kernels
   }
   return shape;
 }
