@@ -5,6 +5,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "core/shape/layout.h"
+#include "core/shape/layout_util.h"
 
 namespace plexa {
 namespace {
@@ -339,6 +340,17 @@ bool IndexUtil::BumpIndices(const Shape& shape, absl::Span<int64_t> indices) {
     indices[d] = 0;
   }
   return false;
+}
+
+std::vector<int64_t> IndexUtil::LayoutStrides(const Shape& shape) {
+  std::vector<int64_t> strides(shape.rank(), 1);
+  int64_t stride = 1;
+  const Layout layout = LayoutUtil::EffectiveLayout(shape);
+  for (int64_t d : layout.minor_to_major()) {
+    strides[d] = stride;
+    stride *= shape.dimensions(d);
+  }
+  return strides;
 }
 
 std::vector<int64_t> IndexUtil::RowMajorStrides(const Shape& shape) {

@@ -61,6 +61,10 @@ class IndexUtil {
   // Row-major logical strides (in elements) of each dimension, ignoring the
   // layout: for [2,3,4] -> {12,4,1}.
   static std::vector<int64_t> RowMajorStrides(const Shape& shape);
+  // Element strides of each dimension in memory under the shape's layout
+  // (default layout if none), for dense arrays (ShapeUtil::IsDenseArray):
+  // [2,3,4]{0,1,2} -> {1,2,6}.
+  static std::vector<int64_t> LayoutStrides(const Shape& shape);
 };
 
 }  // namespace plexa

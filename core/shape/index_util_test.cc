@@ -479,3 +479,22 @@ TEST(IndexUtilTest, RowMajorStrides) {
 
 }  // namespace
 }  // namespace plexa
+
+namespace plexa {
+namespace {
+
+TEST(IndexUtilLayoutStridesTest, FollowTheLayout) {
+  // Hand-computed: the most-minor dimension has stride 1.
+  Shape s =
+      ShapeUtil::MakeShapeWithLayout(PrimitiveType::F32, {2, 3, 4}, {0, 1, 2});
+  EXPECT_EQ(IndexUtil::LayoutStrides(s), (std::vector<int64_t>{1, 2, 6}));
+  Shape r =
+      ShapeUtil::MakeShapeWithLayout(PrimitiveType::F32, {2, 3, 4}, {2, 1, 0});
+  EXPECT_EQ(IndexUtil::LayoutStrides(r), (std::vector<int64_t>{12, 4, 1}));
+  // No layout: the default (row-major) one.
+  EXPECT_EQ(IndexUtil::LayoutStrides(Shape(PrimitiveType::F32, {5, 7})),
+            (std::vector<int64_t>{7, 1}));
+}
+
+}  // namespace
+}  // namespace plexa

@@ -340,4 +340,14 @@ absl::Status ShapeUtil::ValidateShape(const Shape& shape) {
   return absl::OkStatus();
 }
 
+bool ShapeUtil::IsDenseArray(const Shape& shape) {
+  if (!shape.IsArray()) return false;
+  if (shape.has_layout() &&
+      (LayoutUtil::IsTiled(shape) || LayoutUtil::IsPadded(shape) ||
+       shape.layout().element_size_in_bits() != 0)) {
+    return false;
+  }
+  return ByteSizeOf(shape) == ByteSizeOfElements(shape);
+}
+
 }  // namespace plexa

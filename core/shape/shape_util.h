@@ -47,6 +47,9 @@ class ShapeUtil {
   // Bytes of the elements alone, without any padding: ElementsIn * width
   // (0 for tuples and tokens).
   static int64_t ByteSizeOfElements(const Shape& shape);
+  // An array whose elements fill its buffer with nothing else: no tiling,
+  // no padding, no sub-byte element size (any minor_to_major).
+  static bool IsDenseArray(const Shape& shape);
 
   static bool IsScalar(const Shape& s) { return s.IsScalar(); }
   static bool IsEffectiveScalar(const Shape& s);  // array with 1 element

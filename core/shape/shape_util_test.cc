@@ -385,3 +385,22 @@ TEST(ShapeUtilTest, ValidateShape) {
 
 }  // namespace
 }  // namespace plexa
+
+namespace plexa {
+namespace {
+
+TEST(ShapeUtilIsDenseArrayTest, OnlyPlainArraysAreDense) {
+  EXPECT_TRUE(ShapeUtil::IsDenseArray(
+      ShapeUtil::MakeShapeWithLayout(PrimitiveType::F32, {2, 3}, {0, 1})));
+  EXPECT_TRUE(ShapeUtil::IsDenseArray(Shape(PrimitiveType::S8, {4, 0})));
+  EXPECT_FALSE(ShapeUtil::IsDenseArray(
+      ShapeUtil::MakeTupleShape({Shape(PrimitiveType::F32, {2})})));
+  // Tiled: T(8,128) on f32[2,3] pads to a whole tile.
+  Shape tiled =
+      ShapeUtil::MakeShapeWithLayout(PrimitiveType::F32, {2, 3}, {1, 0});
+  tiled.mutable_layout()->mutable_tiles()->push_back(Tile({8, 128}));
+  EXPECT_FALSE(ShapeUtil::IsDenseArray(tiled));
+}
+
+}  // namespace
+}  // namespace plexa

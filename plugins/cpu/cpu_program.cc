@@ -15,6 +15,7 @@
 #include "core/passes/dce.h"
 #include "core/passes/default_pipeline.h"
 #include "core/passes/fusion.h"
+#include "core/shape/index_util.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
 #include "core/verifier/verifier.h"
@@ -118,8 +119,6 @@ int64_t LeafCount(const Shape& shape) {
   return n;
 }
 
-std::vector<int64_t> StridesOf(const Shape& s);
-
 int64_t SlotBytes(const Shape& s) {
   return s.IsArray() ? ShapeUtil::ByteSizeOf(s) : 0;
 }
@@ -139,6 +138,12 @@ class KernelThunk : public Thunk {
   const std::string& name() const { return name_; }
   void set_fn(KernelFn fn) { fn_ = fn; }
   KernelFn fn() const { return fn_; }
+  // The kernel's buffer array (kernel_emitter.h): results, then operands.
+  void CollectBuffers(const Frame& f, void** out) const {
+    size_t k = 0;
+    for (int s : outputs) out[k++] = f.ptr[s];
+    for (int s : inputs) out[k++] = f.ptr[s];
+  }
   const KernelShape& shape() const { return shape_; }
   absl::Status Run(Frame& f) const override {
     void* buffers[64];
@@ -149,9 +154,7 @@ class KernelThunk : public Thunk {
       heap.resize(n);
       b = heap.data();
     }
-    size_t k = 0;
-    for (int s : outputs) b[k++] = f.ptr[s];
-    for (int s : inputs) b[k++] = f.ptr[s];
+    CollectBuffers(f, b);
     const int64_t rows = shape_.rows;
     if (rows == 0) return absl::OkStatus();
     const int64_t per_row =
@@ -248,9 +251,9 @@ class ConvThunk : public Thunk {
     T* out = reinterpret_cast<T*>(f.ptr[outputs[0]]);
     if (epilogue_ == nullptr) return Conv(dims_, lhs, rhs, out, f.ctx->pool);
     // The epilogue kernel's buffers: its result, then its operands.
-    std::vector<void*> buffers;
-    for (int s : epilogue_->outputs) buffers.push_back(f.ptr[s]);
-    for (int s : epilogue_->inputs) buffers.push_back(f.ptr[s]);
+    std::vector<void*> buffers(epilogue_->outputs.size() +
+                               epilogue_->inputs.size());
+    epilogue_->CollectBuffers(f, buffers.data());
     void* const* bp = buffers.data();
     const KernelFn fn = epilogue_->fn();
     ConvDims dims = dims_;
@@ -342,7 +345,7 @@ class SortThunk : public Thunk {
   SortThunk(std::string name, std::vector<Shape> shapes, int64_t dimension)
       : name_(std::move(name)), shapes_(std::move(shapes)), dim_(dimension) {
     for (const Shape& s : shapes_) {
-      strides_.push_back(StridesOf(s));
+      strides_.push_back(IndexUtil::LayoutStrides(s));
       widths_.push_back(primitive_util::ByteWidth(s.element_type()));
     }
   }
@@ -777,26 +780,10 @@ Collapsed Collapse(const std::vector<int64_t>& strides, const Shape& s,
   return c;
 }
 
-std::vector<int64_t> StridesOf(const Shape& s) {
-  std::vector<int64_t> strides(s.rank(), 1);
-  int64_t stride = 1;
-  const Layout layout = LayoutUtil::EffectiveLayout(s);
-  for (int64_t d : layout.minor_to_major()) {
-    strides[d] = stride;
-    stride *= s.dimensions(d);
-  }
-  return strides;
-}
-
 std::vector<int64_t> Range(int64_t lo, int64_t hi) {
   std::vector<int64_t> r;
   for (int64_t i = lo; i < hi; ++i) r.push_back(i);
   return r;
-}
-
-bool DenseArray(const Shape& s) {
-  return s.IsArray() && !LayoutUtil::IsTiled(s) && !LayoutUtil::IsPadded(s) &&
-         ShapeUtil::ByteSizeOf(s) == ShapeUtil::ByteSizeOfElements(s);
 }
 
 class ProgramCompiler {
@@ -988,8 +975,9 @@ absl::Status ProgramCompiler::EmitDot(CompiledComputation& cc,
   const Shape out = WithLayout(h.shape());
   const PrimitiveType t = out.element_type();
   if ((t != PrimitiveType::F32 && t != PrimitiveType::F64) ||
-      ls.element_type() != t || rs.element_type() != t || !DenseArray(ls) ||
-      !DenseArray(rs) || !DenseArray(out)) {
+      ls.element_type() != t || rs.element_type() != t ||
+      !ShapeUtil::IsDenseArray(ls) || !ShapeUtil::IsDenseArray(rs) ||
+      !ShapeUtil::IsDenseArray(out)) {
     return absl::OkStatus();
   }
   const DotDimensionNumbers& dn = *h.attrs().dot_dimension_numbers;
@@ -1008,8 +996,9 @@ absl::Status ProgramCompiler::EmitDot(CompiledComputation& cc,
       free_dims(ls, dn.lhs_batch_dimensions, dn.lhs_contracting_dimensions);
   const std::vector<int64_t> rf =
       free_dims(rs, dn.rhs_batch_dimensions, dn.rhs_contracting_dimensions);
-  const std::vector<int64_t> lst = StridesOf(ls), rst = StridesOf(rs),
-                             ost = StridesOf(out);
+  const std::vector<int64_t> lst = IndexUtil::LayoutStrides(ls),
+                             rst = IndexUtil::LayoutStrides(rs),
+                             ost = IndexUtil::LayoutStrides(out);
   const int64_t nb = static_cast<int64_t>(dn.lhs_batch_dimensions.size());
   const int64_t nlf = static_cast<int64_t>(lf.size());
   const Collapsed lb = Collapse(lst, ls, dn.lhs_batch_dimensions);
@@ -1091,15 +1080,17 @@ absl::Status ProgramCompiler::EmitConv(CompiledComputation& cc,
   const Shape out = WithLayout(h.shape());
   const PrimitiveType t = out.element_type();
   if ((t != PrimitiveType::F32 && t != PrimitiveType::F64) ||
-      ls.element_type() != t || rs.element_type() != t || !DenseArray(ls) ||
-      !DenseArray(rs) || !DenseArray(out) ||
+      ls.element_type() != t || rs.element_type() != t ||
+      !ShapeUtil::IsDenseArray(ls) || !ShapeUtil::IsDenseArray(rs) ||
+      !ShapeUtil::IsDenseArray(out) ||
       !h.attrs().convolution_dimension_numbers.has_value()) {
     return absl::OkStatus();
   }
   const ConvolutionDimensionNumbers& dn =
       *h.attrs().convolution_dimension_numbers;
-  const std::vector<int64_t> lst = StridesOf(ls), rst = StridesOf(rs),
-                             ost = StridesOf(out);
+  const std::vector<int64_t> lst = IndexUtil::LayoutStrides(ls),
+                             rst = IndexUtil::LayoutStrides(rs),
+                             ost = IndexUtil::LayoutStrides(out);
   ConvDims d;
   d.num_spatial = static_cast<int>(dn.input_spatial_dimensions.size());
   d.batch = ls.dimensions(dn.input_batch_dimension);
@@ -1371,7 +1362,7 @@ absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
         types_ok &= et == PrimitiveType::F32 || et == PrimitiveType::F64 ||
                     primitive_util::IsIntegralType(et) ||
                     et == PrimitiveType::PRED;
-        types_ok &= DenseArray(s);
+        types_ok &= ShapeUtil::IsDenseArray(s);
       }
       if ((r == HloOpcode::kAnd || r == HloOpcode::kOr)) {
         for (const Shape& s : shapes) {
@@ -1403,7 +1394,7 @@ absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
       std::vector<Shape> shapes;
       bool ok = KernelModule::CanEmitComparator(*h.to_apply()).ok();
       for (const Instruction* op : h.operands()) {
-        ok &= DenseArray(op->shape()) && op->shape().rank() > 0;
+        ok &= ShapeUtil::IsDenseArray(op->shape()) && op->shape().rank() > 0;
         shapes.push_back(WithLayout(op->shape()));
       }
       std::vector<Shape> out_shapes;

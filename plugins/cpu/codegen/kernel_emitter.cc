@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/ir/computation.h"
 #include "core/literal/literal.h"
+#include "core/shape/index_util.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -63,19 +64,8 @@ bool IsHalf(PrimitiveType t) {
   return t == PrimitiveType::F16 || t == PrimitiveType::BF16;
 }
 
-// A dense array: no tiling, no padding, no sub-byte element size; any
-// minor_to_major.
-bool IsDenseArray(const Shape& s) {
-  if (!s.IsArray()) return false;
-  if (s.has_layout() && (LayoutUtil::IsTiled(s) || LayoutUtil::IsPadded(s) ||
-                         s.layout().element_size_in_bits() != 0)) {
-    return false;
-  }
-  return ShapeUtil::ByteSizeOf(s) == ShapeUtil::ByteSizeOfElements(s);
-}
-
 absl::Status CheckShape(const Instruction& h, const Shape& s) {
-  if (!IsDenseArray(s)) {
+  if (!ShapeUtil::IsDenseArray(s)) {
     return absl::UnimplementedError(
         absl::StrCat(h.name(), ": ", s.ToString(), " is not a dense array"));
   }
@@ -305,17 +295,6 @@ std::vector<int64_t> MinorToMajor(const Shape& s) {
                               l.minor_to_major().end());
 }
 
-// Element strides of each logical dimension of a dense array.
-std::vector<int64_t> Strides(const Shape& s) {
-  std::vector<int64_t> strides(s.rank(), 1);
-  int64_t stride = 1;
-  for (int64_t d : MinorToMajor(s)) {
-    strides[d] = stride;
-    stride *= s.dimensions(d);
-  }
-  return strides;
-}
-
 bool SameDimsAndLayout(const Shape& a, const Shape& b) {
   return a.dimensions() == b.dimensions() &&
          (a.rank() <= 1 || MinorToMajor(a) == MinorToMajor(b));
@@ -527,7 +506,7 @@ Value* Emitter::LinearIn(Index& idx, const Shape& target) {
     return idx.linear;
   }
   const std::vector<Value*>& dims = Dims(idx);
-  const std::vector<int64_t> strides = Strides(target);
+  const std::vector<int64_t> strides = IndexUtil::LayoutStrides(target);
   Value* linear = C64(0);
   for (int64_t d = 0; d < target.rank(); ++d) {
     if (target.dimensions(d) == 1) continue;
