@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include "absl/strings/match.h"
@@ -375,21 +376,25 @@ absl::StatusOr<std::unique_ptr<Executable>> Client::DeserializeExecutable(
   return exe;
 }
 
-namespace {
-Literal AssembleFrom(const Shape& shape, std::vector<Literal>& leaves,
-                     size_t& next) {
-  if (!shape.IsTuple()) return std::move(leaves[next++]);
-  std::vector<Literal> elements;
-  for (const Shape& s : shape.tuple_shapes()) {
-    elements.push_back(AssembleFrom(s, leaves, next));
+absl::StatusOr<std::vector<std::unique_ptr<Buffer>>> ParameterBuffers(
+    Client& client, const Literal& parameter, int64_t device_index) {
+  if (parameter.shape().IsTuple() &&
+      !client.plugin().HasCapability(PLX_CAPABILITY_TUPLE_PARAMETERS)) {
+    return absl::UnimplementedError(
+        absl::StrCat("plugin '", client.plugin().attributes().name, "' (ABI ",
+                     client.plugin().attributes().abi_major, ".",
+                     client.plugin().attributes().abi_minor,
+                     ") does not take tuple-shaped parameters (",
+                     parameter.shape().ToString(),
+                     "): it lacks PLX_CAPABILITY_TUPLE_PARAMETERS"));
   }
-  return Literal::MakeTuple(std::move(elements));
-}
-}  // namespace
-
-Literal AssembleResult(const Shape& shape, std::vector<Literal> leaves) {
-  size_t next = 0;
-  return AssembleFrom(shape, leaves, next);
+  std::vector<std::unique_ptr<Buffer>> out;
+  for (const Literal& leaf : FlattenArrayLeaves(parameter)) {
+    auto b = client.BufferFromLiteral(leaf, device_index);
+    if (!b.ok()) return b.status();
+    out.push_back(std::move(*b));
+  }
+  return out;
 }
 
 absl::StatusOr<Shape> ShapeFromAbi(const PLX_ArrayShape& s) {
@@ -475,12 +480,147 @@ absl::Status Executable::LoadSignature() {
     outputs_.push_back(*s);
   }
   num_replicas_ = args.num_replicas;
+  if (args.program_shape != nullptr) {
+    absl::StatusOr<ProgramShape> program =
+        ParseProgramShape(args.program_shape);
+    if (!program.ok()) {
+      return absl::InternalError(absl::StrCat(
+          "plugin '", plugin_->path(), "' gave an unreadable program_shape '",
+          args.program_shape, "': ", program.status().message()));
+    }
+    program_shape_ = std::move(*program);
+  }
   return absl::OkStatus();
 }
 
+namespace {
+
+// The host's side of PLX_FeedsExtension: C callbacks that turn a PLX_FeedArgs
+// into HostFeeds calls. Nothing may throw through the plugin's frames, and
+// a failure comes back as a code and a message kept in a thread-local
+// string (the ABI lets it live until the next call on this thread).
+int32_t FailFeed(PLX_FeedArgs* args, const absl::Status& status) {
+  thread_local std::string message;
+  message = std::string(status.message());
+  args->error_message = message.c_str();
+  return static_cast<int32_t>(status.code());
+}
+
+absl::Status CheckFeedArgs(const PLX_FeedArgs* args) {
+  if (args->struct_size < PLX_FeedArgs_STRUCT_SIZE) {
+    return absl::InvalidArgumentError(absl::StrCat("PLX_FeedArgs struct_size ",
+                                                   args->struct_size, " < ",
+                                                   PLX_FeedArgs_STRUCT_SIZE));
+  }
+  if (args->shape == nullptr ||
+      (args->num_leaves > 0 &&
+       (args->leaves == nullptr || args->data == nullptr))) {
+    return absl::InvalidArgumentError(
+        "PLX_FeedArgs: shape, leaves or data is NULL");
+  }
+  return absl::OkStatus();
+}
+
+// The literal's array leaves in the default layout, checked against the
+// plugin's leaf list.
+absl::StatusOr<std::vector<Literal>> LeavesForAbi(Literal value,
+                                                  const PLX_FeedArgs& args) {
+  std::vector<Literal> leaves = FlattenArrayLeaves(std::move(value));
+  if (leaves.size() != args.num_leaves) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(leaves.size(), " array leaves for ", args.num_leaves,
+                     " expected by the plugin"));
+  }
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    absl::StatusOr<Shape> want = ShapeFromAbi(args.leaves[i]);
+    if (!want.ok()) return want.status();
+    if (!Shape::Equal().IgnoreLayout()(leaves[i].shape(), *want)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("leaf ", i, " is ", leaves[i].shape().ToString(false),
+                       ", the plugin expects ", want->ToString(false)));
+    }
+    const Layout row_major = LayoutUtil::GetDefaultLayoutForRank(want->rank());
+    if (!(LayoutUtil::EffectiveLayout(leaves[i].shape()) == row_major)) {
+      absl::StatusOr<Literal> moved = leaves[i].Relayout(row_major);
+      if (!moved.ok()) return moved.status();
+      leaves[i] = std::move(*moved);
+    }
+  }
+  return leaves;
+}
+
+int32_t InfeedCallback(void* user_data, PLX_FeedArgs* args) {
+  if (args == nullptr) return PLX_Error_Code_INVALID_ARGUMENT;
+  try {
+    if (absl::Status s = CheckFeedArgs(args); !s.ok()) {
+      return FailFeed(args, s);
+    }
+    absl::StatusOr<Shape> shape = ParseShape(args->shape);
+    if (!shape.ok()) return FailFeed(args, shape.status());
+    absl::StatusOr<Literal> value = static_cast<HostFeeds*>(user_data)->Infeed(
+        args->replica, args->instruction ? args->instruction : "", *shape);
+    if (!value.ok()) return FailFeed(args, value.status());
+    if (!Shape::Equal().IgnoreLayout()(value->shape(), *shape)) {
+      return FailFeed(
+          args, absl::InvalidArgumentError(absl::StrCat(
+                    "the infeed expects ", shape->ToString(false),
+                    " but the host has ", value->shape().ToString(false))));
+    }
+    absl::StatusOr<std::vector<Literal>> leaves =
+        LeavesForAbi(std::move(*value), *args);
+    if (!leaves.ok()) return FailFeed(args, leaves.status());
+    for (size_t i = 0; i < leaves->size(); ++i) {
+      absl::Span<const uint8_t> bytes = (*leaves)[i].data();
+      if (!bytes.empty())
+        std::memcpy(args->data[i], bytes.data(), bytes.size());
+    }
+    return PLX_Error_Code_OK;
+  } catch (const std::exception& e) {
+    return FailFeed(args, absl::InternalError(e.what()));
+  }
+}
+
+int32_t OutfeedCallback(void* user_data, PLX_FeedArgs* args) {
+  if (args == nullptr) return PLX_Error_Code_INVALID_ARGUMENT;
+  try {
+    if (absl::Status s = CheckFeedArgs(args); !s.ok()) {
+      return FailFeed(args, s);
+    }
+    absl::StatusOr<Shape> shape = ParseShape(args->shape);
+    if (!shape.ok()) return FailFeed(args, shape.status());
+    LayoutUtil::SetToDefaultLayout(&*shape);
+    Literal value(*shape);
+    // Fill the zeroed literal leaf by leaf from the plugin's data.
+    std::vector<Literal> leaves = FlattenArrayLeaves(std::move(value));
+    if (leaves.size() != args->num_leaves) {
+      return FailFeed(
+          args, absl::InvalidArgumentError(absl::StrCat(
+                    "the shape ", args->shape, " has ", leaves.size(),
+                    " array leaves, the plugin gave ", args->num_leaves)));
+    }
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      absl::Span<uint8_t> bytes = leaves[i].mutable_data();
+      if (!bytes.empty())
+        std::memcpy(bytes.data(), args->data[i], bytes.size());
+    }
+    absl::StatusOr<Literal> assembled =
+        AssembleFromArrayLeaves(*shape, std::move(leaves));
+    if (!assembled.ok()) return FailFeed(args, assembled.status());
+    absl::Status s = static_cast<HostFeeds*>(user_data)->Outfeed(
+        args->replica, args->instruction ? args->instruction : "",
+        std::move(*assembled));
+    if (!s.ok()) return FailFeed(args, s);
+    return PLX_Error_Code_OK;
+  } catch (const std::exception& e) {
+    return FailFeed(args, absl::InternalError(e.what()));
+  }
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<std::vector<std::unique_ptr<Buffer>>>>
 Executable::Execute(const std::vector<std::vector<Buffer*>>& args,
-                    absl::Span<const int64_t> donated) {
+                    absl::Span<const int64_t> donated, HostFeeds* feeds) {
   const size_t replicas = args.size();
   std::vector<std::vector<PLX_Buffer*>> in(replicas);
   std::vector<PLX_Buffer* const*> in_ptrs(replicas);
@@ -508,6 +648,15 @@ Executable::Execute(const std::vector<std::vector<Buffer*>>& args,
   a.outputs = out_ptrs.data();
   a.num_outputs = outputs_.size();
   a.completion_events = nullptr;  // synchronous
+  PLX_FeedsExtension feeds_ext{};
+  if (feeds != nullptr) {
+    feeds_ext.struct_size = PLX_FeedsExtension_STRUCT_SIZE;
+    feeds_ext.type = PLX_ExtensionType_FEEDS;
+    feeds_ext.user_data = feeds;
+    feeds_ext.infeed = InfeedCallback;
+    feeds_ext.outfeed = OutfeedCallback;
+    a.extension_start = reinterpret_cast<PLX_Extension*>(&feeds_ext);
+  }
   RETURN_IF_PLX_ERROR(plugin_->api(),
                       plugin_->api()->PLX_Executable_Execute(&a));
   std::vector<std::vector<std::unique_ptr<Buffer>>> result(replicas);

@@ -17,11 +17,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "core/eval/evaluator.h"
 #include "core/literal/literal.h"
 #include "core/shape/shape.h"
 #include "plexa/plexa_c_api.h"
@@ -159,15 +161,25 @@ class Executable {
   Executable& operator=(const Executable&) = delete;
 
   PLX_Executable* handle() const { return executable_; }
+  // The flattened signature: array leaves (tuples flattened, tokens left
+  // out; ShapeUtil::ArrayLeafShapes).
   const std::vector<Shape>& parameter_shapes() const { return parameters_; }
   const std::vector<Shape>& output_shapes() const { return outputs_; }
+  // The unflattened entry signature, when the plugin gives it (ABI 1.1).
+  const std::optional<ProgramShape>& program_shape() const {
+    return program_shape_;
+  }
   int64_t num_replicas() const { return num_replicas_; }
 
-  // args[replica][i]; returns outputs[replica][i] (tuple results are
-  // flattened). Waits for completion.
+  // args[replica][i] (array leaves, as parameter_shapes()); returns
+  // outputs[replica][i] (the result's array leaves; AssembleFromArrayLeaves
+  // rebuilds the result). Waits for completion. With `feeds`, the
+  // program's infeed and outfeed talk to it (a PLX_FeedsExtension on the
+  // call; the plugin needs PLX_CAPABILITY_FEEDS). `feeds` is used only
+  // during the call.
   absl::StatusOr<std::vector<std::vector<std::unique_ptr<Buffer>>>> Execute(
       const std::vector<std::vector<Buffer*>>& args,
-      absl::Span<const int64_t> donated = {});
+      absl::Span<const int64_t> donated = {}, HostFeeds* feeds = nullptr);
   absl::StatusOr<std::string> Serialize() const;
 
  private:
@@ -179,13 +191,15 @@ class Executable {
   PLX_Executable* executable_;
   std::vector<Shape> parameters_;
   std::vector<Shape> outputs_;
+  std::optional<ProgramShape> program_shape_;
   int64_t num_replicas_ = 1;
 };
 
-// Rebuilds a result of `shape` (a nested tuple, or an array) from the
-// flattened outputs of an execution, in order. `leaves` must hold exactly
-// the shape's array leaves.
-Literal AssembleResult(const Shape& shape, std::vector<Literal> leaves);
+// The buffers for one entry parameter on `device_index`: its array leaves
+// (a tuple parameter needs PLX_CAPABILITY_TUPLE_PARAMETERS; an array gives
+// one buffer, a token none).
+absl::StatusOr<std::vector<std::unique_ptr<Buffer>>> ParameterBuffers(
+    Client& client, const Literal& parameter, int64_t device_index = 0);
 
 // Converts an ABI array shape (with its layout) to a Shape.
 absl::StatusOr<Shape> ShapeFromAbi(const PLX_ArrayShape& shape);

@@ -59,6 +59,7 @@ struct PLX_Executable {
   std::vector<ArrayShapeStorage> output_storage;
   std::vector<PLX_ArrayShape> parameters;
   std::vector<PLX_ArrayShape> outputs;
+  std::string program_shape;  // empty: not known (Signature gives NULL)
 };
 
 namespace plexa::sdk {

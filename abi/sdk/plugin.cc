@@ -34,6 +34,17 @@ absl::StatusOr<std::shared_ptr<Event>> Buffer::ToHostAsync(
   return Event::Ready(ToHost(dst, host_shape));
 }
 
+absl::StatusOr<ExecuteResult> Executable::Execute(
+    absl::Span<const std::vector<Buffer*>>) {
+  return absl::UnimplementedError(
+      "this plugin implements neither Execute nor ExecuteWithOptions");
+}
+
+absl::StatusOr<ExecuteResult> Executable::ExecuteWithOptions(
+    absl::Span<const std::vector<Buffer*>> args, const ExecuteOptions&) {
+  return Execute(args);
+}
+
 absl::StatusOr<std::string> Executable::Serialize() const {
   return absl::UnimplementedError("this plugin cannot serialize executables");
 }
@@ -179,9 +190,13 @@ PLX_Error* Guard(const char* fn, Body&& body) {
   }
 }
 
-#define PLX_CHECK_ARGS(ArgsType, fn)                                         \
-  if (absl::Status s = CheckArgs(args, ArgsType##_STRUCT_SIZE, fn); !s.ok()) \
-  return s
+// The smallest struct_size a caller may pass is the 1.0 size: the
+// _STRUCT_SIZE macro for structs that never grew, the _STRUCT_SIZE_1_0
+// macro (PLX_CHECK_ARGS_SIZE) for those that did.
+#define PLX_CHECK_ARGS_SIZE(size, fn) \
+  if (absl::Status s = CheckArgs(args, (size), fn); !s.ok()) return s
+#define PLX_CHECK_ARGS(ArgsType, fn) \
+  PLX_CHECK_ARGS_SIZE(ArgsType##_STRUCT_SIZE, fn)
 
 #define PLX_RETURN_IF_ERROR(expr) \
   if (absl::Status s = (expr); !s.ok()) return s
@@ -761,6 +776,24 @@ absl::StatusOr<CompileOptions> ReadCompileOptions(const PLX_CompileOptions* o,
   return out;
 }
 
+// A plugin's signature must be flat (array leaves only): a tuple or token
+// shape cannot be described by a PLX_ArrayShape.
+absl::Status CheckFlatSignature(const Executable& exe, const char* fn) {
+  for (const auto* list : {&exe.parameter_shapes(), &exe.output_shapes()}) {
+    for (const Shape& s : *list) {
+      if (!s.IsArray()) {
+        return absl::InternalError(absl::StrCat(
+            fn, ": the plugin's executable lists a ",
+            list == &exe.parameter_shapes() ? "parameter" : "output",
+            " of shape ", s.ToString(),
+            "; signatures hold array leaves only "
+            "(ShapeUtil::ArrayLeafShapes)"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 PLX_Executable* WrapExecutable(PLX_Client* client,
                                std::unique_ptr<Executable> exe,
                                std::shared_ptr<CustomCallResolver> resolver) {
@@ -773,6 +806,7 @@ PLX_Executable* WrapExecutable(PLX_Client* client,
   }
   for (auto& s : h->parameter_storage) h->parameters.push_back(s.view);
   for (auto& s : h->output_storage) h->outputs.push_back(s.view);
+  h->program_shape = exe->program_shape();
   h->impl = std::move(exe);
   h->client = client;
   h->resolver = std::move(resolver);
@@ -835,6 +869,7 @@ PLX_Error* ClientCompile(PLX_Client_Compile_Args* args) {
     auto exe =
         args->client->impl->Compile(std::move(*module), *options, **resolver);
     if (!exe.ok()) return exe.status();
+    PLX_RETURN_IF_ERROR(CheckFlatSignature(**exe, fn));
     args->executable =
         WrapExecutable(args->client, std::move(*exe), std::move(*resolver));
     return absl::OkStatus();
@@ -857,7 +892,8 @@ PLX_Error* ExecutableDestroy(PLX_Executable_Destroy_Args* args) {
 PLX_Error* ExecutableSignature(PLX_Executable_Signature_Args* args) {
   constexpr const char* fn = "PLX_Executable_Signature";
   return Guard(fn, [&]() -> absl::Status {
-    PLX_CHECK_ARGS(PLX_Executable_Signature_Args, fn);
+    // Grown in 1.1: a 1.0 caller's smaller struct is fine.
+    PLX_CHECK_ARGS_SIZE(PLX_Executable_Signature_Args_STRUCT_SIZE_1_0, fn);
     PLX_RETURN_IF_ERROR(CheckHandle(args->executable, HandleKind::kExecutable,
                                     fn, "executable"));
     PLX_Executable* e = args->executable;
@@ -866,8 +902,139 @@ PLX_Error* ExecutableSignature(PLX_Executable_Signature_Args* args) {
     args->outputs = e->outputs.data();
     args->num_outputs = e->outputs.size();
     args->num_replicas = e->impl->num_replicas();
+    // A 1.0 caller's struct ends before program_shape: not written then.
+    if (args->struct_size >=
+        PLX_STRUCT_SIZE(PLX_Executable_Signature_Args, program_shape)) {
+      args->program_shape =
+          e->program_shape.empty() ? nullptr : e->program_shape.c_str();
+    }
     return absl::OkStatus();
   });
+}
+
+// HostFeeds over a PLX_FeedsExtension: the plugin's side of the host's
+// feed callbacks. Each call lays the value out as the ABI says (array leaves,
+// depth first, default row-major layout) and converts a failure code and
+// message into a status.
+class AbiFeeds : public HostFeeds {
+ public:
+  explicit AbiFeeds(const PLX_FeedsExtension& ext)
+      : user_data_(ext.user_data), infeed_(ext.infeed), outfeed_(ext.outfeed) {}
+
+  absl::StatusOr<Literal> Infeed(int64_t replica, absl::string_view instruction,
+                                 const Shape& data_shape) override {
+    if (infeed_ == nullptr) {
+      return absl::FailedPreconditionError(
+          "the host's PLX_FeedsExtension has no infeed callback");
+    }
+    Shape shape = data_shape;
+    LayoutUtil::SetToDefaultLayout(&shape);
+    Literal value(shape);
+    std::vector<Literal*> leaves;
+    CollectLeaves(&value, &leaves);
+    PLX_RETURN_IF_ERROR(Call(infeed_, replica, instruction, shape, leaves));
+    return value;
+  }
+
+  absl::Status Outfeed(int64_t replica, absl::string_view instruction,
+                       Literal value) override {
+    if (outfeed_ == nullptr) {
+      return absl::FailedPreconditionError(
+          "the host's PLX_FeedsExtension has no outfeed callback");
+    }
+    Shape shape = value.shape();
+    LayoutUtil::SetToDefaultLayout(&shape);
+    std::vector<Literal*> leaves;
+    CollectLeaves(&value, &leaves);
+    for (Literal* leaf : leaves) {
+      Shape want = leaf->shape();
+      LayoutUtil::SetToDefaultLayout(&want);
+      if (!(LayoutUtil::EffectiveLayout(leaf->shape()) == want.layout())) {
+        absl::StatusOr<Literal> moved = leaf->Relayout(want.layout());
+        if (!moved.ok()) return moved.status();
+        *leaf = std::move(*moved);
+      }
+    }
+    return Call(outfeed_, replica, instruction, shape, leaves);
+  }
+
+ private:
+  static void CollectLeaves(Literal* value, std::vector<Literal*>* out) {
+    if (value->shape().IsTuple()) {
+      for (int64_t i = 0; i < value->tuple_element_count(); ++i) {
+        CollectLeaves(value->mutable_tuple_element(i), out);
+      }
+    } else if (value->shape().IsArray()) {
+      out->push_back(value);
+    }
+  }
+
+  absl::Status Call(PLX_Feed_Callback* fn, int64_t replica,
+                    absl::string_view instruction, const Shape& shape,
+                    const std::vector<Literal*>& leaves) {
+    std::vector<ArrayShapeStorage> storage(leaves.size());
+    std::vector<PLX_ArrayShape> views;
+    std::vector<void*> data;
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      storage[i].Set(leaves[i]->shape());
+      storage[i].view.minor_to_major = nullptr;  // row-major by contract
+      views.push_back(storage[i].view);
+      data.push_back(leaves[i]->mutable_data().data());
+    }
+    const std::string name(instruction);
+    const std::string shape_text = shape.ToString(true);
+    PLX_FeedArgs args{};
+    args.struct_size = PLX_FeedArgs_STRUCT_SIZE;
+    args.replica = replica;
+    args.instruction = name.c_str();
+    args.shape = shape_text.c_str();
+    args.leaves = views.data();
+    args.num_leaves = views.size();
+    args.data = data.data();
+    const int32_t code = fn(user_data_, &args);
+    if (code == PLX_Error_Code_OK) return absl::OkStatus();
+    const absl::StatusCode status_code =
+        code > 0 && code <= PLX_Error_Code_UNAUTHENTICATED
+            ? static_cast<absl::StatusCode>(code)
+            : absl::StatusCode::kUnknown;
+    return absl::Status(
+        status_code,
+        absl::StrCat("the host's ", fn == infeed_ ? "infeed" : "outfeed",
+                     " callback failed: ",
+                     args.error_message != nullptr ? args.error_message
+                                                   : "(no message)"));
+  }
+
+  void* user_data_;
+  PLX_Feed_Callback* infeed_;
+  PLX_Feed_Callback* outfeed_;
+};
+
+// Reads the extensions of an Execute call that this SDK knows; unknown
+// types are skipped, as the ABI says.
+absl::Status ReadExecuteExtensions(PLX_Extension* chain, const char* fn,
+                                   ExecuteOptions* options) {
+  int hops = 0;
+  for (PLX_Extension* e = chain; e != nullptr; e = e->next) {
+    if (++hops > 256) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          fn, ": the extension chain has more than 256 links (a cycle?)"));
+    }
+    if (e->type != PLX_ExtensionType_FEEDS) continue;
+    if (e->struct_size < PLX_FeedsExtension_STRUCT_SIZE ||
+        e->struct_size > kMaxStructSize) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          fn, ": PLX_FeedsExtension struct_size is ", e->struct_size,
+          ", expected at least ", PLX_FeedsExtension_STRUCT_SIZE));
+    }
+    if (options->feeds != nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(fn, ": two PLX_FeedsExtension in one call"));
+    }
+    options->feeds = std::make_shared<AbiFeeds>(
+        *reinterpret_cast<const PLX_FeedsExtension*>(e));
+  }
+  return absl::OkStatus();
 }
 
 PLX_Error* ExecutableExecute(PLX_Executable_Execute_Args* args) {
@@ -939,7 +1106,10 @@ PLX_Error* ExecutableExecute(PLX_Executable_Execute_Args* args) {
             absl::StrCat(fn, ": donated argument index out of range"));
       }
     }
-    auto result = exe->Execute(per_replica);
+    ExecuteOptions options;
+    PLX_RETURN_IF_ERROR(
+        ReadExecuteExtensions(args->extension_start, fn, &options));
+    auto result = exe->ExecuteWithOptions(per_replica, options);
     if (!result.ok()) return result.status();
     if (result->outputs.size() != replicas) {
       return absl::InternalError(absl::StrCat(
@@ -1001,6 +1171,7 @@ PLX_Error* ClientDeserializeExecutable(
     auto exe = args->client->impl->Deserialize(
         absl::string_view(args->bytes, args->bytes_size));
     if (!exe.ok()) return exe.status();
+    PLX_RETURN_IF_ERROR(CheckFlatSignature(**exe, fn));
     args->executable = WrapExecutable(args->client, std::move(*exe), nullptr);
     return absl::OkStatus();
   });

@@ -19,6 +19,7 @@
 #include "abi/sdk/event.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "core/eval/evaluator.h"
 #include "core/ir/module.h"
 #include "core/shape/shape.h"
 #include "plexa/plexa_c_api.h"
@@ -101,17 +102,34 @@ struct ExecuteResult {
   std::vector<std::shared_ptr<Event>> completion;
 };
 
+// What one PLX_Executable_Execute call carries besides the arguments.
+struct ExecuteOptions {
+  // The host's feed callbacks (a PLX_FeedsExtension on the call, ABI 1.1),
+  // or null. Stays valid as long as a copy of the pointer is kept.
+  std::shared_ptr<HostFeeds> feeds;
+};
+
 class Executable {
  public:
   virtual ~Executable() = default;
   // Array shapes with layouts; the SDK checks Execute's arguments against
-  // them (count, type, dimensions) before calling Execute.
+  // them (count, type, dimensions) before calling Execute. Entry
+  // parameters and results are flattened to their array leaves
+  // (ShapeUtil::ArrayLeafShapes: tuples flattened, tokens left out).
   virtual const std::vector<Shape>& parameter_shapes() const = 0;
   virtual const std::vector<Shape>& output_shapes() const = 0;
   virtual int64_t num_replicas() const { return 1; }
-  // args[replica][i]. Thread-safe: called concurrently.
+  // The unflattened entry signature (Signature's program_shape), e.g.
+  // ProgramShape::ToString() of the entry computation; "" if unknown.
+  virtual std::string program_shape() const { return ""; }
+  // args[replica][i]. Thread-safe: called concurrently. A plugin overrides
+  // one of the two: the SDK calls ExecuteWithOptions, whose default calls
+  // Execute (which by default is UNIMPLEMENTED).
   virtual absl::StatusOr<ExecuteResult> Execute(
-      absl::Span<const std::vector<Buffer*>> args) = 0;
+      absl::Span<const std::vector<Buffer*>> args);
+  virtual absl::StatusOr<ExecuteResult> ExecuteWithOptions(
+      absl::Span<const std::vector<Buffer*>> args,
+      const ExecuteOptions& options);
   virtual absl::StatusOr<std::string> Serialize() const;
 };
 

@@ -539,8 +539,10 @@ class Interpreter {
   int64_t replica_count() const { return replica_count_; }
   CollectiveHub* hub() const { return hub_; }
   RandomGenerator& rng() { return rng_; }
-  HostFeedQueue* infeed() const;
-  HostFeedQueue* outfeed() const;
+  // options().feeds, or the replica's queues from the options.
+  HostFeeds& feeds() {
+    return options_.feeds != nullptr ? *options_.feeds : queue_feeds_;
+  }
   // Number of times `instr` has executed on this replica before (used to
   // match collectives across replicas).
   int64_t NextExecutionCount(const Instruction* instr) {
@@ -556,6 +558,7 @@ class Interpreter {
   int64_t replica_count_;
   CollectiveHub* hub_;
   RandomGenerator rng_;
+  QueueFeeds queue_feeds_;
   absl::flat_hash_map<const Computation*, std::unique_ptr<Plan>> plans_;
   absl::flat_hash_map<const Computation*, std::unique_ptr<ScalarFn>>
       scalar_fns_;

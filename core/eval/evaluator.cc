@@ -35,6 +35,19 @@ int64_t HostFeedQueue::size() const {
 }
 
 namespace eval {
+namespace {
+
+// The queue replica `replica` uses: its own when per-replica queues are
+// given, else the shared one.
+HostFeedQueue* ReplicaQueue(const std::vector<HostFeedQueue*>& per_replica,
+                            HostFeedQueue* shared, int64_t replica) {
+  if (per_replica.empty()) return shared;
+  return replica < static_cast<int64_t>(per_replica.size())
+             ? per_replica[replica]
+             : nullptr;
+}
+
+}  // namespace
 
 // ---- Interpreter ------------------------------------------------------------
 
@@ -55,27 +68,13 @@ Interpreter::Interpreter(const EvaluatorOptions& options, int64_t replica_id,
       hub_(hub),
       // Replica r draws from its own stream (docs/evaluator.md "rng").
       rng_(options.rng_seed ^
-           (static_cast<uint64_t>(replica_id) * 0xD1B54A32D192ED03ull)) {}
+           (static_cast<uint64_t>(replica_id) * 0xD1B54A32D192ED03ull)),
+      queue_feeds_(
+          ReplicaQueue(options.replica_infeeds, options.infeed, replica_id),
+          ReplicaQueue(options.replica_outfeeds, options.outfeed, replica_id)) {
+}
 
 Interpreter::~Interpreter() = default;
-
-HostFeedQueue* Interpreter::infeed() const {
-  if (!options_.replica_infeeds.empty()) {
-    return replica_id_ < static_cast<int64_t>(options_.replica_infeeds.size())
-               ? options_.replica_infeeds[replica_id_]
-               : nullptr;
-  }
-  return options_.infeed;
-}
-
-HostFeedQueue* Interpreter::outfeed() const {
-  if (!options_.replica_outfeeds.empty()) {
-    return replica_id_ < static_cast<int64_t>(options_.replica_outfeeds.size())
-               ? options_.replica_outfeeds[replica_id_]
-               : nullptr;
-  }
-  return options_.outfeed;
-}
 
 absl::StatusOr<const Interpreter::Plan*> Interpreter::GetPlan(
     const Computation& computation) {

@@ -50,6 +50,42 @@ class HostFeedQueue {
   std::deque<Literal> items_;
 };
 
+// ---- Host feeds ---------------------------------------------------------
+// Where infeed reads and outfeed writes, as one execution sees it. The
+// evaluator, the CPU plugin and the ABI's PLX_FeedsExtension (host and SDK
+// sides) all speak to this interface. Implementations must be thread-safe:
+// replicas call concurrently (one replica calls in program order).
+class HostFeeds {
+ public:
+  virtual ~HostFeeds() = default;
+  // The next value for the infeed instruction named `instruction` of
+  // replica `replica`: a literal of `data_shape` (any layout; a tuple for a
+  // tuple data shape). Never called for an empty-tuple data shape.
+  virtual absl::StatusOr<Literal> Infeed(int64_t replica,
+                                         absl::string_view instruction,
+                                         const Shape& data_shape) = 0;
+  // The value an outfeed instruction sends.
+  virtual absl::Status Outfeed(int64_t replica, absl::string_view instruction,
+                               Literal value) = 0;
+};
+
+// HostFeeds over two queues shared by every replica (either may be null:
+// reaching that kind of feed is then a FailedPrecondition error). An infeed
+// checks the queued literal's shape against the instruction's.
+class QueueFeeds : public HostFeeds {
+ public:
+  QueueFeeds(HostFeedQueue* infeed, HostFeedQueue* outfeed)
+      : infeed_(infeed), outfeed_(outfeed) {}
+  absl::StatusOr<Literal> Infeed(int64_t replica, absl::string_view instruction,
+                                 const Shape& data_shape) override;
+  absl::Status Outfeed(int64_t replica, absl::string_view instruction,
+                       Literal value) override;
+
+ private:
+  HostFeedQueue* infeed_;
+  HostFeedQueue* outfeed_;
+};
+
 // ---- Custom calls -------------------------------------------------------
 // The C calling convention of API_VERSION_ORIGINAL (and unspecified), as
 // XLA's CPU backend and the Plexa plugins use it:
@@ -95,6 +131,9 @@ struct EvaluatorOptions {
   HostFeedQueue* outfeed = nullptr;
   std::vector<HostFeedQueue*> replica_infeeds;
   std::vector<HostFeedQueue*> replica_outfeeds;
+  // When set, infeed and outfeed go here instead of the queues above
+  // (borrowed; must outlive the run).
+  HostFeeds* feeds = nullptr;
 
   // Resolves custom-call targets; empty means DefaultCustomCallResolver.
   // When set it is the only resolver consulted (call

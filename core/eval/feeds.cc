@@ -34,22 +34,18 @@ absl::StatusOr<Literal> EvalInfeed(Interpreter& interp,
   if (data_shape.IsTuple() && data_shape.tuple_shapes_size() == 0) {
     data = Literal::MakeTuple({});
   } else {
-    HostFeedQueue* queue = interp.infeed();
-    if (queue == nullptr) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("evaluator: ", InstrName(instr),
-                       ": no infeed queue in EvaluatorOptions"));
-    }
-    std::optional<Literal> item = queue->Pop();
-    if (!item.has_value()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "evaluator: ", InstrName(instr), ": the infeed queue is empty"));
+    absl::StatusOr<Literal> item =
+        interp.feeds().Infeed(interp.replica_id(), instr.name(), data_shape);
+    if (!item.ok()) {
+      return absl::Status(item.status().code(),
+                          absl::StrCat("evaluator: ", InstrName(instr), ": ",
+                                       item.status().message()));
     }
     if (!SameShapeIgnoringLayout(item->shape(), data_shape)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "evaluator: ", InstrName(instr), " expects ",
-          data_shape.ToString(false), " but the infeed queue holds ",
-          item->shape().ToString(false)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("evaluator: ", InstrName(instr), " expects ",
+                       data_shape.ToString(false), " but the host fed ",
+                       item->shape().ToString(false)));
     }
     PLEXA_EVAL_ASSIGN_OR_RETURN(data, ToDefaultLayout(*item));
     NormalizePred(&data);
@@ -63,17 +59,16 @@ absl::StatusOr<Literal> EvalInfeed(Interpreter& interp,
 absl::StatusOr<Literal> EvalOutfeed(Interpreter& interp,
                                     const Instruction& instr, Operands ops) {
   if (ops.size() != 2) return Invalid(instr, "expected data and a token");
-  HostFeedQueue* queue = interp.outfeed();
-  if (queue == nullptr) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("evaluator: ", InstrName(instr),
-                     ": no outfeed queue in EvaluatorOptions"));
-  }
   const Shape& target = instr.attrs().outfeed_shape.has_value()
                             ? *instr.attrs().outfeed_shape
                             : instr.operand(0)->shape();
   PLEXA_EVAL_ASSIGN_OR_RETURN(Literal data, ToLayoutOf(*ops[0], target));
-  queue->Push(std::move(data));
+  absl::Status s = interp.feeds().Outfeed(interp.replica_id(), instr.name(),
+                                          std::move(data));
+  if (!s.ok()) {
+    return absl::Status(s.code(), absl::StrCat("evaluator: ", InstrName(instr),
+                                               ": ", s.message()));
+  }
   return MakeTokenLiteral();
 }
 
@@ -83,3 +78,27 @@ absl::StatusOr<Literal> EvalAfterAll(Interpreter&, const Instruction&,
 }
 
 }  // namespace plexa::eval
+
+namespace plexa {
+
+absl::StatusOr<Literal> QueueFeeds::Infeed(int64_t, absl::string_view,
+                                           const Shape&) {
+  if (infeed_ == nullptr) {
+    return absl::FailedPreconditionError("no infeed queue");
+  }
+  std::optional<Literal> item = infeed_->Pop();
+  if (!item.has_value()) {
+    return absl::FailedPreconditionError("the infeed queue is empty");
+  }
+  return std::move(*item);
+}
+
+absl::Status QueueFeeds::Outfeed(int64_t, absl::string_view, Literal value) {
+  if (outfeed_ == nullptr) {
+    return absl::FailedPreconditionError("no outfeed queue");
+  }
+  outfeed_->Push(std::move(value));
+  return absl::OkStatus();
+}
+
+}  // namespace plexa

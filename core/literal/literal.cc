@@ -692,4 +692,64 @@ std::string Literal::ToString() const {
                       ToStringWithoutShape());
 }
 
+namespace {
+
+void FlattenInto(Literal literal, std::vector<Literal>* out) {
+  if (literal.shape().IsTuple()) {
+    for (Literal& e : std::move(literal).DecomposeTuple()) {
+      FlattenInto(std::move(e), out);
+    }
+  } else if (literal.shape().IsArray()) {
+    out->push_back(std::move(literal));
+  }
+}
+
+absl::StatusOr<Literal> AssembleFrom(const Shape& shape,
+                                     std::vector<Literal>& leaves,
+                                     size_t& next) {
+  if (shape.IsToken()) return Literal(shape);
+  if (shape.IsTuple()) {
+    std::vector<Literal> elements;
+    for (const Shape& s : shape.tuple_shapes()) {
+      absl::StatusOr<Literal> e = AssembleFrom(s, leaves, next);
+      if (!e.ok()) return e.status();
+      elements.push_back(std::move(*e));
+    }
+    return Literal::MakeTuple(std::move(elements));
+  }
+  if (next >= leaves.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("only ", leaves.size(), " array leaves for a value of ",
+                     "shape ", shape.ToString()));
+  }
+  Literal& leaf = leaves[next];
+  if (!Shape::Equal().IgnoreLayout()(leaf.shape(), shape)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("array leaf ", next, " is ", leaf.shape().ToString(),
+                     " but the shape wants ", shape.ToString()));
+  }
+  ++next;
+  return std::move(leaf);
+}
+
+}  // namespace
+
+std::vector<Literal> FlattenArrayLeaves(Literal literal) {
+  std::vector<Literal> out;
+  FlattenInto(std::move(literal), &out);
+  return out;
+}
+
+absl::StatusOr<Literal> AssembleFromArrayLeaves(const Shape& shape,
+                                                std::vector<Literal> leaves) {
+  size_t next = 0;
+  absl::StatusOr<Literal> out = AssembleFrom(shape, leaves, next);
+  if (out.ok() && next != leaves.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(leaves.size(), " array leaves for a value of shape ",
+                     shape.ToString(), ", which has ", next));
+  }
+  return out;
+}
+
 }  // namespace plexa

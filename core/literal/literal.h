@@ -306,6 +306,15 @@ absl::StatusOr<Literal> Literal::CreateFromValues(const Shape& shape,
   return lit;
 }
 
+// The array leaves of a (nested) tuple literal, depth first, tokens left
+// out (the ABI's flattening; ShapeUtil::ArrayLeafShapes).
+std::vector<Literal> FlattenArrayLeaves(Literal literal);
+// The inverse: a literal of `shape` from its array leaves in order, tokens
+// recreated. InvalidArgument when the count or a leaf's dimensions or type
+// do not match (layouts may differ; each leaf keeps its own).
+absl::StatusOr<Literal> AssembleFromArrayLeaves(const Shape& shape,
+                                                std::vector<Literal> leaves);
+
 }  // namespace plexa
 
 #endif  // PLEXA_CORE_LITERAL_LITERAL_H_

@@ -84,6 +84,22 @@ int64_t ShapeUtil::LeafCount(const Shape& shape) {
   return n;
 }
 
+namespace {
+void CollectArrayLeaves(const Shape& shape, std::vector<Shape>* out) {
+  if (shape.IsTuple()) {
+    for (const Shape& s : shape.tuple_shapes()) CollectArrayLeaves(s, out);
+  } else if (shape.IsArray()) {
+    out->push_back(shape);
+  }
+}
+}  // namespace
+
+std::vector<Shape> ShapeUtil::ArrayLeafShapes(const Shape& shape) {
+  std::vector<Shape> out;
+  CollectArrayLeaves(shape, &out);
+  return out;
+}
+
 int64_t ShapeUtil::ByteSizeOf(const Shape& shape) {
   if (shape.IsTuple()) return 8 * shape.tuple_shapes_size();
   if (!shape.IsArray()) return 0;  // token, invalid

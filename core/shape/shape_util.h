@@ -36,6 +36,9 @@ class ShapeUtil {
   // Number of leaves of a (nested) tuple; 1 for an array or a token (as
   // XLA's GetLeafCount); 0 for an empty tuple.
   static int64_t LeafCount(const Shape& shape);
+  // The array leaves of a (nested) tuple, depth first, tokens left out: how
+  // the ABI flattens parameters and results. Layouts are kept.
+  static std::vector<Shape> ArrayLeafShapes(const Shape& shape);
 
   // Bytes the array occupies in memory under its layout (default layout if
   // none), including seed 000's padding, tiling padding and seed 001's tail

@@ -43,6 +43,9 @@ absl::StatusOr<std::unique_ptr<Module>> ParseHloModule(absl::string_view text);
 // "f32[2,3]{1,0}", "(f32[], s32[2])",
 // "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}"
 absl::StatusOr<Shape> ParseShape(absl::string_view text);
+// "(f32[2]{0}, (s32[], token[])) -> f32[2]{0}": a ProgramShape printed
+// without parameter names (the ABI's Signature program_shape).
+absl::StatusOr<ProgramShape> ParseProgramShape(absl::string_view text);
 // "{1,0:T(8,128)(2,1)S(1)}"
 absl::StatusOr<Layout> ParseLayout(absl::string_view text);
 // The literal text of a constant, without its shape ("{ {1, 2}, {3, 4} }",

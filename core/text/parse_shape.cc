@@ -249,6 +249,13 @@ absl::StatusOr<Layout> Parser::ParseLayout(int64_t rank, bool check_rank) {
 absl::StatusOr<ProgramShape> Parser::ParseComputationLayout() {
   PLEXA_TEXT_RETURN_IF_ERROR(
       Expect(TokKind::kLbrace, "'{' starting entry_computation_layout"));
+  PLEXA_TEXT_ASSIGN_OR_RETURN(ProgramShape program_shape, ParseProgramShape());
+  PLEXA_TEXT_RETURN_IF_ERROR(
+      Expect(TokKind::kRbrace, "'}' closing entry_computation_layout"));
+  return program_shape;
+}
+
+absl::StatusOr<ProgramShape> Parser::ParseProgramShape() {
   PLEXA_TEXT_RETURN_IF_ERROR(
       Expect(TokKind::kLparen, "'(' starting the parameter shapes"));
   ProgramShape program_shape;
@@ -265,8 +272,6 @@ absl::StatusOr<ProgramShape> Parser::ParseComputationLayout() {
   PLEXA_TEXT_RETURN_IF_ERROR(
       Expect(TokKind::kArrow, "'->' before the result shape"));
   PLEXA_TEXT_ASSIGN_OR_RETURN(program_shape.result, ParseShape());
-  PLEXA_TEXT_RETURN_IF_ERROR(
-      Expect(TokKind::kRbrace, "'}' closing entry_computation_layout"));
   return program_shape;
 }
 

@@ -644,6 +644,12 @@ absl::StatusOr<Shape> Parser::ParseStandaloneShape() {
   return shape;
 }
 
+absl::StatusOr<ProgramShape> Parser::ParseStandaloneProgramShape() {
+  PLEXA_TEXT_ASSIGN_OR_RETURN(ProgramShape shape, ParseProgramShape());
+  PLEXA_TEXT_RETURN_IF_ERROR(ExpectEnd());
+  return shape;
+}
+
 absl::StatusOr<Layout> Parser::ParseStandaloneLayout() {
   PLEXA_TEXT_ASSIGN_OR_RETURN(Layout layout,
                               ParseLayout(/*rank=*/0, /*check_rank=*/false));
@@ -667,6 +673,11 @@ absl::StatusOr<std::unique_ptr<Module>> ParseHloModule(absl::string_view text) {
 absl::StatusOr<Shape> ParseShape(absl::string_view text) {
   text_internal::Parser parser(text);
   return parser.ParseStandaloneShape();
+}
+
+absl::StatusOr<ProgramShape> ParseProgramShape(absl::string_view text) {
+  text_internal::Parser parser(text);
+  return parser.ParseStandaloneProgramShape();
 }
 
 absl::StatusOr<Layout> ParseLayout(absl::string_view text) {

@@ -146,6 +146,9 @@ class Parser {
   absl::StatusOr<Layout> ParseLayout(int64_t rank, bool check_rank);
   // entry_computation_layout={(f32[2]{0}, s32[])->f32[2]{0}}
   absl::StatusOr<ProgramShape> ParseComputationLayout();
+  // (f32[2]{0}, s32[])->f32[2]{0}
+  absl::StatusOr<ProgramShape> ParseProgramShape();
+  absl::StatusOr<ProgramShape> ParseStandaloneProgramShape();
 
   // ---- Attributes (parse_attributes.cc) ----
   // Parses one `name=value` of an instruction (the ',' before it consumed).

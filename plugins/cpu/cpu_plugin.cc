@@ -183,8 +183,17 @@ class CpuExecutable : public sdk::Executable {
     return static_cast<int64_t>(replica_devices_.size());
   }
 
-  absl::StatusOr<sdk::ExecuteResult> Execute(
-      absl::Span<const std::vector<Buffer*>> args) override {
+  std::string program_shape() const override {
+    ProgramShape shape =
+        program_->module().entry_computation()->ComputeProgramShape();
+    shape.parameter_names.clear();
+    return shape.ToString();
+  }
+
+  absl::StatusOr<sdk::ExecuteResult> ExecuteWithOptions(
+      absl::Span<const std::vector<Buffer*>> args,
+      const sdk::ExecuteOptions& options) override {
+    HostFeeds* feeds = options.feeds.get();
     const int64_t replicas = static_cast<int64_t>(args.size());
     sdk::ExecuteResult out;
     out.outputs.resize(replicas);
@@ -226,7 +235,7 @@ class CpuExecutable : public sdk::Executable {
     }
     if (replicas == 1) {
       absl::Status s = program_->Run(arg_ptrs[0], result_ptrs[0], pool_.get(),
-                                     0, 1, nullptr);
+                                     0, 1, nullptr, feeds);
       if (!s.ok()) return s;
       return out;
     }
@@ -236,7 +245,7 @@ class CpuExecutable : public sdk::Executable {
     for (int64_t r = 0; r < replicas; ++r) {
       threads.emplace_back([&, r] {
         status[r] = program_->Run(arg_ptrs[r], result_ptrs[r], pool_.get(), r,
-                                  replicas, &hub);
+                                  replicas, &hub, feeds);
         if (!status[r].ok()) hub.Cancel(status[r]);
       });
     }
@@ -485,8 +494,10 @@ class CpuPlugin : public sdk::Plugin {
     info.version = "0.1.0";
     info.platform = "host";
     info.formats = {"plexa-module", "hlo-text"};
-    info.capabilities =
-        PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL | PLX_CAPABILITY_REPLICAS;
+    info.capabilities = PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL |
+                        PLX_CAPABILITY_REPLICAS | PLX_CAPABILITY_FEEDS |
+                        PLX_CAPABILITY_TUPLE_PARAMETERS |
+                        PLX_CAPABILITY_SERIALIZE_EXECUTABLE;
     return info;
   }
 

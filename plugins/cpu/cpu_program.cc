@@ -70,6 +70,7 @@ struct ExecContext {
   int64_t replica_id = 0;
   int64_t replica_count = 1;
   ReplicaHub* hub = nullptr;
+  HostFeeds* feeds = nullptr;  // infeed/outfeed; null: none given
   std::unique_ptr<InstructionEvaluator> evaluator;  // created on first use
   std::vector<AlignedMemory> arenas;                // per computation id
 };
@@ -419,6 +420,7 @@ class ReferenceThunk : public Thunk {
     if (f.ctx->evaluator == nullptr) {
       EvaluatorOptions options;
       options.verify_module = false;
+      options.feeds = f.ctx->feeds;
       f.ctx->evaluator = std::make_unique<InstructionEvaluator>(
           std::move(options), f.ctx->replica_id, f.ctx->replica_count);
     }
@@ -905,9 +907,12 @@ absl::StatusOr<CompiledComputation*> ProgramCompiler::Compile(
   }
   cc.result_leaves = roots;
   if (is_entry) {
-    for (size_t i = 0; i < roots.size(); ++i) {
-      cc.slots[roots[i]].kind = SlotKind::kResult;
-      cc.slots[roots[i]].index = static_cast<int64_t>(i);
+    // The caller's result buffers are the array leaves (tokens have none).
+    int64_t next = 0;
+    for (int root : roots) {
+      if (cc.slots[root].shape.IsToken()) continue;
+      cc.slots[root].kind = SlotKind::kResult;
+      cc.slots[root].index = next++;
     }
   }
   if (absl::Status s = AssignBuffersFor(cc, is_entry); !s.ok()) return s;
@@ -1424,9 +1429,11 @@ absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
     }
     case HloOpcode::kInfeed:
     case HloOpcode::kOutfeed:
-      return absl::UnimplementedError(absl::StrCat(
-          h.name(), ": ", HloOpcodeString(h.opcode()),
-          " needs a host feed queue, which ABI v1.0 does not carry"));
+      // Through the evaluator, which talks to the execution's HostFeeds
+      // (ExecContext::feeds): feeds are host round trips, not kernels.
+      EmitReference(cc, h);
+      ++stats_->runtime_thunks;
+      return absl::OkStatus();
     case HloOpcode::kDot: {
       bool handled = false;
       if (absl::Status s = EmitDot(cc, h, &handled); !s.ok()) return s;
@@ -1535,12 +1542,14 @@ absl::StatusOr<std::shared_ptr<const CpuProgram>> CompileProgram(
       t->set_fn(reinterpret_cast<ComparatorFn>(*fn));
     }
   }
-  for (const Instruction* p :
-       module->entry_computation()->parameter_instructions()) {
-    program->parameter_shapes_.push_back(WithLayout(p->shape()));
+  // The ABI's flattening: array leaves only (tokens hold no data).
+  for (int s : st.entry->param_leaves) {
+    const Shape& shape = st.entry->slots[s].shape;
+    if (shape.IsArray()) program->parameter_shapes_.push_back(shape);
   }
   for (int s : st.entry->result_leaves) {
-    program->result_shapes_.push_back(st.entry->slots[s].shape);
+    const Shape& shape = st.entry->slots[s].shape;
+    if (shape.IsArray()) program->result_shapes_.push_back(shape);
   }
   program->module_ = std::move(module);
   program->stats_.compile_ms = std::chrono::duration<double, std::milli>(
@@ -1552,12 +1561,13 @@ absl::StatusOr<std::shared_ptr<const CpuProgram>> CompileProgram(
 absl::Status CpuProgram::Run(absl::Span<const void* const> args,
                              absl::Span<void* const> results, ThreadPool* pool,
                              int64_t replica_id, int64_t replica_count,
-                             ReplicaHub* hub) const {
+                             ReplicaHub* hub, HostFeeds* feeds) const {
   const CompiledComputation& entry = *state_->entry;
-  // Entry parameters arrive as arrays (ABI v1.0): one leaf each.
-  if (args.size() != entry.param_leaves.size()) {
+  // Entry parameters arrive as their array leaves; token leaves have no
+  // memory.
+  if (args.size() != parameter_shapes_.size()) {
     return absl::InvalidArgumentError(
-        absl::StrCat("the program takes ", entry.param_leaves.size(),
+        absl::StrCat("the program takes ", parameter_shapes_.size(),
                      " parameter arrays, got ", args.size()));
   }
   ExecContext ctx;
@@ -1565,6 +1575,7 @@ absl::Status CpuProgram::Run(absl::Span<const void* const> args,
   ctx.replica_id = replica_id;
   ctx.replica_count = replica_count;
   ctx.hub = hub;
+  ctx.feeds = feeds;
   {
     std::lock_guard<std::mutex> lock(state_->arenas_mu);
     if (!state_->free_arenas.empty()) {
@@ -1574,8 +1585,12 @@ absl::Status CpuProgram::Run(absl::Span<const void* const> args,
   }
   ctx.arenas.resize(state_->computations.size());
   std::vector<uint8_t*> params;
-  for (const void* a : args) {
-    params.push_back(static_cast<uint8_t*>(const_cast<void*>(a)));
+  size_t next = 0;
+  for (int s : entry.param_leaves) {
+    params.push_back(
+        entry.slots[s].shape.IsToken()
+            ? nullptr
+            : static_cast<uint8_t*>(const_cast<void*>(args[next++])));
   }
   std::vector<uint8_t*> out;
   absl::Status status = RunComputation(entry, params, ctx, &out, results);

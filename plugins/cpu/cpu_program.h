@@ -27,6 +27,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "core/eval/evaluator.h"
 #include "core/ir/module.h"
 #include "plugins/cpu/runtime/aligned_memory.h"
 #include "plugins/cpu/runtime/thread_pool.h"
@@ -86,13 +87,15 @@ class CpuProgram {
     return parameter_shapes_;
   }
 
-  // Runs replica `replica_id` of `replica_count`. `args` are the entry
-  // parameters' memory (dense, in parameter_shapes() layouts); `results`
-  // one pointer per result leaf, each result_shapes()[i] bytes, filled.
+  // Runs replica `replica_id` of `replica_count`. `args` are the memory of
+  // the entry parameters' array leaves (dense, in parameter_shapes()
+  // layouts); `results` one pointer per result array leaf, each
+  // result_shapes()[i] bytes, filled. infeed/outfeed use `feeds` (may be
+  // null: reaching one is then an error).
   absl::Status Run(absl::Span<const void* const> args,
                    absl::Span<void* const> results, ThreadPool* pool,
-                   int64_t replica_id, int64_t replica_count,
-                   ReplicaHub* hub) const;
+                   int64_t replica_id, int64_t replica_count, ReplicaHub* hub,
+                   HostFeeds* feeds = nullptr) const;
 
   struct Computation_;
 

@@ -115,25 +115,12 @@ absl::StatusOr<std::unique_ptr<ReferenceBuffer>> BufferFromLiteral(
   return b;
 }
 
-// Flattens a (nested) tuple literal into its array leaves, in order.
-void FlattenLeaves(Literal literal, std::vector<Literal>* out) {
-  if (!literal.shape().IsTuple()) {
-    out->push_back(std::move(literal));
-    return;
-  }
-  for (Literal& e : std::move(literal).DecomposeTuple()) {
-    FlattenLeaves(std::move(e), out);
-  }
-}
-
-void FlattenShapes(const Shape& shape, std::vector<Shape>* out) {
-  if (!shape.IsTuple()) {
-    Shape s = shape;
-    LayoutUtil::SetToDefaultLayoutIfEmpty(&s);
-    out->push_back(std::move(s));
-    return;
-  }
-  for (const Shape& e : shape.tuple_shapes()) FlattenShapes(e, out);
+// The ABI's flattening (tuples to their array leaves, tokens left out),
+// with the default layout where the program gives none.
+std::vector<Shape> ArrayLeaves(const Shape& shape) {
+  std::vector<Shape> out = ShapeUtil::ArrayLeafShapes(shape);
+  for (Shape& s : out) LayoutUtil::SetToDefaultLayoutIfEmpty(&s);
+  return out;
 }
 
 class ReferenceExecutable : public sdk::Executable {
@@ -144,15 +131,17 @@ class ReferenceExecutable : public sdk::Executable {
       : module_(std::move(module)),
         replica_devices_(std::move(replica_devices)),
         targets_(std::move(targets)) {
-    const ProgramShape program =
-        module_->entry_computation()->ComputeProgramShape();
-    for (const Shape& p : program.parameters) {
-      Shape s = p;
-      LayoutUtil::SetToDefaultLayoutIfEmpty(&s);
-      parameters_.push_back(std::move(s));
+    program_ = module_->entry_computation()->ComputeProgramShape();
+    program_.parameter_names.clear();
+    for (const Shape& p : program_.parameters) {
+      std::vector<Shape> leaves = ArrayLeaves(p);
+      parameter_leaf_counts_.push_back(leaves.size());
+      parameters_.insert(parameters_.end(), leaves.begin(), leaves.end());
     }
-    FlattenShapes(program.result, &outputs_);
+    outputs_ = ArrayLeaves(program_.result);
   }
+
+  std::string program_shape() const override { return program_.ToString(); }
 
   const std::vector<Shape>& parameter_shapes() const override {
     return parameters_;
@@ -162,17 +151,30 @@ class ReferenceExecutable : public sdk::Executable {
     return static_cast<int64_t>(replica_devices_.size());
   }
 
-  absl::StatusOr<sdk::ExecuteResult> Execute(
-      absl::Span<const std::vector<Buffer*>> args) override {
+  absl::StatusOr<sdk::ExecuteResult> ExecuteWithOptions(
+      absl::Span<const std::vector<Buffer*>> args,
+      const sdk::ExecuteOptions& execute_options) override {
+    // The arguments are the parameters' array leaves: rebuild each
+    // parameter (tuples, tokens) from its share of them.
     std::vector<std::vector<Literal>> inputs(args.size());
     for (size_t r = 0; r < args.size(); ++r) {
-      for (Buffer* b : args[r]) {
-        auto lit = static_cast<ReferenceBuffer*>(b)->ToLiteral();
-        if (!lit.ok()) return lit.status();
-        inputs[r].push_back(std::move(*lit));
+      size_t next = 0;
+      for (size_t p = 0; p < program_.parameters.size(); ++p) {
+        std::vector<Literal> leaves;
+        for (size_t i = 0; i < parameter_leaf_counts_[p]; ++i) {
+          auto lit =
+              static_cast<ReferenceBuffer*>(args[r][next++])->ToLiteral();
+          if (!lit.ok()) return lit.status();
+          leaves.push_back(std::move(*lit));
+        }
+        absl::StatusOr<Literal> param =
+            AssembleFromArrayLeaves(program_.parameters[p], std::move(leaves));
+        if (!param.ok()) return param.status();
+        inputs[r].push_back(std::move(*param));
       }
     }
     EvaluatorOptions options;
+    options.feeds = execute_options.feeds.get();
     const auto* targets = &targets_;
     options.custom_call_resolver =
         [targets](absl::string_view name) -> CustomCallTarget {
@@ -195,9 +197,7 @@ class ReferenceExecutable : public sdk::Executable {
     sdk::ExecuteResult out;
     out.outputs.resize(results.size());
     for (size_t r = 0; r < results.size(); ++r) {
-      std::vector<Literal> leaves;
-      FlattenLeaves(std::move(results[r]), &leaves);
-      for (Literal& leaf : leaves) {
+      for (Literal& leaf : FlattenArrayLeaves(std::move(results[r]))) {
         auto b = BufferFromLiteral(leaf, replica_devices_[r]);
         if (!b.ok()) return b.status();
         out.outputs[r].push_back(std::move(*b));
@@ -210,8 +210,10 @@ class ReferenceExecutable : public sdk::Executable {
   std::unique_ptr<Module> module_;
   std::vector<Device*> replica_devices_;
   absl::flat_hash_map<std::string, CustomCallTarget> targets_;
-  std::vector<Shape> parameters_;
-  std::vector<Shape> outputs_;
+  ProgramShape program_;  // the entry signature, without names
+  std::vector<size_t> parameter_leaf_counts_;
+  std::vector<Shape> parameters_;  // array leaves
+  std::vector<Shape> outputs_;     // array leaves
 };
 
 class ReferenceClient : public sdk::Client {
@@ -284,8 +286,9 @@ class ReferencePlugin : public sdk::Plugin {
     info.version = "0.1.0";
     info.platform = "host";
     info.formats = {"plexa-module", "hlo-text"};
-    info.capabilities =
-        PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL | PLX_CAPABILITY_REPLICAS;
+    info.capabilities = PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL |
+                        PLX_CAPABILITY_REPLICAS | PLX_CAPABILITY_FEEDS |
+                        PLX_CAPABILITY_TUPLE_PARAMETERS;
     return info;
   }
 

@@ -3,14 +3,15 @@
 // built against frozen or simulated headers (see tests/abi/CMakeLists.txt):
 //
 //   v1.0 (frozen header)        a newer-or-equal host loads an older plugin
-//   v1.1 (simulated header)     an older host loads a newer plugin: its
+//   v1.2 (simulated header)     an older host loads a newer plugin: its
 //                               table is bigger than the host knows
 //   v2   (-DOLD_PLUGIN_MAJOR=2) another major: refused, naming both versions
 //
 // The other directions (an old C host loading today's reference plugin, a
-// 1.1 host loading a 1.0 plugin) are the plexa_abi_old_host_* and
-// plexa_abi_host_v1_1_* tests, which run the C hosts in compat/.
+// 1.2 host loading a 1.0 or 1.1 plugin) are the plexa_abi_old_host_* and
+// plexa_abi_host_v1_2_* tests, which run the C hosts in compat/.
 #include "abi/host/plugin_host.h"
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -55,15 +56,15 @@ TEST(CompatTest, CurrentHostLoadsPluginBuiltAgainstFrozenV1_0) {
 }
 
 TEST(CompatTest, CurrentHostLoadsNewerMinorPluginWithBiggerTable) {
-  auto plugin = Plugin::Load(PLEXA_OLD_PLUGIN_V1_1);
+  auto plugin = Plugin::Load(PLEXA_OLD_PLUGIN_V1_2);
   ASSERT_TRUE(plugin.ok()) << plugin.status();
   EXPECT_EQ((*plugin)->attributes().abi_major, 1);
-  EXPECT_EQ((*plugin)->attributes().abi_minor, 1);
-  EXPECT_EQ((*plugin)->attributes().version, "fixture-1.1");
+  EXPECT_EQ((*plugin)->attributes().abi_minor, 2);
+  EXPECT_EQ((*plugin)->attributes().version, "fixture-1.2");
   // One slot more than this host knows of: fine, never called.
   EXPECT_EQ((*plugin)->api()->struct_size,
             PLX_Api_STRUCT_SIZE_1_0 + sizeof(void*));
-  EXPECT_EQ((*plugin)->api()->version.minor, 1);
+  EXPECT_EQ((*plugin)->api()->version.minor, 2);
   auto client = (*plugin)->CreateClient();
   ASSERT_TRUE(client.ok()) << client.status();
   EXPECT_EQ((*client)->devices().size(), 1u);
@@ -78,7 +79,8 @@ TEST(CompatTest, OtherMajorIsRefusedNamingBothVersions) {
   EXPECT_THAT(m, HasSubstr("2."));
   EXPECT_THAT(m, HasSubstr("1."));
   EXPECT_THAT(m, HasSubstr("ABI 2.0"));
-  EXPECT_THAT(m, HasSubstr("ABI 1.0"));
+  EXPECT_THAT(
+      m, HasSubstr(absl::StrCat("ABI ", PLX_API_MAJOR, ".", PLX_API_MINOR)));
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "abi/host/plugin_host.h"
+#include "abi_test_util.h"
 #include "core/literal/literal.h"
 #include "gtest/gtest.h"
 
@@ -157,19 +158,7 @@ ENTRY main {
   }
 }
 
-#ifdef PLEXA_CPU_PLUGIN
-INSTANTIATE_TEST_SUITE_P(Plugins, ConcurrencyTest,
-                         ::testing::Values(PLEXA_REFERENCE_PLUGIN,
-                                           PLEXA_CPU_PLUGIN),
-                         [](const auto& info) {
-                           return std::string(info.index == 0 ? "reference"
-                                                              : "cpu");
-                         });
-#else
-INSTANTIATE_TEST_SUITE_P(Plugins, ConcurrencyTest,
-                         ::testing::Values(PLEXA_REFERENCE_PLUGIN),
-                         [](const auto&) { return std::string("reference"); });
-#endif
+PLEXA_INSTANTIATE_ON_PLUGINS(ConcurrencyTest);
 
 }  // namespace
 }  // namespace plexa::host

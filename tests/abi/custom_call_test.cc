@@ -11,6 +11,7 @@
 // Expected values are the seed's inputs pushed through the formulas stated
 // in myfunc.h and custom_calls.c, computed by hand.
 #include "abi/host/plugin_host.h"
+#include "abi_test_util.h"
 #include "core/literal/literal.h"
 #include "examples/custom_call/myfunc.h"
 #include "gmock/gmock.h"
@@ -231,19 +232,7 @@ TEST_P(CustomCallTest, RegisterRejectsAnotherPlatform) {
   EXPECT_THAT(s.message(), HasSubstr("'vulkan'"));
 }
 
-#ifdef PLEXA_CPU_PLUGIN
-INSTANTIATE_TEST_SUITE_P(Plugins, CustomCallTest,
-                         ::testing::Values(PLEXA_REFERENCE_PLUGIN,
-                                           PLEXA_CPU_PLUGIN),
-                         [](const auto& info) {
-                           return std::string(info.index == 0 ? "reference"
-                                                              : "cpu");
-                         });
-#else
-INSTANTIATE_TEST_SUITE_P(Plugins, CustomCallTest,
-                         ::testing::Values(PLEXA_REFERENCE_PLUGIN),
-                         [](const auto&) { return std::string("reference"); });
-#endif
+PLEXA_INSTANTIATE_ON_PLUGINS(CustomCallTest);
 
 }  // namespace
 }  // namespace plexa::host

@@ -80,7 +80,7 @@ TEST(LoaderTest, LoadByPath) {
   EXPECT_EQ(a.name, "reference");
   EXPECT_EQ(a.platform, "host");
   EXPECT_EQ(a.abi_major, 1);
-  EXPECT_EQ(a.abi_minor, 0);
+  EXPECT_EQ(a.abi_minor, PLX_API_MINOR);
   EXPECT_THAT(a.formats, ::testing::Contains("hlo-text"));
   EXPECT_EQ((*plugin)->path(), PLEXA_REFERENCE_PLUGIN);
   EXPECT_EQ((*plugin)->api()->struct_size, PLX_Api_STRUCT_SIZE_1_0);

@@ -7,6 +7,7 @@
 // the plugin fails the test.
 #include <atomic>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "abi_test_util.h"
@@ -197,18 +198,25 @@ TEST_F(MisuseTest, BadStructSizeToEverySlot) {
   };
   run(0, "0");
   run(size_t{1} << 20, "1048576");
-  // One byte short of each struct's v1.0 size: the message names it.
+  // One byte short of each struct's v1.0 size: the message names it. (The
+  // v1.0 size is the _STRUCT_SIZE macro except for the structs grown since,
+  // which carry a _STRUCT_SIZE_1_0 macro.)
+#define PLX_V1_0_SIZE(slot)                                    \
+  (std::is_same_v<slot##_Args, PLX_Executable_Signature_Args>  \
+       ? size_t{PLX_Executable_Signature_Args_STRUCT_SIZE_1_0} \
+       : size_t{slot##_Args_STRUCT_SIZE})
 #define PLX_SHORT_SIZE(slot)                                          \
   {                                                                   \
     std::memset(storage, 0, sizeof(storage));                         \
     auto* args = reinterpret_cast<slot##_Args*>(storage);             \
-    args->struct_size = slot##_Args_STRUCT_SIZE - 1;                  \
+    args->struct_size = PLX_V1_0_SIZE(slot) - 1;                      \
     EXPECT_PLX_ERROR(api_, api_->slot(args), INVALID_ARGUMENT, #slot, \
-                     std::to_string(slot##_Args_STRUCT_SIZE - 1),     \
-                     std::to_string(slot##_Args_STRUCT_SIZE));        \
+                     std::to_string(PLX_V1_0_SIZE(slot) - 1),         \
+                     std::to_string(PLX_V1_0_SIZE(slot)));            \
   }
   PLX_ERROR_SLOTS(PLX_SHORT_SIZE)
 #undef PLX_SHORT_SIZE
+#undef PLX_V1_0_SIZE
 }
 
 TEST_F(MisuseTest, ErrorCallsIgnoreShortStructs) {

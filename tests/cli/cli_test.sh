@@ -123,6 +123,17 @@ check "no-opt run" run "$here/sum_rows.hlo" --no-opt --input="$data/x.npy" \
   --output="$tmp/noopt_sum.npy"
 verify "same results" cmp "$tmp/opt_sum.npy" "$tmp/noopt_sum.npy"
 
+# Host feeds: --infeed files in order, outfeed values to --outfeed-dir.
+check "feeds" run "$here/feeds.hlo" --infeed="$data/x.npy" \
+  --infeed="$data/y.npy" --output="$tmp/feeds_sum.npy" \
+  --outfeed-dir="$tmp/outfeed" --print --repeat=2
+verify "feeds result" cmp "$tmp/feeds_sum.npy" "$data/add_mul_0.npy"
+verify "outfeed value" cmp "$tmp/outfeed/0.npy" "$data/add_mul_1.npy"
+verify "one outfeed value per program run" test ! -e "$tmp/outfeed/1.npy"
+verify "outfeed printed" grep -q "^outfeed 0: " "$tmp/out"
+check_error "an empty infeed queue is an error naming the infeed" \
+  "in_y.*infeed queue is empty" run "$here/feeds.hlo" --infeed="$data/x.npy"
+
 # The cpu plugin's own flags.
 if [ "$backend" = cpu ]; then
   check "one thread" run "$here/sum_rows.hlo" --input="$data/x.npy" \

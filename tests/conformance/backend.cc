@@ -18,6 +18,23 @@ bool RegisterConformanceBackend(ConformanceBackend backend) {
   return true;
 }
 
+absl::StatusOr<ConformanceFeedResult> RunWithFeedQueues(
+    const std::vector<Literal>& infeed,
+    const std::function<absl::StatusOr<Literal>(HostFeeds* feeds)>& run) {
+  HostFeedQueue in_queue;
+  HostFeedQueue out_queue;
+  for (const Literal& l : infeed) in_queue.Push(l);
+  QueueFeeds feeds(&in_queue, &out_queue);
+  absl::StatusOr<Literal> result = run(&feeds);
+  if (!result.ok()) return result.status();
+  ConformanceFeedResult out;
+  out.result = *std::move(result);
+  while (std::optional<Literal> l = out_queue.Pop()) {
+    out.outfeed.push_back(*std::move(l));
+  }
+  return out;
+}
+
 const std::vector<ConformanceBackend>& ConformanceBackends() {
   return Registry();
 }

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/eval/evaluator.h"
 #include "core/ir/module.h"
 #include "core/literal/literal.h"
 
@@ -32,6 +33,12 @@ struct ConformanceFeedResult {
   Literal result;
   std::vector<Literal> outfeed;
 };
+
+// Runs `run` with a QueueFeeds whose infeed queue holds `infeed` and whose
+// outfeed queue starts empty; returns the result and the outfeed contents.
+absl::StatusOr<ConformanceFeedResult> RunWithFeedQueues(
+    const std::vector<Literal>& infeed,
+    const std::function<absl::StatusOr<Literal>(HostFeeds* feeds)>& run);
 
 struct ConformanceBackend {
   // Short identifier: [A-Za-z0-9]+ (it becomes part of test names and is

@@ -30,21 +30,13 @@ ConformanceBackend MakeEvaluatorBackend() {
                               const std::vector<Literal>& inputs,
                               const std::vector<Literal>& infeed)
       -> absl::StatusOr<ConformanceFeedResult> {
-    HostFeedQueue in_queue;
-    HostFeedQueue out_queue;
-    for (const Literal& l : infeed) in_queue.Push(l);
-    EvaluatorOptions options;
-    options.infeed = &in_queue;
-    options.outfeed = &out_queue;
-    Evaluator evaluator(std::move(options));
-    absl::StatusOr<Literal> result = evaluator.Run(module, inputs);
-    if (!result.ok()) return result.status();
-    ConformanceFeedResult out;
-    out.result = *std::move(result);
-    while (std::optional<Literal> l = out_queue.Pop()) {
-      out.outfeed.push_back(*std::move(l));
-    }
-    return out;
+    return RunWithFeedQueues(infeed,
+                             [&](HostFeeds* feeds) -> absl::StatusOr<Literal> {
+                               EvaluatorOptions options;
+                               options.feeds = feeds;
+                               Evaluator evaluator(std::move(options));
+                               return evaluator.Run(module, inputs);
+                             });
   };
   return backend;
 }

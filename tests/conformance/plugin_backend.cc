@@ -13,6 +13,7 @@
 
 #include "abi/host/plugin_host.h"
 #include "absl/strings/str_cat.h"
+#include "core/eval/evaluator.h"
 #include "core/proto/module_proto.h"
 #include "core/text/hlo_printer.h"
 #include "tests/conformance/backend.h"
@@ -25,7 +26,8 @@ constexpr int64_t kDevices = 4;
 
 absl::StatusOr<std::vector<Literal>> RunOnPlugin(
     const std::string& path, const Module& module,
-    const std::vector<std::vector<Literal>>& per_replica_inputs) {
+    const std::vector<std::vector<Literal>>& per_replica_inputs,
+    HostFeeds* feeds = nullptr) {
   auto plugin = host::Plugin::Load(path);
   if (!plugin.ok()) return plugin.status();
   std::vector<host::Plugin::Option> options;
@@ -56,18 +58,15 @@ absl::StatusOr<std::vector<Literal>> RunOnPlugin(
   std::vector<std::vector<host::Buffer*>> args(replicas);
   for (int64_t r = 0; r < replicas; ++r) {
     for (const Literal& in : per_replica_inputs[r]) {
-      if (!in.shape().IsArray()) {
-        return absl::UnimplementedError(absl::StrCat(
-            "a ", in.shape().ToString(),
-            " parameter cannot cross the ABI (buffers are arrays)"));
+      auto leaves = host::ParameterBuffers(**client, in, r % devices);
+      if (!leaves.ok()) return leaves.status();
+      for (auto& b : *leaves) {
+        args[r].push_back(b.get());
+        owned[r].push_back(std::move(b));
       }
-      auto b = (*client)->BufferFromLiteral(in, r % devices);
-      if (!b.ok()) return b.status();
-      args[r].push_back(b->get());
-      owned[r].push_back(std::move(*b));
     }
   }
-  auto outputs = (*exe)->Execute(args);
+  auto outputs = (*exe)->Execute(args, {}, feeds);
   if (!outputs.ok()) return outputs.status();
   const Shape result_shape =
       module.entry_computation()->root_instruction()->shape();
@@ -79,7 +78,9 @@ absl::StatusOr<std::vector<Literal>> RunOnPlugin(
       if (!lit.ok()) return lit.status();
       leaves.push_back(std::move(*lit));
     }
-    results.push_back(host::AssembleResult(result_shape, std::move(leaves)));
+    auto result = AssembleFromArrayLeaves(result_shape, std::move(leaves));
+    if (!result.ok()) return result.status();
+    results.push_back(std::move(*result));
   }
   return results;
 }
@@ -92,6 +93,18 @@ ConformanceBackend MakePluginBackend(std::string name, std::string path) {
   backend.run = [path](const Module& module,
                        const std::vector<std::vector<Literal>>& inputs) {
     return RunOnPlugin(path, module, inputs);
+  };
+  // Host feed queues through the ABI's PLX_FeedsExtension.
+  backend.run_with_feeds = [path](const Module& module,
+                                  const std::vector<Literal>& inputs,
+                                  const std::vector<Literal>& infeed)
+      -> absl::StatusOr<ConformanceFeedResult> {
+    return RunWithFeedQueues(
+        infeed, [&](HostFeeds* feeds) -> absl::StatusOr<Literal> {
+          auto results = RunOnPlugin(path, module, {inputs}, feeds);
+          if (!results.ok()) return results.status();
+          return std::move(results->front());
+        });
   };
   return backend;
 }

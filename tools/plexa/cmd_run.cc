@@ -1,6 +1,13 @@
 // plexa run PROGRAM.hlo [--input=a.npy ...] [--output=out.npy |
 //   --output-dir=DIR] [--backend=NAME|PATH] [--replicas=N] [--print]
 //   [--repeat=N] [--seed=N] [--no-opt] [--threads=N] [--report]
+//   [--infeed=x.npy ...] [--outfeed-dir=DIR]
+//
+// Host feeds: the --infeed files fill one queue (in order) that the
+// program's infeed instructions read, shared by all replicas and filled
+// anew for every --repeat; outfeed values are printed with --print and
+// written to DIR/0.npy, DIR/1.npy, ... (in the order they were sent) with
+// --outfeed-dir.
 //
 // The backend is the CPU plugin unless --backend names another plugin (by
 // name or path) or `interpreter` (the evaluator in process).
@@ -119,26 +126,28 @@ absl::StatusOr<std::vector<Literal>> ReadInputs(const Args& args,
 }
 
 struct Runner {
-  // Runs once; returns one result per replica.
-  std::function<absl::StatusOr<std::vector<Literal>>()> run;
+  // Runs once with the given host feeds; returns one result per replica.
+  std::function<absl::StatusOr<std::vector<Literal>>(HostFeeds* feeds)> run;
 };
 
 absl::StatusOr<Runner> MakeInterpreterRunner(const Module& module,
                                              std::vector<Literal> inputs,
                                              int64_t replicas) {
   auto shared = std::make_shared<std::vector<Literal>>(std::move(inputs));
-  return Runner{
-      [&module, shared, replicas]() -> absl::StatusOr<std::vector<Literal>> {
-        Evaluator evaluator;
-        if (replicas == 1) {
-          auto r = evaluator.Run(module, *shared);
-          if (!r.ok()) return r.status();
-          std::vector<Literal> out;
-          out.push_back(std::move(*r));
-          return out;
-        }
-        return evaluator.RunReplicated(module, replicas, *shared);
-      }};
+  return Runner{[&module, shared, replicas](
+                    HostFeeds* feeds) -> absl::StatusOr<std::vector<Literal>> {
+    EvaluatorOptions options;
+    options.feeds = feeds;
+    Evaluator evaluator(std::move(options));
+    if (replicas == 1) {
+      auto r = evaluator.Run(module, *shared);
+      if (!r.ok()) return r.status();
+      std::vector<Literal> out;
+      out.push_back(std::move(*r));
+      return out;
+    }
+    return evaluator.RunReplicated(module, replicas, *shared);
+  }};
 }
 
 struct PluginSession {
@@ -202,26 +211,22 @@ absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
   for (int64_t r = 0; r < replicas; ++r) {
     session->inputs.emplace_back();
     for (const Literal& in : inputs) {
-      if (!in.shape().IsArray()) {
-        return absl::UnimplementedError(
-            "tuple-shaped parameters cannot be passed through the ABI; "
-            "flatten them into separate parameters");
-      }
-      auto b = session->client->BufferFromLiteral(in, r % num_devices);
-      if (!b.ok()) return b.status();
-      session->inputs.back().push_back(std::move(*b));
+      auto leaves =
+          host::ParameterBuffers(*session->client, in, r % num_devices);
+      if (!leaves.ok()) return leaves.status();
+      for (auto& b : *leaves) session->inputs.back().push_back(std::move(b));
     }
   }
   const Shape result_shape =
       module.entry_computation()->root_instruction()->shape();
-  return Runner{[session,
-                 result_shape]() -> absl::StatusOr<std::vector<Literal>> {
+  return Runner{[session, result_shape](
+                    HostFeeds* feeds) -> absl::StatusOr<std::vector<Literal>> {
     std::vector<std::vector<host::Buffer*>> args;
     for (auto& replica : session->inputs) {
       args.emplace_back();
       for (auto& b : replica) args.back().push_back(b.get());
     }
-    auto outputs = session->executable->Execute(args);
+    auto outputs = session->executable->Execute(args, {}, feeds);
     if (!outputs.ok()) return outputs.status();
     std::vector<Literal> results;
     for (auto& replica : *outputs) {
@@ -231,7 +236,9 @@ absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
         if (!lit.ok()) return lit.status();
         leaves.push_back(std::move(*lit));
       }
-      results.push_back(host::AssembleResult(result_shape, std::move(leaves)));
+      auto result = AssembleFromArrayLeaves(result_shape, std::move(leaves));
+      if (!result.ok()) return result.status();
+      results.push_back(std::move(*result));
     }
     return results;
   }};
@@ -278,6 +285,36 @@ absl::Status WriteResult(const Args& args, const Literal& result,
           WriteNpyFile((base / absl::StrCat(i, ".npy")).string(), e);
       if (!s.ok()) return s;
     }
+  }
+  return absl::OkStatus();
+}
+
+// Prints (--print) and writes (--outfeed-dir) what the program sent to its
+// outfeed, oldest first.
+absl::Status WriteOutfeed(const Args& args, HostFeedQueue* outfeed) {
+  std::optional<std::string> dir = args.Get("outfeed-dir");
+  if (dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(*dir, ec);
+    if (ec) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("cannot create directory '", *dir, "': ", ec.message()));
+    }
+  }
+  for (int64_t n = 0; std::optional<Literal> l = outfeed->Pop(); ++n) {
+    if (args.Has("print")) {
+      std::printf("outfeed %lld: %s\n", static_cast<long long>(n),
+                  l->ToString().c_str());
+    }
+    if (!dir) continue;
+    if (!l->shape().IsArray()) {
+      return absl::UnimplementedError(
+          absl::StrCat("outfeed value ", n, " is a ", l->shape().ToString(),
+                       "; only arrays can be written as .npy"));
+    }
+    absl::Status s = WriteNpyFile(
+        (std::filesystem::path(*dir) / absl::StrCat(n, ".npy")).string(), *l);
+    if (!s.ok()) return s;
   }
   return absl::OkStatus();
 }
@@ -332,13 +369,29 @@ int RunRun(const Args& args) {
           : MakePluginRunner(backend, **module, *inputs, replicas, flags);
   if (!runner.ok()) return ReportError(runner.status());
 
+  std::vector<Literal> infeed;
+  for (const std::string& path : args.GetAll("infeed")) {
+    auto lit = ReadNpyFile(path, std::nullopt);
+    if (!lit.ok()) return ReportError(lit.status());
+    infeed.push_back(std::move(*lit));
+  }
   std::vector<double> times_ms;
   absl::StatusOr<std::vector<Literal>> results;
+  HostFeedQueue outfeed;
   for (int64_t i = 0; i < repeat; ++i) {
+    HostFeedQueue infeed_queue;
+    for (const Literal& l : infeed) infeed_queue.Push(l);
+    HostFeedQueue run_outfeed;
+    QueueFeeds feeds(&infeed_queue, &run_outfeed);
     const auto start = std::chrono::steady_clock::now();
-    results = runner->run();
+    results = runner->run(&feeds);
     const auto end = std::chrono::steady_clock::now();
     if (!results.ok()) return ReportError(results.status());
+    if (i == 0) {  // every run sends the same values: keep the first's
+      while (std::optional<Literal> l = run_outfeed.Pop()) {
+        outfeed.Push(*std::move(l));
+      }
+    }
     times_ms.push_back(
         std::chrono::duration<double, std::milli>(end - start).count());
   }
@@ -353,6 +406,8 @@ int RunRun(const Args& args) {
       std::printf("%s\n", result.ToString().c_str());
     }
   }
+  absl::Status outfeed_status = WriteOutfeed(args, &outfeed);
+  if (!outfeed_status.ok()) return ReportError(outfeed_status);
   if (args.Has("repeat")) {
     std::sort(times_ms.begin(), times_ms.end());
     std::fprintf(stderr, "time over %lld run(s): min %.3f ms, median %.3f ms\n",

@@ -17,14 +17,18 @@ constexpr char kUsage[] =
     "--output-dir=DIR]\n"
     "                  [--backend=NAME|PATH] [--replicas=N] [--print] "
     "[--repeat=N] [--seed=N] [--no-opt]\n"
-    "                  [--threads=N] [--report]\n"
+    "                  [--threads=N] [--report] [--infeed=x.npy ...] "
+    "[--outfeed-dir=DIR]\n"
     "                        run PROGRAM; inputs are .npy files in parameter\n"
     "                        order (seeded random inputs when none given);\n"
     "                        the default pipeline runs first unless --no-opt;\n"
     "                        --backend: cpu (default; the LLVM JIT plugin),\n"
     "                        reference, interpreter (in process), or a path\n"
     "                        to a plugin .so; --threads and --report are the\n"
-    "                        cpu plugin's thread count and compile report\n"
+    "                        cpu plugin's thread count and compile report;\n"
+    "                        --infeed files feed the infeed queue in order,\n"
+    "                        outfeed values print with --print and go to\n"
+    "                        DIR/0.npy, DIR/1.npy, ... with --outfeed-dir\n"
     "  opt PROGRAM.hlo [--passes=a,b,c] [--fusion] [--dump-after-each]\n"
     "                  [--dump-dir=DIR] [--stats]\n"
     "                        print the optimized module (--passes=help lists\n"
@@ -48,10 +52,10 @@ int main(int argc, char** argv) {
                               : plexa::cli::RunFmt(*args);
   }
   if (command == "run") {
-    auto args =
-        ParseArgs(argc, argv, 2,
-                  {"input", "output", "output-dir", "backend", "replicas",
-                   "print", "repeat", "seed", "no-opt", "threads", "report"});
+    auto args = ParseArgs(argc, argv, 2,
+                          {"input", "output", "output-dir", "backend",
+                           "replicas", "print", "repeat", "seed", "no-opt",
+                           "threads", "report", "infeed", "outfeed-dir"});
     if (!args.ok()) return plexa::cli::ReportError(args.status());
     return plexa::cli::RunRun(*args);
   }

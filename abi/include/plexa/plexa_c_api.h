@@ -21,6 +21,10 @@
  *  - Same major = compatible in both directions (a newer host loads an
  *    older plugin and an older host loads a newer plugin). A different major
  *    is refused by the host's loader with a message naming both versions.
+ *  - What each minor added is marked "\since 1.x"; 1.1 added host feed
+ *    queues (PLX_FeedsExtension), tuple-shaped entry parameters and
+ *    tokens in signatures (PLX_CAPABILITY_TUPLE_PARAMETERS) and
+ *    PLX_Executable_Signature_Args.program_shape.
  *  - Nothing throws or aborts across this boundary: bad input (NULL, a wrong
  *    struct_size, a mismatched size) is an error with a message.
  *  - "Thread-safe" below means: may be called concurrently from several
@@ -35,7 +39,7 @@
 #include <stdint.h>
 
 #define PLX_API_MAJOR 1
-#define PLX_API_MINOR 0
+#define PLX_API_MINOR 1
 
 #if defined(_WIN32)
 #define PLX_EXPORT __declspec(dllexport)
@@ -202,6 +206,11 @@ typedef PLX_Error* PLX_Plugin_Initialize_Fn(PLX_Plugin_Initialize_Args* args);
 #define PLX_CAPABILITY_REPLICAS ((uint64_t)1 << 3)
 #define PLX_CAPABILITY_DEVICE_MEMORY_IS_HOST ((uint64_t)1 << 4)
 #define PLX_CAPABILITY_ASYNC_TRANSFERS ((uint64_t)1 << 5)
+/* \since 1.1: honours a PLX_FeedsExtension on PLX_Executable_Execute. */
+#define PLX_CAPABILITY_FEEDS ((uint64_t)1 << 6)
+/* \since 1.1: compiles programs whose entry parameters are tuples or
+ * tokens, flattened as PLX_Executable_Signature_Args says. */
+#define PLX_CAPABILITY_TUPLE_PARAMETERS ((uint64_t)1 << 7)
 
 /* Thread-safe. Every string output lives as long as the plugin is loaded.
  * `formats` lists the program formats PLX_Client_Compile accepts
@@ -503,7 +512,14 @@ typedef PLX_Error* PLX_Executable_Destroy_Fn(PLX_Executable_Destroy_Args* args);
 
 /* Parameter and output signature. A tuple result is flattened: outputs are
  * its leaves in order. Thread-safe; arrays live as long as the
- * executable. */
+ * executable.
+ * \since 1.1 (plugins with PLX_CAPABILITY_TUPLE_PARAMETERS): entry
+ * parameters are flattened the same way (a tuple parameter contributes its
+ * leaves, depth first, in parameter order), and token leaves, which hold no
+ * data, are omitted from both lists (a program returning only a token has
+ * no outputs). `program_shape` is the unflattened entry signature in HLO
+ * text, "(f32[2]{0}, (s32[], token[])) -> (f32[2]{0}, token[])", from
+ * which a host rebuilds tuples; NULL from a 1.0 plugin. */
 typedef struct PLX_Executable_Signature_Args {
   size_t struct_size;
   PLX_Extension* extension_start;
@@ -513,8 +529,13 @@ typedef struct PLX_Executable_Signature_Args {
   const PLX_ArrayShape* outputs;    /* out */
   size_t num_outputs;               /* out */
   int64_t num_replicas;             /* out */
+  /* \since 1.1 */
+  const char* program_shape;        /* out; lives as long as the executable */
 } PLX_Executable_Signature_Args;
 #define PLX_Executable_Signature_Args_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_Executable_Signature_Args, program_shape)
+/* What a caller built against 1.0 passes (a callee accepts it). */
+#define PLX_Executable_Signature_Args_STRUCT_SIZE_1_0 \
   PLX_STRUCT_SIZE(PLX_Executable_Signature_Args, num_replicas)
 typedef PLX_Error* PLX_Executable_Signature_Fn(
     PLX_Executable_Signature_Args* args);
@@ -577,6 +598,60 @@ typedef struct PLX_Client_DeserializeExecutable_Args {
   PLX_STRUCT_SIZE(PLX_Client_DeserializeExecutable_Args, executable)
 typedef PLX_Error* PLX_Client_DeserializeExecutable_Fn(
     PLX_Client_DeserializeExecutable_Args* args);
+
+/* ------------------------------------------------ Host feeds (1.1) */
+
+/* Values of PLX_Extension.type. */
+typedef enum {
+  PLX_ExtensionType_FEEDS = 1 /* PLX_FeedsExtension, \since 1.1 */
+} PLX_ExtensionType;
+
+/* One infeed or outfeed, as the plugin hands it to the host's callback.
+ * `leaves` are the array leaves of the data shape (depth first; tokens
+ * omitted), each in the default row-major layout (minor_to_major NULL);
+ * `data[i]` points at leaf i: exactly product(dims) * element size bytes
+ * (pred: 1 byte, 0 or 1). For an infeed the callee fills data[i]; for an
+ * outfeed it only reads it, during the call. */
+typedef struct PLX_FeedArgs {
+  size_t struct_size;
+  int64_t replica;          /* replica index of the execution */
+  const char* instruction;  /* the infeed/outfeed instruction's name */
+  const char* shape;        /* the data shape in HLO text: "(f32[2]{0}, s32[])" */
+  const PLX_ArrayShape* leaves;
+  size_t num_leaves;
+  void* const* data;
+  /* out: on failure, a NUL-terminated reason, valid until the callee is
+   * called again on the same thread (the plugin copies it at once). */
+  const char* error_message;
+} PLX_FeedArgs;
+#define PLX_FeedArgs_STRUCT_SIZE PLX_STRUCT_SIZE(PLX_FeedArgs, error_message)
+/* Returns 0 (PLX_Error_Code_OK) or a PLX_Error_Code: the execution then
+ * fails with that code, naming the instruction and quoting error_message. */
+typedef int32_t PLX_Feed_Callback(void* user_data, PLX_FeedArgs* args);
+
+/* \since 1.1, plugins with PLX_CAPABILITY_FEEDS. Chained on
+ * PLX_Executable_Execute_Args.extension_start, it connects the program's
+ * infeed and outfeed instructions to the host: every infeed (with a
+ * non-empty data shape) calls `infeed` once, every outfeed calls
+ * `outfeed` once. Callbacks of one replica come in program order (the
+ * token chain orders them), one at a time; different replicas may call
+ * concurrently from different threads. A callback may block (waiting for
+ * data) but must not call into the plugin for the same execution. The
+ * struct is read during PLX_Executable_Execute; `user_data` and the
+ * functions must stay usable until the execution completes. A program that
+ * reaches an infeed (outfeed) without this extension, or with that
+ * callback NULL, fails with FAILED_PRECONDITION naming the instruction.
+ * Plugins without the capability ignore the extension. */
+typedef struct PLX_FeedsExtension {
+  size_t struct_size;           /* PLX_FeedsExtension_STRUCT_SIZE */
+  int32_t type;                 /* PLX_ExtensionType_FEEDS */
+  PLX_Extension* next;          /* the rest of the chain */
+  void* user_data;
+  PLX_Feed_Callback* infeed;    /* may be NULL */
+  PLX_Feed_Callback* outfeed;   /* may be NULL */
+} PLX_FeedsExtension;
+#define PLX_FeedsExtension_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_FeedsExtension, outfeed)
 
 /* ---------------------------------------------------------- Custom calls */
 
