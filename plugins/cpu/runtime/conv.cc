@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/types/span.h"
 #include "plugins/cpu/runtime/aligned_memory.h"
+#include "plugins/cpu/runtime/conv_internal.h"
 #include "plugins/cpu/runtime/gemm.h"
 
 namespace plexa::cpu {
@@ -609,78 +610,9 @@ struct ConvRun {
   }
 };
 
-// ---------------------------------------------------------------------------
-// Fast path: f32, one group, no base dilation, 1 or 2 spatial dimensions, on
-// AVX-512 (implicit im2col: no patch matrix). The weights are packed once per
-// call as [feature block][ky][kx][c][64]. Work units are a few output rows
-// of one image (~448 positions); threads take whole units (no barriers).
-// A unit copies the padded input rows it reads into its thread's buffer
-// [yp][xp][c] (any input layout; padding, cropping and zeros applied; small
-// enough for L2), then walks its positions in chunks of kFastChunk: an
-// AVX-512 micro-kernel broadcasts one input value per position (6
-// positions) against up to 4 vectors of 16 output features, looping over
-// kernel positions and blocks of input channels so the weight slice stays
-// in L1; the chunk's accumulators go to a small buffer that is stored with
-// the output's strides (16x16 register transposes for feature-major
-// outputs such as NCHW).
-// ---------------------------------------------------------------------------
+}  // namespace
 
-#define PLEXA_CONV_AVX512 __attribute__((target("avx512f,avx512vl,fma")))
-
-constexpr int kFastMr = 6;                   // positions per micro-tile
-constexpr int kFastFeatures = 64;            // output features per block
-constexpr int64_t kFastChunk = 8 * kFastMr;  // positions per chunk
-constexpr int64_t kFastCBlock = 64;          // input channels per weight slice
-
-// acc[i][f] (+)= sum_c ptr[i][c * cs] * w[c][f] for i < 6, f < 16 * NV.
-template <int NV>
-PLEXA_CONV_AVX512 void FastKernel(const float* const* ptr, int64_t cn,
-                                  int64_t cs, const float* w, float* acc,
-                                  bool first) {
-  __m512 a[kFastMr][NV];
-#pragma GCC unroll 6
-  for (int i = 0; i < kFastMr; ++i) {
-#pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) {
-      a[i][v] = first ? _mm512_setzero_ps()
-                      : _mm512_load_ps(acc + i * kFastFeatures + v * 16);
-    }
-  }
-  const float* p[kFastMr];
-#pragma GCC unroll 6
-  for (int i = 0; i < kFastMr; ++i) p[i] = ptr[i];
-  for (int64_t c = 0, off = 0; c < cn; ++c, off += cs) {
-    __m512 wv[NV];
-#pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) wv[v] = _mm512_load_ps(w + v * 16);
-#pragma GCC unroll 6
-    for (int i = 0; i < kFastMr; ++i) {
-      const __m512 b = _mm512_set1_ps(p[i][off]);
-#pragma GCC unroll 4
-      for (int v = 0; v < NV; ++v) {
-        a[i][v] = _mm512_fmadd_ps(wv[v], b, a[i][v]);
-      }
-    }
-    w += kFastFeatures;
-  }
-#pragma GCC unroll 6
-  for (int i = 0; i < kFastMr; ++i) {
-#pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) {
-      _mm512_store_ps(acc + i * kFastFeatures + v * 16, a[i][v]);
-    }
-  }
-}
-
-using FastKernelFn = void (*)(const float* const*, int64_t, int64_t,
-                              const float*, float*, bool);
-constexpr FastKernelFn kFastKernels[] = {FastKernel<1>, FastKernel<2>,
-                                         FastKernel<3>, FastKernel<4>};
-
-// Mask of the first n (0..16) lanes.
-inline __mmask16 FirstLanes(int n) {
-  return n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1u);
-}
+namespace conv_internal {
 
 // dst[i * ds + j] = src[j * ss + i] for j < rows, i < cols (both <= 16): a
 // 16x16 register transpose in four permute stages, each swapping one bit of
@@ -732,17 +664,6 @@ PLEXA_CONV_AVX512 void TransposeBlock(const float* src, int64_t ss, int rows,
   }
 }
 
-// 2-D view of the problem (1-D: height 1).
-struct FastGeom {
-  int64_t n, c, o;
-  int64_t ih, iw, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw;
-  bool rh, rw;                 // window reversal
-  int64_t lbs, lcs, lys, lxs;  // lhs strides
-  int64_t ris, ros, rys, rxs;  // rhs strides
-  int64_t obs, ofs, oys, oxs;  // out strides
-  int64_t yp, xp;              // padded input extent actually read
-};
-
 FastGeom MakeFastGeom(const ConvDims& d) {
   FastGeom g;
   const int y = d.num_spatial == 2 ? 0 : -1, x = d.num_spatial - 1;
@@ -783,7 +704,99 @@ FastGeom MakeFastGeom(const ConvDims& d) {
   return g;
 }
 
+// (A planar [c][yp][xp] copy for NCHW inputs would be cheaper to make but is
+// slower to broadcast from: each channel step touches another cache line.)
+void CopyPaddedRow(const FastGeom& g, const float* lhs, int64_t b, int64_t yp,
+                   int64_t width, int64_t cs, float* dst) {
+  const int64_t row = width * cs;
+  const int64_t yy = yp - g.ph;
+  if (yy < 0 || yy >= g.ih) {
+    std::fill(dst, dst + row, 0.0f);
+    return;
+  }
+  const int64_t x_lo = std::clamp<int64_t>(g.pw, 0, width);
+  const int64_t x_hi = std::clamp<int64_t>(g.pw + g.iw, x_lo, width);
+  std::fill(dst, dst + x_lo * cs, 0.0f);
+  std::fill(dst + x_hi * cs, dst + row, 0.0f);
+  if (cs > g.c) {
+    for (int64_t xx = x_lo; xx < x_hi; ++xx) {
+      std::fill(dst + xx * cs + g.c, dst + (xx + 1) * cs, 0.0f);
+    }
+  }
+  const float* src = lhs + b * g.lbs + yy * g.lys;
+  if (g.lcs == 1) {
+    for (int64_t xx = x_lo; xx < x_hi; ++xx) {
+      std::memcpy(dst + xx * cs, src + (xx - g.pw) * g.lxs,
+                  g.c * sizeof(float));
+    }
+  } else if (g.lxs == 1) {
+    if (yy + 1 < g.ih) {
+      // The next row of every channel: too many streams for the hardware
+      // prefetcher.
+      for (int64_t c = 0; c < g.c; ++c) {
+        const char* next = reinterpret_cast<const char*>(
+            src + g.lys + c * g.lcs + (x_lo - g.pw));
+        for (int64_t i = 0; i < (x_hi - x_lo) * 4; i += 64) {
+          _mm_prefetch(next + i, _MM_HINT_T0);
+        }
+      }
+    }
+    for (int64_t x0 = x_lo; x0 < x_hi; x0 += 16) {
+      const int nx = static_cast<int>(std::min<int64_t>(16, x_hi - x0));
+      for (int64_t c0 = 0; c0 < g.c; c0 += 16) {
+        const int nc = static_cast<int>(std::min<int64_t>(16, g.c - c0));
+        TransposeBlock(src + c0 * g.lcs + (x0 - g.pw), g.lcs, nc, nx,
+                       dst + x0 * cs + c0, cs);
+      }
+    }
+  } else {
+    for (int64_t c = 0; c < g.c; ++c) {
+      const float* s = src + c * g.lcs + (x_lo - g.pw) * g.lxs;
+      float* t = dst + x_lo * cs + c;
+      for (int64_t xx = 0; xx < x_hi - x_lo; ++xx) {
+        t[xx * cs] = s[xx * g.lxs];
+      }
+    }
+  }
+}
+
+}  // namespace conv_internal
+
+namespace {
+
+using conv_internal::BlockKernelFn;
+using conv_internal::BlockKernelFor;
+using conv_internal::CopyPaddedRow;
+using conv_internal::FastGeom;
+using conv_internal::kBlockFeatures;
+using conv_internal::kBlockRows;
+using conv_internal::MakeFastGeom;
+using conv_internal::TransposeBlock;
+
+// ---------------------------------------------------------------------------
+// Fast path: f32, one group, no base dilation, 1 or 2 spatial dimensions, on
+// AVX-512 (implicit im2col: no patch matrix). The weights are packed once per
+// call as [feature block][ky][kx][c][64]. Work units are a few output rows
+// of one image (~448 positions); threads take whole units (no barriers).
+// A unit copies the padded input rows it reads into its thread's buffer
+// [yp][xp][c] (any input layout; padding, cropping and zeros applied; small
+// enough for L2), then walks its positions in chunks of kFastChunk: an
+// AVX-512 micro-kernel broadcasts one input value per position (6
+// positions) against up to 4 vectors of 16 output features, looping over
+// kernel positions and blocks of input channels so the weight slice stays
+// in L1; the chunk's accumulators go to a small buffer that is stored with
+// the output's strides (16x16 register transposes for feature-major
+// outputs such as NCHW).
+// ---------------------------------------------------------------------------
+
+constexpr int kFastMr = kBlockRows;            // positions per micro-tile
+constexpr int kFastFeatures = kBlockFeatures;  // output features per block
+constexpr int64_t kFastChunk = 8 * kFastMr;    // positions per chunk
+constexpr int64_t kFastCBlock = 64;  // input channels per weight slice
+
 std::atomic<bool> g_fast_path_enabled{true};
+std::atomic<bool> g_winograd_enabled{true};
+std::atomic<bool> g_winograd_forced{false};
 
 bool FastPathApplies(const ConvDims& d, const Plan& p) {
   if (p.groups != 1 || (p.ns != 1 && p.ns != 2)) return false;
@@ -851,56 +864,6 @@ absl::Status FastConv(const ConvDims& d, const float* lhs, const float* rhs,
   const int64_t units_per_image = (g.oh + unit_rows - 1) / unit_rows;
   const int64_t units = g.n * units_per_image;
   const int64_t unit_in_rows = (unit_rows - 1) * g.sh + (g.kh - 1) * g.dh + 1;
-  // Copies padded input row yp of batch element b to dst[xp][c]. (A planar
-  // [c][yp][xp] copy for NCHW inputs is cheaper to make but slower to
-  // broadcast from: each channel step touches another cache line.)
-  auto copy_row = [&](int64_t b, int64_t yp, float* dst) {
-    const int64_t yy = yp - g.ph;
-    if (yy < 0 || yy >= g.ih) {
-      std::fill(dst, dst + pys, 0.0f);
-      return;
-    }
-    const int64_t x_lo = std::clamp<int64_t>(g.pw, 0, g.xp);
-    const int64_t x_hi = std::clamp<int64_t>(g.pw + g.iw, x_lo, g.xp);
-    std::fill(dst, dst + x_lo * g.c, 0.0f);
-    std::fill(dst + x_hi * g.c, dst + pys, 0.0f);
-    const float* src = lhs + b * g.lbs + yy * g.lys;
-    if (g.lcs == 1) {
-      for (int64_t xx = x_lo; xx < x_hi; ++xx) {
-        std::memcpy(dst + xx * g.c, src + (xx - g.pw) * g.lxs,
-                    g.c * sizeof(float));
-      }
-    } else if (g.lxs == 1) {
-      if (yy + 1 < g.ih) {
-        // The next row of every channel: too many streams for the hardware
-        // prefetcher.
-        for (int64_t c = 0; c < g.c; ++c) {
-          const char* next = reinterpret_cast<const char*>(
-              src + g.lys + c * g.lcs + (x_lo - g.pw));
-          for (int64_t b = 0; b < (x_hi - x_lo) * 4; b += 64) {
-            _mm_prefetch(next + b, _MM_HINT_T0);
-          }
-        }
-      }
-      for (int64_t x0 = x_lo; x0 < x_hi; x0 += 16) {
-        const int nx = static_cast<int>(std::min<int64_t>(16, x_hi - x0));
-        for (int64_t c0 = 0; c0 < g.c; c0 += 16) {
-          const int nc = static_cast<int>(std::min<int64_t>(16, g.c - c0));
-          TransposeBlock(src + c0 * g.lcs + (x0 - g.pw), g.lcs, nc, nx,
-                         dst + x0 * g.c + c0, g.c);
-        }
-      }
-    } else {
-      for (int64_t c = 0; c < g.c; ++c) {
-        const float* s = src + c * g.lcs + (x_lo - g.pw) * g.lxs;
-        float* t = dst + x_lo * g.c + c;
-        for (int64_t xx = 0; xx < x_hi - x_lo; ++xx) {
-          t[xx * g.c] = s[xx * g.lxs];
-        }
-      }
-    }
-  };
-
   std::mutex mu;
   absl::Status status;
   auto run = [&](int64_t u0, int64_t u1) {
@@ -926,7 +889,7 @@ absl::Status FastConv(const ConvDims& d, const float* lhs, const float* rhs,
       const int64_t ny = std::min(unit_rows, g.oh - y0);
       const int64_t in_rows = (ny - 1) * g.sh + (g.kh - 1) * g.dh + 1;
       for (int64_t r = 0; r < in_rows; ++r) {
-        copy_row(b, y0 * g.sh + r, in + r * pys);
+        CopyPaddedRow(g, lhs, b, y0 * g.sh + r, g.xp, g.c, in + r * pys);
       }
       const int64_t positions = ny * g.ow;
       for (int64_t m0 = 0; m0 < positions; m0 += kFastChunk) {
@@ -939,7 +902,7 @@ absl::Status FastConv(const ConvDims& d, const float* lhs, const float* rhs,
         const int64_t tiles = (len + kFastMr - 1) / kFastMr;
         for (int64_t fb = 0; fb < fblocks; ++fb) {
           const int64_t nf = std::min<int64_t>(kFastFeatures, g.o - fb * 64);
-          const FastKernelFn kernel = kFastKernels[(nf + 15) / 16 - 1];
+          const BlockKernelFn kernel = BlockKernelFor(nf);
           bool first = true;
           for (int64_t ky = 0; ky < g.kh; ++ky) {
             for (int64_t kx = 0; kx < g.kw; ++kx) {
@@ -955,7 +918,8 @@ absl::Status FastConv(const ConvDims& d, const float* lhs, const float* rhs,
                     ptr[i] = base[pi] + off + c0 * pcs;
                   }
                   kernel(ptr, cn, pcs, wk + c0 * kFastFeatures,
-                         acc + t * kFastMr * kFastFeatures, first);
+                         acc + t * kFastMr * kFastFeatures, kFastFeatures,
+                         first);
                 }
                 first = false;
               }
@@ -1028,6 +992,16 @@ absl::Status ConvImpl(const ConvDims& d, const T* lhs, const T* rhs, T* out,
     const Plan& p = *plan;
     if (p.positions > 0 && d.out_features > 0 && p.kdim > 0 &&
         FastPathApplies(d, p)) {
+      // Winograd where it is supported and pays (3x3, unit stride, large
+      // enough; see conv_internal.h), else implicit im2col. Both need what
+      // FastPathApplies checks (the AVX-512 kernels chosen, the fast paths
+      // enabled).
+      if (g_winograd_enabled.load(std::memory_order_relaxed) &&
+          conv_internal::WinogradSupports(d) &&
+          (g_winograd_forced.load(std::memory_order_relaxed) ||
+           conv_internal::WinogradPays(d))) {
+        return conv_internal::WinogradConv(d, lhs, rhs, out, pool);
+      }
       return FastConv(d, lhs, rhs, out, pool);
     }
   }
@@ -1087,6 +1061,12 @@ absl::Status ConvGeneral(const ConvDims& d, const T* lhs, const T* rhs, T* out,
 namespace internal {
 void EnableConvFastPathForTesting(bool enabled) {
   g_fast_path_enabled.store(enabled, std::memory_order_relaxed);
+}
+void EnableConvWinogradForTesting(bool enabled) {
+  g_winograd_enabled.store(enabled, std::memory_order_relaxed);
+}
+void ForceConvWinogradForTesting(bool forced) {
+  g_winograd_forced.store(forced, std::memory_order_relaxed);
 }
 }  // namespace internal
 

@@ -21,6 +21,15 @@
 // AVX-512 micro-kernel computes 6 output positions x 64 features straight
 // from it. Everything else takes the general path below.
 //
+// Winograd path (f32 on AVX-512, 3x3 window, unit strides, no dilation,
+// one group, 2 spatial dimensions, non-negative padding), where it pays:
+// >= 16 input and output features, >= 128 2x2 output blocks over the
+// batch, <= 256 x 256 features. F(2x2, 3x3) computes each 2x2 block of
+// outputs from a 4x4 block of inputs with 16 instead of 36 multiplications
+// per input/output feature pair (winograd.cc). Its rounding differs from
+// the direct sum's by a few ulps of the terms' magnitude (~1e-6 relative
+// to the output's scale for data of similar magnitude).
+//
 // General path: per group, the output positions are cut into tiles; a
 // tile's input patches are packed into a per-thread scratch matrix (im2col,
 // ~1 MiB, at most 64 MiB) and multiplied with the group's weights by the
@@ -91,9 +100,19 @@ int64_t ConvOutputSize(int64_t in, int64_t kernel, int64_t stride,
                        int64_t lhs_dilation, int64_t rhs_dilation);
 
 namespace internal {
-// Turns the f32 fast path off (false) or back on (true, the default), so
-// tests can cover the general path. Not meant to be called during a Conv.
+// Turns the f32 fast paths (implicit im2col and Winograd) off (false) or back
+// on (true, the default), so tests can cover the general path. Not meant to
+// be called during a Conv.
 void EnableConvFastPathForTesting(bool enabled);
+// Turns only the Winograd path off (false: shapes it would take go to the
+// implicit im2col fast path, if that is on) or back on (true, the default),
+// so tests can compare the two. Not meant to be called during a Conv.
+void EnableConvWinogradForTesting(bool enabled);
+// Makes the Winograd path (when enabled) take every shape it supports, also
+// those too small for it to pay (true), or only those where it pays (false,
+// the default), so tests can cover small and odd shapes on it. Not meant to
+// be called during a Conv.
+void ForceConvWinogradForTesting(bool forced);
 }  // namespace internal
 
 }  // namespace plexa::cpu

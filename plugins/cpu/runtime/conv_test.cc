@@ -1,14 +1,18 @@
 #include "plugins/cpu/runtime/conv.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <mutex>
 #include <numeric>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "plugins/cpu/runtime/conv_internal.h"
 #include "plugins/cpu/runtime/gemm.h"
 #include "plugins/cpu/runtime/thread_pool.h"
 
@@ -268,18 +272,24 @@ Spec Conv2D(int64_t n, int64_t c, int64_t o, int64_t h, int64_t w, int64_t kh,
   return s;
 }
 
+// lhs / rhs / output dimension orders every 2-D layout test runs through.
+struct LayoutCombo {
+  const char* name;
+  std::vector<int> lhs, rhs, out;
+};
+const std::vector<LayoutCombo>& LayoutCombos() {
+  static const auto* const combos =
+      new std::vector<LayoutCombo>{{"NCHW/OIHW/NCHW", kNCHW, kOIHW, kNCHW},
+                                   {"NHWC/HWIO/NHWC", kNHWC, kHWIO, kNHWC},
+                                   {"NCHW/HWIO/NHWC", kNCHW, kHWIO, kNHWC},
+                                   {"NHWC/OIHW/NCHW", kNHWC, kOIHW, kNCHW},
+                                   {"CHWN/HWIO/CHWN", kCHWN, kHWIO, kCHWN}};
+  return *combos;
+}
+
 TEST(ConvTest, Layouts) {
   ThreadPool pool(2);
-  struct L {
-    const char* name;
-    std::vector<int> lhs, rhs, out;
-  };
-  const L layouts[] = {{"NCHW/OIHW/NCHW", kNCHW, kOIHW, kNCHW},
-                       {"NHWC/HWIO/NHWC", kNHWC, kHWIO, kNHWC},
-                       {"NCHW/HWIO/NHWC", kNCHW, kHWIO, kNHWC},
-                       {"NHWC/OIHW/NCHW", kNHWC, kOIHW, kNCHW},
-                       {"CHWN/HWIO/CHWN", kCHWN, kHWIO, kCHWN}};
-  for (const L& l : layouts) {
+  for (const LayoutCombo& l : LayoutCombos()) {
     Spec s = Conv2D(2, 5, 7, 9, 11, 3, 3);
     s.pad_lo = {1, 1};
     s.pad_hi = {1, 1};
@@ -439,16 +449,8 @@ TEST(ConvTest, FastPathShapes) {
       {1, 5, 9, 13, 100, 3, 3, 1, 1, 1},
       {2, 3, 17, 20, 120, 3, 3, 2, 2, 1},
   };
-  struct L {
-    const char* name;
-    std::vector<int> lhs, rhs, out;
-  };
-  const L layouts[] = {{"NCHW", kNCHW, kOIHW, kNCHW},
-                       {"NHWC", kNHWC, kHWIO, kNHWC},
-                       {"NCHW->NHWC", kNCHW, kHWIO, kNHWC},
-                       {"CHWN", kCHWN, kHWIO, kCHWN}};
   for (const Case& c : cases) {
-    for (const L& l : layouts) {
+    for (const LayoutCombo& l : LayoutCombos()) {
       Spec s = Conv2D(c.n, c.c, c.o, c.h, c.w, c.kh, c.kw);
       s.stride = {c.sh, c.sw};
       s.pad_lo = s.pad_hi = {c.pad, c.pad};
@@ -471,7 +473,7 @@ TEST(ConvTest, FastPathShapes) {
   s.pad_hi = {-1, 3};
   s.rhs_dil = {2, 3};
   s.reversal = {true, false};
-  for (const L& l : layouts) {
+  for (const LayoutCombo& l : LayoutCombos()) {
     s.lhs_order = l.lhs;
     s.rhs_order = l.rhs;
     s.out_order = l.out;
@@ -506,6 +508,259 @@ TEST(ConvTest, ManyTilesAcrossBatches) {
   s.lhs_order = s.out_order = kNCHW;
   s.stride = {2, 1};
   Check<float>(s, &pool, "NCHW");
+}
+
+// ---- Winograd F(2x2, 3x3) path ----
+//
+// Error bounds, per output element i, relative to
+//   S_i = sum over the element's terms of |lhs| * |rhs|
+// (the scale a sum of those terms can be trusted to; computed by the naive
+// loop on |lhs| and |rhs|, so exactly in long double).
+// - Direct summation (implicit im2col and general paths): the worst case is
+//   (number of terms) * u * S_i with u = 2^-24 ~ 6e-8; rounding errors of
+//   random data grow like the square root of that count, and for the
+//   <= 70 * 9 = 630 terms below sqrt(630) * u ~ 1.5e-6. kDirectRel = 1e-5
+//   keeps a margin for the worst element.
+// - Winograd: the input transform makes each V entry a sum of up to 4
+//   inputs (|V| <= 4 max|d|), U = G g G^T has entries up to 2.25 max|g|,
+//   and the output transform adds 9 products of the sums over c, so the
+//   transformed terms are up to ~9x larger than the direct ones; with about
+//   C + 8 roundings (the sum over c plus the transforms) growing like their
+//   square root, that is ~9 * sqrt(78) * u ~ 5e-6 for C = 70. In practice
+//   the large terms partly cancel: the maximum observed over these tests is
+//   ~3e-7 (~1e-6 of max |out| for O(1) data). kWinogradRel = 1e-5 covers
+//   the estimate and would still catch a wrong tile, sign or transform,
+//   which gives errors of order S_i.
+constexpr double kDirectRel = 1e-5;
+constexpr double kWinogradRel = 1e-5;
+
+template <typename T>
+std::vector<T> Abs(std::vector<T> v) {
+  for (T& x : v) x = std::abs(x);
+  return v;
+}
+
+// Runs the f32 convolution with the current path switches; the output starts
+// as NaN so that elements left unwritten fail every comparison.
+std::vector<float> RunF32(const Problem& p, const std::vector<float>& lhs,
+                          const std::vector<float>& rhs, ThreadPool* pool) {
+  std::vector<float> out(Product(p.out_sizes), std::nanf(""));
+  EXPECT_TRUE(Conv(p.dims, lhs.data(), rhs.data(), out.data(), pool).ok());
+  return out;
+}
+
+// Compares the Winograd path with the naive long double loop and with the
+// implicit im2col and general f32 paths (each against its own bound above).
+void CheckWinograd(const Spec& spec, ThreadPool* pool,
+                   const std::string& what) {
+  SCOPED_TRACE(what);
+  const Problem p = MakeProblem(spec);
+  ASSERT_TRUE(conv_internal::WinogradSupports(p.dims));
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> dist(-1, 1);
+  std::vector<float> lhs(Product(p.lhs_sizes)), rhs(Product(p.rhs_sizes));
+  for (float& x : lhs) x = static_cast<float>(dist(rng));
+  for (float& x : rhs) x = static_cast<float>(dist(rng));
+  const std::vector<long double> want = Reference(p, lhs, rhs);
+  const std::vector<long double> scale = Reference(p, Abs(lhs), Abs(rhs));
+
+  internal::ForceConvWinogradForTesting(true);  // also where it does not pay
+  const std::vector<float> winograd = RunF32(p, lhs, rhs, pool);
+  internal::ForceConvWinogradForTesting(false);
+  internal::EnableConvWinogradForTesting(false);
+  const std::vector<float> im2col = RunF32(p, lhs, rhs, pool);
+  internal::EnableConvFastPathForTesting(false);
+  const std::vector<float> general = RunF32(p, lhs, rhs, pool);
+  internal::EnableConvFastPathForTesting(true);
+  internal::EnableConvWinogradForTesting(true);
+
+  double worst = 0;  // max error / S_i, reported on failure
+  for (size_t i = 0; i < want.size(); ++i) {
+    const double s = static_cast<double>(scale[i]);
+    const double w = static_cast<double>(want[i]);
+    worst = std::max(worst, std::abs(winograd[i] - w) / s);
+    ASSERT_LE(std::abs(winograd[i] - w), kWinogradRel * s)
+        << "element " << i << " winograd " << winograd[i] << " want " << w;
+    ASSERT_LE(std::abs(im2col[i] - w), kDirectRel * s) << "element " << i;
+    ASSERT_LE(std::abs(general[i] - w), kDirectRel * s) << "element " << i;
+    ASSERT_LE(std::abs(winograd[i] - im2col[i]),
+              (kWinogradRel + kDirectRel) * s)
+        << "element " << i;
+    ASSERT_LE(std::abs(winograd[i] - general[i]),
+              (kWinogradRel + kDirectRel) * s)
+        << "element " << i;
+  }
+  ::testing::Test::RecordProperty("max_winograd_error_over_scale",
+                                  std::to_string(worst));
+}
+
+bool HaveWinograd() { return std::string(GemmKernelName()) == "avx512"; }
+
+// Shapes the Winograd path supports (forced where it would not pay): odd
+// output sizes (partial tiles), outputs down to 1x1, padding 0, 1, 2 and
+// asymmetric, batch 1 and 8, fewer than 16 features, channel counts that are
+// not multiples of 16 or span two 64-channel blocks, output features spanning
+// three 64-feature blocks (the last with 2), rows wider than one chunk of
+// tiles, window reversal, and every layout kind (channels-innermost, NCHW with
+// transposes, mixed, CHWN with strided copies).
+TEST(ConvTest, WinogradShapes) {
+  if (!HaveWinograd()) GTEST_SKIP() << "Winograd path needs AVX-512";
+  ThreadPool pool(2);
+  struct Case {
+    int64_t n, c, o, h, w, pad_lo, pad_hi;
+  };
+  const Case cases[] = {
+      {1, 16, 16, 4, 4, 1, 1},    // 4x4 output: one unit, 4 tiles
+      {1, 16, 16, 3, 3, 0, 0},    // 1x1 output: one partial tile
+      {2, 3, 5, 6, 7, 1, 1},      // few features
+      {8, 64, 64, 8, 8, 1, 1},    // the benchmark's features and batch
+      {2, 17, 33, 9, 11, 1, 1},   // odd 9x11 output
+      {1, 19, 37, 7, 13, 0, 0},   // padding 0: odd 5x11 output
+      {3, 70, 130, 6, 9, 1, 1},   // 2 channel blocks, 3 feature blocks
+      {2, 32, 48, 10, 10, 0, 1},  // asymmetric padding: 9x9
+      {1, 64, 64, 20, 30, 2, 2},  // padding 2: 22x32
+      {1, 64, 20, 6, 130, 1, 1},  // 65 tiles per row: 2 chunks per unit
+      {2, 16, 16, 33, 5, 1, 1},   // tall and narrow: many units
+  };
+  for (const Case& c : cases) {
+    for (const LayoutCombo& l : LayoutCombos()) {
+      Spec s = Conv2D(c.n, c.c, c.o, c.h, c.w, 3, 3);
+      s.pad_lo = {c.pad_lo, c.pad_lo};
+      s.pad_hi = {c.pad_hi, c.pad_hi};
+      s.lhs_order = l.lhs;
+      s.rhs_order = l.rhs;
+      s.out_order = l.out;
+      const std::string what =
+          absl::StrCat(l.name, " n=", c.n, " c=", c.c, " o=", c.o, " ", c.h,
+                       "x", c.w, " pad=", c.pad_lo, ",", c.pad_hi);
+      CheckWinograd(s, &pool, what);
+    }
+  }
+  Spec s = Conv2D(2, 24, 40, 11, 8, 3, 3);
+  s.pad_lo = {1, 0};
+  s.pad_hi = {2, 1};
+  CheckWinograd(s, nullptr, "different padding per dimension, 1 thread");
+  s.reversal = {true, false};
+  CheckWinograd(s, &pool, "reversed rows");
+  s.reversal = {true, true};
+  s.lhs_order = s.out_order = kNHWC;
+  CheckWinograd(s, &pool, "reversed rows and columns, NHWC");
+}
+
+// Which shapes the Winograd path supports and where it is chosen; shapes
+// next to the gate go to the other paths and stay correct.
+TEST(ConvTest, WinogradGate) {
+  auto supports = [](const Spec& s) {
+    return conv_internal::WinogradSupports(MakeProblem(s).dims);
+  };
+  auto pays = [](const Spec& s) {
+    return conv_internal::WinogradPays(MakeProblem(s).dims);
+  };
+  Spec bench = Conv2D(8, 64, 64, 56, 56, 3, 3);  // the benchmark's conv
+  bench.pad_lo = bench.pad_hi = {1, 1};
+  EXPECT_TRUE(supports(bench));
+  EXPECT_TRUE(pays(bench));
+  bench.lhs_order = bench.out_order = kNHWC;
+  EXPECT_TRUE(supports(bench) && pays(bench));
+  Spec s = Conv2D(2, 16, 16, 18, 18, 3, 3);  // 2 x 8 x 8 = 128 tiles
+  EXPECT_TRUE(supports(s));
+  EXPECT_TRUE(pays(s));
+  Spec few_tiles = Conv2D(1, 16, 16, 18, 18, 3, 3);
+  EXPECT_TRUE(supports(few_tiles));
+  EXPECT_FALSE(pays(few_tiles));
+  Spec few_in = Conv2D(2, 15, 16, 18, 18, 3, 3);
+  EXPECT_TRUE(supports(few_in));
+  EXPECT_FALSE(pays(few_in));
+  Spec few_out = Conv2D(2, 16, 15, 18, 18, 3, 3);
+  EXPECT_FALSE(pays(few_out));
+  Spec large_weights = Conv2D(8, 512, 512, 9, 9, 3, 3);
+  EXPECT_TRUE(supports(large_weights));
+  EXPECT_FALSE(pays(large_weights));
+  Spec strided = s;
+  strided.stride = {2, 1};
+  EXPECT_FALSE(supports(strided));
+  Spec dilated = s;
+  dilated.rhs_dil = {1, 2};
+  EXPECT_FALSE(supports(dilated));
+  Spec base_dilated = s;
+  base_dilated.lhs_dil = {2, 2};
+  EXPECT_FALSE(supports(base_dilated));
+  Spec negative = s;
+  negative.pad_lo = {-1, 0};
+  EXPECT_FALSE(supports(negative));
+  Spec grouped = Conv2D(2, 32, 32, 18, 18, 3, 3);
+  grouped.fgc = 2;
+  EXPECT_FALSE(supports(grouped));
+  Spec five = Conv2D(2, 16, 16, 18, 18, 5, 5);
+  EXPECT_FALSE(supports(five));
+  Spec one_d;
+  one_d.cin = one_d.cout = 16;
+  one_d.in = {300};
+  one_d.kernel = {3};
+  EXPECT_FALSE(supports(one_d));
+  ThreadPool pool(2);
+  for (const Spec& t : {few_tiles, few_in, strided, grouped}) {
+    Check<float>(t, &pool, "next to the gate");
+  }
+}
+
+// The epilogue hook on the Winograd path: every output row of every batch
+// element is reported exactly once, only after all of its elements are
+// written; with several work units per image, the last one partial (odd
+// height), on 2 threads and on 1.
+TEST(ConvTest, WinogradRowsDoneHook) {
+  if (!HaveWinograd()) GTEST_SKIP() << "Winograd path needs AVX-512";
+  for (const auto& layout : {kNCHW, kNHWC}) {
+    for (bool threaded : {true, false}) {
+      SCOPED_TRACE(absl::StrCat(layout == kNCHW ? "NCHW" : "NHWC",
+                                threaded ? " 2 threads" : " 1 thread"));
+      Spec s = Conv2D(2, 16, 24, 37, 30, 3, 3);
+      s.pad_lo = s.pad_hi = {1, 1};
+      s.lhs_order = s.out_order = layout;
+      Problem p = MakeProblem(s);
+      ASSERT_TRUE(conv_internal::WinogradSupports(p.dims) &&
+                  conv_internal::WinogradPays(p.dims));
+      const int64_t rows = p.dims.out_spatial[0], cols = p.dims.out_spatial[1];
+      std::vector<float> lhs(Product(p.lhs_sizes), 1.0f);
+      std::vector<float> rhs(Product(p.rhs_sizes), 0.5f);
+      std::vector<float> out(Product(p.out_sizes), std::nanf(""));
+      std::mutex mu;
+      std::vector<std::tuple<int64_t, int64_t, int64_t>> calls;
+      std::vector<int> seen(s.batch * rows, 0);
+      bool complete = true;
+      p.dims.on_rows_done = [&](int64_t b, int64_t y0, int64_t y1) {
+        bool written = true;
+        for (int64_t y = y0; y < y1; ++y) {
+          for (int64_t o = 0; o < s.cout; ++o) {
+            for (int64_t x = 0; x < cols; ++x) {
+              const float v = out[Offset({b, o, y, x}, p.out_strides)];
+              written = written && !std::isnan(v);
+            }
+          }
+        }
+        std::lock_guard<std::mutex> lock(mu);
+        complete = complete && written;
+        calls.emplace_back(b, y0, y1);
+        for (int64_t y = std::max<int64_t>(y0, 0);
+             y < std::min<int64_t>(y1, rows); ++y) {
+          ++seen[b * rows + y];
+        }
+      };
+      ThreadPool pool(2);
+      ASSERT_TRUE(Conv(p.dims, lhs.data(), rhs.data(), out.data(),
+                       threaded ? &pool : nullptr)
+                      .ok());
+      EXPECT_TRUE(complete) << "a row was reported before it was written";
+      EXPECT_GT(calls.size(), 2u * s.batch);  // several units per image
+      for (const auto& [b, y0, y1] : calls) {
+        EXPECT_TRUE(b >= 0 && b < s.batch && 0 <= y0 && y0 < y1 && y1 <= rows)
+            << b << " [" << y0 << ", " << y1 << ")";
+      }
+      for (int64_t i = 0; i < s.batch * rows; ++i) {
+        EXPECT_EQ(seen[i], 1) << "batch " << i / rows << " row " << i % rows;
+      }
+    }
+  }
 }
 
 TEST(ConvTest, EmptyShapes) {
