@@ -461,13 +461,15 @@ class CpuClient : public sdk::Client {
     std::fprintf(
         stderr,
         "plexa cpu: %s: passes %.1f ms, codegen+LLVM %.1f ms; %lld kernels "
-        "(%lld in convolution epilogues), %lld runtime thunks, %lld reference "
+        "(%lld in convolution epilogues), %lld runtime thunks (%lld "
+        "dynamic-update-slices in place), %lld reference "
         "kernels%s%s; peak temporary memory %lld bytes (%lld without reuse); "
         "GEMM kernel %s\n",
         p.module().name().c_str(), pipeline_ms, s.compile_ms,
         static_cast<long long>(s.kernels),
         static_cast<long long>(s.conv_epilogues),
         static_cast<long long>(s.runtime_thunks),
+        static_cast<long long>(s.in_place_updates),
         static_cast<long long>(s.reference_thunks),
         s.reference_ops.empty() ? "" : ": ",
         absl::StrJoin(s.reference_ops, ", ").c_str(),

@@ -327,6 +327,132 @@ TEST_F(CpuPluginTest, BadClientOptionsAreErrors) {
   EXPECT_THAT(unknown.status().message(), HasSubstr("frobnicate"));
 }
 
+// A scan: a while loop writes row i of its carried f32[8,4] with
+// dynamic-update-slice. The update happens in place on the loop state (the
+// report counts it) and the values are r[i][j] = 10 i + j.
+constexpr char kScan[] = R"(HloModule scan
+cond {
+  s = (s32[], f32[8,4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(8)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[8,4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  acc = f32[8,4] get-tuple-element(s), index=1
+  fi = f32[] convert(i)
+  ten = f32[] constant(10)
+  base = f32[] multiply(fi, ten)
+  b = f32[1,4] broadcast(base), dimensions={}
+  io = f32[1,4] iota(), iota_dimension=1
+  row = f32[1,4] add(b, io)
+  zero = s32[] constant(0)
+  acc2 = f32[8,4] dynamic-update-slice(acc, row, i, zero)
+  one = s32[] constant(1)
+  i2 = s32[] add(i, one)
+  ROOT t = (s32[], f32[8,4]) tuple(i2, acc2)
+}
+ENTRY main {
+  z = s32[] constant(0)
+  init = f32[8,4] parameter(0)
+  s0 = (s32[], f32[8,4]) tuple(z, init)
+  w = (s32[], f32[8,4]) while(s0), condition=cond, body=body
+  ROOT r = f32[8,4] get-tuple-element(w), index=1
+}
+)";
+
+TEST_F(CpuPluginTest, AScanUpdatesItsCarriedArrayInPlace) {
+  auto client = NewClient({{"report", PLX_Value_INT64, "", 1}});
+  ASSERT_NE(client, nullptr);
+  ::testing::internal::CaptureStderr();
+  auto exe = client->Compile(kScan, "hlo-text");
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  EXPECT_THAT(err, HasSubstr("(1 dynamic-update-slices in place)"));
+  std::vector<float> init(32, -1.0f);
+  Literal in = Literal::CreateR1<float>(init);
+  auto reshaped = Literal(ShapeUtil::MakeShape(PrimitiveType::F32, {8, 4}));
+  std::memcpy(reshaped.mutable_data().data(), in.data().data(), 128);
+  for (int run = 0; run < 2; ++run) {  // the state starts from init again
+    auto out = Run(*client, **exe, {reshaped});
+    ASSERT_TRUE(out.ok()) << out.status();
+    for (int64_t i = 0; i < 8; ++i) {
+      for (int64_t j = 0; j < 4; ++j) {
+        EXPECT_EQ((*out)[0].Get<float>({i, j}), 10.0f * i + j) << i << "," << j;
+      }
+    }
+    // The caller's argument is untouched.
+    EXPECT_EQ(reshaped.Get<float>({3, 2}), -1.0f);
+  }
+}
+
+// The operand is read after the update (it is also a result): no update in
+// place, and both values are right. With the start index 5 clamped to 3.
+TEST_F(CpuPluginTest, AnOperandReadLaterIsNotUpdatedInPlace) {
+  auto client = NewClient({{"report", PLX_Value_INT64, "", 1}});
+  ASSERT_NE(client, nullptr);
+  ::testing::internal::CaptureStderr();
+  auto exe = client->Compile(R"(HloModule keep
+ENTRY main {
+  x = f32[4] parameter(0)
+  two = f32[] constant(2)
+  b = f32[4] broadcast(two), dimensions={}
+  y = f32[4] multiply(x, b)
+  u = f32[1] constant({100})
+  i = s32[] constant(5)
+  d = f32[4] dynamic-update-slice(y, u, i)
+  ROOT t = (f32[4], f32[4]) tuple(d, y)
+}
+)",
+                             "hlo-text");
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  EXPECT_THAT(err, HasSubstr("(0 dynamic-update-slices in place)"));
+  auto out = Run(*client, **exe, {Literal::CreateR1<float>({1, 2, 3, 4})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0], Literal::CreateR1<float>({2, 4, 6, 100}));
+  EXPECT_EQ((*out)[1], Literal::CreateR1<float>({2, 4, 6, 8}));
+}
+
+// An update laid out column-major ({0,1}) into a row-major operand, at
+// (1, 1) (s64 indices): element-wise copies along the update's
+// minor dimension.
+TEST_F(CpuPluginTest, AnUpdateInAnotherLayoutLandsInItsWindow) {
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  auto exe = client->Compile(R"(HloModule layouts
+ENTRY main {
+  x = f32[4,5]{1,0} parameter(0)
+  u = f32[2,3]{0,1} parameter(1)
+  r = s64[] constant(1)
+  c = s64[] constant(1)
+  ROOT d = f32[4,5]{1,0} dynamic-update-slice(x, u, r, c)
+}
+)",
+                             "hlo-text");
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  Literal x(ShapeUtil::MakeShape(PrimitiveType::F32, {4, 5}));
+  Literal u(ShapeUtil::MakeShape(PrimitiveType::F32, {2, 3}));
+  for (int64_t i = 0; i < 4; ++i) {
+    for (int64_t j = 0; j < 5; ++j) x.Set<float>({i, j}, 0.0f);
+  }
+  for (int64_t i = 0; i < 2; ++i) {
+    for (int64_t j = 0; j < 3; ++j) u.Set<float>({i, j}, 1 + 10.0f * i + j);
+  }
+  auto out = Run(*client, **exe, {x, u});
+  ASSERT_TRUE(out.ok()) << out.status();
+  // Rows 1..2, columns 1..3 hold u; the rest stays 0.
+  for (int64_t i = 0; i < 4; ++i) {
+    for (int64_t j = 0; j < 5; ++j) {
+      const bool inside = i >= 1 && i <= 2 && j >= 1 && j <= 3;
+      EXPECT_EQ((*out)[0].Get<float>({i, j}),
+                inside ? 1 + 10.0f * (i - 1) + (j - 1) : 0.0f)
+          << i << "," << j;
+    }
+  }
+}
+
 // Feeds themselves are tested on both plugins in tests/abi/feeds_test.cc;
 // here: the CPU plugin compiles them to runtime thunks it reports.
 TEST_F(CpuPluginTest, FeedsCompileToRuntimeThunks) {

@@ -192,6 +192,120 @@ class CopyThunk : public Thunk {
   int64_t bytes_;
 };
 
+// dynamic-update-slice as copies: the operand into the result (skipped in
+// place, when the result shares the operand's memory: see MakeDusInPlace),
+// then the update into its window, whose start indices are clamped so the
+// window fits (XLA). Operand and result share a layout; the update may have
+// any dense layout.
+class DusThunk : public Thunk {
+ public:
+  // inputs: operand, update, one scalar start index per dimension;
+  // outputs: the result.
+  DusThunk(const Shape& result, const Shape& update,
+           std::vector<PrimitiveType> index_types)
+      : dims_(result.dimensions().begin(), result.dimensions().end()),
+        update_dims_(update.dimensions().begin(), update.dimensions().end()),
+        out_strides_(IndexUtil::LayoutStrides(result)),
+        update_strides_(IndexUtil::LayoutStrides(update)),
+        index_types_(std::move(index_types)),
+        element_bytes_(primitive_util::ByteWidth(result.element_type())),
+        bytes_(ShapeUtil::ByteSizeOf(result)) {
+    const Layout layout = LayoutUtil::EffectiveLayout(update);
+    minor_ = layout.minor_to_major().empty() ? -1 : layout.minor_to_major(0);
+    update_elements_ = ShapeUtil::ElementsIn(update);
+  }
+  void set_in_place() { in_place_ = true; }
+  bool in_place() const { return in_place_; }
+
+  absl::Status Run(Frame& f) const override {
+    uint8_t* out = f.ptr[outputs[0]];
+    const uint8_t* in = f.ptr[inputs[0]];
+    if (bytes_ > 0 && out != in) std::memcpy(out, in, bytes_);
+    if (update_elements_ == 0) return absl::OkStatus();
+    const uint8_t* update = f.ptr[inputs[1]];
+    const int64_t rank = static_cast<int64_t>(dims_.size());
+    int64_t base = 0;  // element offset of the window in the result
+    for (int64_t d = 0; d < rank; ++d) {
+      const int64_t start =
+          std::clamp<int64_t>(ReadIndex(f.ptr[inputs[2 + d]], index_types_[d]),
+                              0, dims_[d] - update_dims_[d]);
+      base += start * out_strides_[d];
+    }
+    if (rank == 0) {
+      std::memmove(out, update, element_bytes_);
+      return absl::OkStatus();
+    }
+    // Runs along the update's most-minor dimension; an odometer over the
+    // other dimensions.
+    const int64_t run = update_dims_[minor_];
+    const bool contiguous = out_strides_[minor_] == 1;
+    std::vector<int64_t> index(rank, 0);
+    while (true) {
+      int64_t o = base, u = 0;
+      for (int64_t d = 0; d < rank; ++d) {
+        o += index[d] * out_strides_[d];
+        u += index[d] * update_strides_[d];
+      }
+      if (contiguous) {
+        std::memmove(out + o * element_bytes_, update + u * element_bytes_,
+                     run * element_bytes_);
+      } else {
+        for (int64_t i = 0; i < run; ++i) {
+          std::memmove(out + (o + i * out_strides_[minor_]) * element_bytes_,
+                       update + (u + i) * element_bytes_, element_bytes_);
+        }
+      }
+      int64_t d = rank - 1;
+      for (; d >= 0; --d) {
+        if (d == minor_) continue;
+        if (++index[d] < update_dims_[d]) break;
+        index[d] = 0;
+      }
+      if (d < 0) break;
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  static int64_t ReadIndex(const uint8_t* p, PrimitiveType t) {
+    switch (t) {
+      case PrimitiveType::S8:
+        return Load<int8_t>(p);
+      case PrimitiveType::S16:
+        return Load<int16_t>(p);
+      case PrimitiveType::S32:
+        return Load<int32_t>(p);
+      case PrimitiveType::S64:
+        return Load<int64_t>(p);
+      case PrimitiveType::U8:
+        return Load<uint8_t>(p);
+      case PrimitiveType::U16:
+        return Load<uint16_t>(p);
+      case PrimitiveType::U32:
+        return Load<uint32_t>(p);
+      // Beyond int64: clamped to the largest start anyway.
+      default: {
+        const uint64_t v = Load<uint64_t>(p);
+        return v > uint64_t{INT64_MAX} ? INT64_MAX : static_cast<int64_t>(v);
+      }
+    }
+  }
+  template <typename T>
+  static int64_t Load(const uint8_t* p) {
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    return static_cast<int64_t>(v);
+  }
+
+  std::vector<int64_t> dims_, update_dims_, out_strides_, update_strides_;
+  std::vector<PrimitiveType> index_types_;
+  int64_t element_bytes_;
+  int64_t bytes_;
+  int64_t minor_ = -1;
+  int64_t update_elements_ = 0;
+  bool in_place_ = false;
+};
+
 // dot as a (batched) GEMM with strided operands.
 template <typename T>
 class GemmThunk : public Thunk {
@@ -830,6 +944,15 @@ class ProgramCompiler {
   absl::Status EmitConv(CompiledComputation& cc, const Instruction& h,
                         bool* handled);
   void EmitReference(CompiledComputation& cc, const Instruction& h);
+  void EmitDynamicUpdateSlice(CompiledComputation& cc, const Instruction& h,
+                              bool* handled);
+  // Lets each dynamic-update-slice of `c` whose operand buffer nothing reads
+  // afterwards write into that buffer (see the definition).
+  void MakeDusInPlace(CompiledComputation& cc, const Computation& c,
+                      bool parameters_writable);
+  // True when `c` is called only as the body of while loops: its
+  // parameters are then the loop state, which the body may overwrite.
+  bool OnlyAWhileBody(const Computation& c);
   void Add(CompiledComputation& cc, std::unique_ptr<Thunk> t) {
     cc.thunks.push_back(std::move(t));
   }
@@ -886,6 +1009,7 @@ absl::StatusOr<CompiledComputation*> ProgramCompiler::Compile(
     if (h->opcode() == HloOpcode::kParameter) continue;
     if (absl::Status s = EmitInstruction(cc, *h); !s.ok()) return s;
   }
+  MakeDusInPlace(cc, c, !is_entry && OnlyAWhileBody(c));
   // Results: a leaf that is a parameter, a constant or repeated is copied
   // into a fresh temporary, so a computation's results never alias its
   // inputs or each other (while bodies rely on it).
@@ -955,6 +1079,106 @@ absl::Status ProgramCompiler::AssignBuffersFor(CompiledComputation& cc,
   stats_->peak_temp_bytes += a.arena_bytes;
   stats_->unshared_temp_bytes += a.total_bytes;
   return absl::OkStatus();
+}
+
+void ProgramCompiler::EmitDynamicUpdateSlice(CompiledComputation& cc,
+                                             const Instruction& h,
+                                             bool* handled) {
+  const Shape result = WithLayout(h.shape());
+  const Shape operand = WithLayout(h.operand(0)->shape());
+  const Shape update = WithLayout(h.operand(1)->shape());
+  const int64_t rank = result.rank();
+  if (!ShapeUtil::IsDenseArray(result) || !ShapeUtil::IsDenseArray(operand) ||
+      !ShapeUtil::IsDenseArray(update) ||
+      !(LayoutUtil::EffectiveLayout(result) ==
+        LayoutUtil::EffectiveLayout(operand)) ||
+      h.operand_count() != 2 + rank) {
+    return;
+  }
+  std::vector<PrimitiveType> index_types;
+  for (int64_t i = 2; i < h.operand_count(); ++i) {
+    const Shape& s = h.operand(i)->shape();
+    if (!s.IsScalar() || !primitive_util::IsIntegralType(s.element_type())) {
+      return;
+    }
+    index_types.push_back(s.element_type());
+  }
+  std::vector<int> inputs = OperandLeaves(h);
+  std::vector<int> outputs = NewLeaves(cc, h.shape());
+  auto t = std::make_unique<DusThunk>(cc.slots[outputs[0]].shape,
+                                      cc.slots[inputs[1]].shape,
+                                      std::move(index_types));
+  t->inputs = std::move(inputs);
+  t->outputs = std::move(outputs);
+  leaves_[&h] = t->outputs;
+  Add(cc, std::move(t));
+  ++stats_->runtime_thunks;
+  *handled = true;
+}
+
+// A dynamic-update-slice may write into its operand's buffer instead of a
+// copy when no thunk after it reads that buffer (the operand is dead), the
+// buffer is not a result of the computation, and it is a temporary of this
+// computation or, in a while body, the loop state (WhileThunk hands the body
+// its own state buffers; the condition has already run). The result then
+// IS that buffer: later readers of the result and the computation's results
+// are renamed to it. A scan's carried array is updated in place this way,
+// and passes straight through the body (no copy per iteration).
+void ProgramCompiler::MakeDusInPlace(CompiledComputation& cc,
+                                     const Computation& c,
+                                     bool parameters_writable) {
+  for (size_t p = 0; p < cc.thunks.size(); ++p) {
+    auto* t = dynamic_cast<DusThunk*>(cc.thunks[p].get());
+    if (t == nullptr) continue;
+    const int s = t->inputs[0];
+    const int r = t->outputs[0];
+    const SlotKind kind = cc.slots[s].kind;
+    if (kind != SlotKind::kTemp &&
+        !(parameters_writable && kind == SlotKind::kParameter)) {
+      continue;
+    }
+    const std::vector<int>& roots = leaves_[c.root_instruction()];
+    bool read = std::find(roots.begin(), roots.end(), s) != roots.end();
+    for (size_t i = 1; i < t->inputs.size(); ++i) read |= t->inputs[i] == s;
+    for (size_t q = p + 1; q < cc.thunks.size() && !read; ++q) {
+      for (int i : cc.thunks[q]->inputs) read |= i == s;
+    }
+    if (read) continue;
+    for (size_t q = p + 1; q < cc.thunks.size(); ++q) {
+      for (int& i : cc.thunks[q]->inputs) {
+        if (i == r) i = s;
+      }
+    }
+    for (const Instruction* inst : c.instructions()) {
+      auto it = leaves_.find(inst);
+      if (it == leaves_.end()) continue;
+      for (int& l : it->second) {
+        if (l == r) l = s;
+      }
+    }
+    t->outputs[0] = s;
+    t->set_in_place();
+    cc.slots[r].bytes = 0;  // never used now
+    ++stats_->in_place_updates;
+  }
+}
+
+bool ProgramCompiler::OnlyAWhileBody(const Computation& c) {
+  bool body = false;
+  for (const Computation* other : c.parent()->computations()) {
+    for (const Instruction* inst : other->instructions()) {
+      for (const Computation* called : inst->called_computations()) {
+        if (called != &c) continue;
+        if (inst->opcode() == HloOpcode::kWhile && inst->while_body() == &c &&
+            inst->while_condition() != &c) {
+          body = true;
+        } else {
+          return false;
+        }
+      }
+    }
+  }
+  return body;
 }
 
 void ProgramCompiler::EmitReference(CompiledComputation& cc,
@@ -1445,6 +1669,12 @@ absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
       if (absl::Status s = EmitConv(cc, h, &handled); !s.ok()) return s;
       if (!handled) EmitReference(cc, h);
       return absl::OkStatus();
+    }
+    case HloOpcode::kDynamicUpdateSlice: {
+      bool handled = false;
+      EmitDynamicUpdateSlice(cc, h, &handled);
+      if (handled) return absl::OkStatus();
+      break;  // a generated kernel (other layouts)
     }
     default:
       break;
