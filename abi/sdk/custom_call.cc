@@ -10,6 +10,35 @@
 
 namespace plexa::sdk {
 
+PLX_CallFrameBuffer MakeCallFrameBuffer(void* data, const Shape& shape) {
+  PLX_CallFrameBuffer b{};
+  b.struct_size = PLX_CallFrameBuffer_STRUCT_SIZE;
+  b.data = data;
+  b.element_type = static_cast<PLX_Type>(shape.element_type());
+  b.dims = shape.dimensions().data();
+  b.num_dims = shape.dimensions().size();
+  return b;
+}
+
+absl::Status CallTypedCustomCall(void* function, absl::string_view call,
+                                 absl::Span<const PLX_CallFrameBuffer> args,
+                                 absl::Span<const PLX_CallFrameBuffer> results,
+                                 absl::string_view backend_config) {
+  PLX_CallFrame frame{};
+  frame.struct_size = PLX_CallFrame_STRUCT_SIZE;
+  frame.args = args.data();
+  frame.num_args = args.size();
+  frame.results = results.data();
+  frame.num_results = results.size();
+  frame.backend_config = backend_config.data();
+  frame.backend_config_size = backend_config.size();
+  const int32_t rc = reinterpret_cast<PLX_CustomCall_Typed*>(function)(&frame);
+  if (rc == 0) return absl::OkStatus();
+  return absl::InternalError(absl::StrCat(
+      "custom-call ", call, ": the target returned ", rc, ": ",
+      frame.error_message != nullptr ? frame.error_message : "(no message)"));
+}
+
 struct CustomCallRegistry::Impl {
   mutable std::mutex mu;  // std::mutex for ThreadSanitizer: see event.h
   absl::flat_hash_map<std::string, CustomCallTarget> targets;  // guarded by mu

@@ -14,6 +14,9 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "core/shape/shape.h"
+#include "plexa/plexa_c_api.h"
 
 namespace plexa::sdk {
 
@@ -50,6 +53,19 @@ class CustomCallResolver {
   CustomCallResolver() = default;
   std::vector<std::pair<std::string, void*>> libraries_;  // path, handle
 };
+
+// The typed convention (api_version 1): a call-frame buffer for `data`
+// holding an array of `shape` in the row-major layout (dims point into
+// `shape`, which must outlive the call).
+PLX_CallFrameBuffer MakeCallFrameBuffer(void* data, const Shape& shape);
+
+// Calls the api_version 1 target `function` with a PLX_CallFrame over
+// `args`, `results` and `backend_config`. A non-zero return is an Internal
+// error naming `call` (the instruction) and quoting the target's message.
+absl::Status CallTypedCustomCall(void* function, absl::string_view call,
+                                 absl::Span<const PLX_CallFrameBuffer> args,
+                                 absl::Span<const PLX_CallFrameBuffer> results,
+                                 absl::string_view backend_config);
 
 }  // namespace plexa::sdk
 

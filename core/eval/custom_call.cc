@@ -89,6 +89,35 @@ void* BufferOf(Literal& literal, PointerTables& keep) {
 absl::StatusOr<Literal> EvalCustomCall(Interpreter& interp,
                                        const Instruction& instr, Operands ops) {
   const InstructionAttrs& attrs = instr.attrs();
+  if (interp.options().custom_call_handler) {
+    if (CustomCallHandler handler =
+            interp.options().custom_call_handler(attrs.custom_call_target)) {
+      std::vector<Literal> operands;
+      std::vector<const Literal*> ptrs;
+      operands.reserve(ops.size());
+      for (const Literal* op : ops) {
+        PLEXA_EVAL_ASSIGN_OR_RETURN(Literal dense, ToDefaultLayout(*op));
+        operands.push_back(std::move(dense));
+      }
+      for (const Literal& op : operands) ptrs.push_back(&op);
+      absl::StatusOr<Literal> result = handler(instr, ptrs);
+      if (!result.ok()) {
+        return absl::Status(result.status().code(),
+                            absl::StrCat("evaluator: ", InstrName(instr), ": ",
+                                         result.status().message()));
+      }
+      if (!Shape::Equal().IgnoreLayout()(result->shape(), instr.shape())) {
+        return absl::InternalError(absl::StrCat(
+            "evaluator: ", InstrName(instr),
+            ": the custom-call handler "
+            "returned ",
+            result->shape().ToString(), " for ", instr.shape().ToString()));
+      }
+      PLEXA_EVAL_ASSIGN_OR_RETURN(Literal dense, ToDefaultLayout(*result));
+      NormalizePred(&dense);
+      return dense;
+    }
+  }
   if (attrs.api_version != CustomCallApiVersion::kUnspecified &&
       attrs.api_version != CustomCallApiVersion::kOriginal) {
     return absl::UnimplementedError(absl::StrCat(

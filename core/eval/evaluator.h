@@ -104,6 +104,12 @@ using CustomCallTarget = void (*)(void* out, const void** in);
 // name. Must be thread-safe when used with RunReplicated.
 using CustomCallResolver = std::function<CustomCallTarget(absl::string_view)>;
 
+// A custom call its embedder runs instead of a C function (a plugin's typed
+// call frame, for one): it gets the evaluated operands in the default
+// layout and returns the result (any layout).
+using CustomCallHandler = std::function<absl::StatusOr<Literal>(
+    const Instruction& call, absl::Span<const Literal* const> operands)>;
+
 // Process-wide registry. Registering a name again replaces the previous
 // target. Thread-safe.
 void RegisterCustomCallTarget(absl::string_view name, CustomCallTarget target);
@@ -139,6 +145,11 @@ struct EvaluatorOptions {
   // When set it is the only resolver consulted (call
   // DefaultCustomCallResolver from it to fall back).
   CustomCallResolver custom_call_resolver;
+  // Consulted first when set: a handler for the target, or an empty
+  // function to resolve a C function as above. Must be thread-safe when
+  // used with RunReplicated.
+  std::function<CustomCallHandler(absl::string_view target)>
+      custom_call_handler;
 
   // No cap by default: a while loop runs until its condition is false. With
   // a value, a loop that would start iteration number

@@ -363,16 +363,11 @@ class CpuClient : public sdk::Client {
     std::string ir;
     if (!config_.dump_ir.empty()) popts.ir_dump = &ir;
     auto lookup =
-        [&resolver](const std::string& name) -> absl::StatusOr<CustomCallFn> {
+        [&resolver](
+            const std::string& name) -> absl::StatusOr<CustomCallTargetFn> {
       absl::StatusOr<sdk::CustomCallTarget> t = resolver.Resolve(name);
       if (!t.ok()) return t.status();
-      if (t->api_version != 0) {
-        return absl::UnimplementedError(absl::StrCat(
-            "custom-call target '", name,
-            "' uses the typed call frame (api_version ", t->api_version,
-            "); the CPU plugin calls api_version 0 targets"));
-      }
-      return reinterpret_cast<CustomCallFn>(t->function);
+      return CustomCallTargetFn{t->function, t->api_version};
     };
     const std::string name = module->name();
     absl::StatusOr<std::shared_ptr<const CpuProgram>> program =
@@ -432,10 +427,10 @@ class CpuClient : public sdk::Client {
     if (!resolver.ok()) return resolver.status();
     std::shared_ptr<sdk::CustomCallResolver> res = *resolver;
     auto lookup =
-        [res](const std::string& name) -> absl::StatusOr<CustomCallFn> {
+        [res](const std::string& name) -> absl::StatusOr<CustomCallTargetFn> {
       absl::StatusOr<sdk::CustomCallTarget> t = res->Resolve(name);
       if (!t.ok()) return t.status();
-      return reinterpret_cast<CustomCallFn>(t->function);
+      return CustomCallTargetFn{t->function, t->api_version};
     };
     ProgramCompileOptions popts;
     popts.num_replicas = num_replicas;

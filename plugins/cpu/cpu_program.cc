@@ -5,9 +5,11 @@
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
+#include "abi/sdk/custom_call.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -25,6 +27,7 @@
 #include "plugins/cpu/reduction_splitter.h"
 #include "plugins/cpu/runtime/conv.h"
 #include "plugins/cpu/runtime/gemm.h"
+#include "plugins/cpu/runtime/scatter.h"
 
 namespace plexa::cpu {
 
@@ -411,12 +414,16 @@ class ConvThunk : public Thunk {
 
 class CustomCallThunk : public Thunk {
  public:
-  CustomCallThunk(CustomCallFn fn, std::vector<int> operand_leaf_counts,
-                  bool tuple_result)
-      : fn_(fn),
+  CustomCallThunk(CustomCallTargetFn target, std::string name,
+                  std::vector<int> operand_leaf_counts, bool tuple_result,
+                  std::string backend_config)
+      : target_(target),
+        name_(std::move(name)),
         operand_leaf_counts_(std::move(operand_leaf_counts)),
-        tuple_result_(tuple_result) {}
+        tuple_result_(tuple_result),
+        backend_config_(std::move(backend_config)) {}
   absl::Status Run(Frame& f) const override {
+    if (target_.api_version == 1) return RunTyped(f);
     // Tuple operands and results are arrays of pointers to their leaves
     // (flattened one level, as XLA CPU passes them).
     std::vector<std::vector<const void*>> tuples;
@@ -441,14 +448,37 @@ class CustomCallThunk : public Thunk {
     } else {
       out = f.ptr[outputs[0]];
     }
-    fn_(out, in.data());
+    reinterpret_cast<CustomCallFn>(target_.function)(out, in.data());
     return absl::OkStatus();
   }
 
  private:
-  CustomCallFn fn_;
+  // api_version 1: a PLX_CallFrame with one buffer per array leaf of the
+  // operands (tuples flattened, tokens left out) and of the result, each
+  // row-major with its element type and dimensions, and the instruction's
+  // backend_config. A non-zero return fails the execution with the
+  // target's message.
+  absl::Status RunTyped(Frame& f) const {
+    auto frame_buffers = [&](const std::vector<int>& slots) {
+      std::vector<PLX_CallFrameBuffer> out;
+      for (int s : slots) {
+        const Shape& shape = f.cc->slots[s].shape;
+        if (shape.IsArray()) {
+          out.push_back(sdk::MakeCallFrameBuffer(f.ptr[s], shape));
+        }
+      }
+      return out;
+    };
+    return sdk::CallTypedCustomCall(target_.function, name_,
+                                    frame_buffers(inputs),
+                                    frame_buffers(outputs), backend_config_);
+  }
+
+  CustomCallTargetFn target_;
+  std::string name_;
   std::vector<int> operand_leaf_counts_;  // -1: an array operand
   bool tuple_result_;
+  std::string backend_config_;
 };
 
 // sort: along one dimension, every operand permuted by the order the
@@ -733,6 +763,187 @@ class AllReduceThunk : public Thunk {
   std::vector<std::vector<int64_t>> groups_;
 };
 
+// scatter of one array whose update computation is a combiner
+// (runtime/scatter.h): the operand is copied into the result, then the
+// updates are applied to it in place, one window after the other in update
+// order (as the evaluator does).
+class ScatterThunk : public Thunk {
+ public:
+  // inputs: operand, indices, updates; outputs: the result. `desc`
+  // describes the result's layout; `operand` may have another one.
+  ScatterThunk(ScatterDesc desc, const Shape& operand)
+      : desc_(std::move(desc)), bytes_(ShapeUtil::ByteSizeOf(operand)) {
+    std::vector<int64_t> strides = IndexUtil::LayoutStrides(operand);
+    if (strides == desc_.operand.strides) return;
+    // Another layout: the copy is itself a scatter, assigning the whole
+    // operand as one window at the origin (an empty index vector).
+    ScatterDesc copy;
+    copy.element_type = desc_.element_type;
+    copy.combiner = ScatterCombiner::kAssign;
+    copy.operand = desc_.operand;
+    copy.index_type = ScatterType::kS32;
+    copy.indices.dims = {0};
+    copy.indices.strides = {1};
+    copy.updates.dims = desc_.operand.dims;
+    copy.updates.strides = std::move(strides);
+    for (size_t d = 0; d < copy.operand.dims.size(); ++d) {
+      copy.update_window_dims.push_back(static_cast<int64_t>(d));
+    }
+    copy.index_vector_dim = 0;
+    relayout_ = std::move(copy);
+  }
+  absl::Status Run(Frame& f) const override {
+    uint8_t* out = f.ptr[outputs[0]];
+    const uint8_t* operand = f.ptr[inputs[0]];
+    if (relayout_.has_value()) {
+      if (absl::Status s =
+              ::plexa::cpu::Scatter(*relayout_, out, nullptr, operand);
+          !s.ok()) {
+        return s;
+      }
+    } else if (bytes_ > 0 && out != operand) {
+      std::memcpy(out, operand, bytes_);
+    }
+    return ::plexa::cpu::Scatter(desc_, out, f.ptr[inputs[1]],
+                                 f.ptr[inputs[2]]);
+  }
+
+ private:
+  ScatterDesc desc_;
+  int64_t bytes_;
+  std::optional<ScatterDesc> relayout_;
+};
+
+std::optional<ScatterType> ToScatterType(PrimitiveType t) {
+  switch (t) {
+    case PrimitiveType::PRED:
+      return ScatterType::kPred;
+    case PrimitiveType::S8:
+      return ScatterType::kS8;
+    case PrimitiveType::S16:
+      return ScatterType::kS16;
+    case PrimitiveType::S32:
+      return ScatterType::kS32;
+    case PrimitiveType::S64:
+      return ScatterType::kS64;
+    case PrimitiveType::U8:
+      return ScatterType::kU8;
+    case PrimitiveType::U16:
+      return ScatterType::kU16;
+    case PrimitiveType::U32:
+      return ScatterType::kU32;
+    case PrimitiveType::U64:
+      return ScatterType::kU64;
+    case PrimitiveType::F32:
+      return ScatterType::kF32;
+    case PrimitiveType::F64:
+      return ScatterType::kF64;
+    default:
+      return std::nullopt;
+  }
+}
+
+// The combiner an update computation applies to (current, update): its root
+// is parameter(1) (assign), or add/multiply/maximum/minimum/and/or of its
+// two parameters in either order. Anything else: nullopt.
+std::optional<ScatterCombiner> MatchScatterCombiner(const Computation& c,
+                                                    bool* update_first) {
+  const Instruction* root = c.root_instruction();
+  if (c.num_parameters() != 2 || root == nullptr) return std::nullopt;
+  *update_first = false;
+  if (root->opcode() == HloOpcode::kParameter) {
+    if (root->parameter_number() != 1) return std::nullopt;
+    return ScatterCombiner::kAssign;
+  }
+  if (root->operand_count() != 2) return std::nullopt;
+  const Instruction* a = root->operand(0);
+  const Instruction* b = root->operand(1);
+  if (a->opcode() != HloOpcode::kParameter ||
+      b->opcode() != HloOpcode::kParameter ||
+      a->parameter_number() == b->parameter_number()) {
+    return std::nullopt;
+  }
+  *update_first = a->parameter_number() == 1;
+  switch (root->opcode()) {
+    case HloOpcode::kAdd:
+      return ScatterCombiner::kAdd;
+    case HloOpcode::kMultiply:
+      return ScatterCombiner::kMultiply;
+    case HloOpcode::kMaximum:
+      return ScatterCombiner::kMax;
+    case HloOpcode::kMinimum:
+      return ScatterCombiner::kMin;
+    case HloOpcode::kAnd:
+      return ScatterCombiner::kAnd;
+    case HloOpcode::kOr:
+      return ScatterCombiner::kOr;
+    default:
+      return std::nullopt;
+  }
+}
+
+// The runtime description of a single-operand scatter over dense arrays of
+// supported types with a combiner, writing the result's layout; nullopt for
+// anything else (the reference kernel runs those).
+std::optional<ScatterDesc> MakeScatterDesc(const Instruction& h) {
+  if (h.operand_count() != 3 || !h.shape().IsArray() ||
+      h.to_apply() == nullptr ||
+      !h.attrs().scatter_dimension_numbers.has_value()) {
+    return std::nullopt;
+  }
+  const Shape result = WithLayout(h.shape());
+  const Shape operand = WithLayout(h.operand(0)->shape());
+  const Shape indices = WithLayout(h.operand(1)->shape());
+  const Shape updates = WithLayout(h.operand(2)->shape());
+  for (const Shape* s : {&result, &operand, &indices, &updates}) {
+    if (!ShapeUtil::IsDenseArray(*s)) return std::nullopt;
+  }
+  const PrimitiveType et = result.element_type();
+  if (operand.element_type() != et || updates.element_type() != et) {
+    return std::nullopt;
+  }
+  const std::optional<ScatterType> type = ToScatterType(et);
+  const std::optional<ScatterType> index_type =
+      ToScatterType(indices.element_type());
+  if (!type.has_value() || !index_type.has_value() ||
+      *index_type == ScatterType::kPred) {
+    return std::nullopt;
+  }
+  const Instruction* root = h.to_apply()->root_instruction();
+  if (root == nullptr || !root->shape().IsArray() ||
+      root->shape().element_type() != et) {
+    return std::nullopt;
+  }
+  bool update_first = false;
+  const std::optional<ScatterCombiner> combiner =
+      MatchScatterCombiner(*h.to_apply(), &update_first);
+  if (!combiner.has_value()) return std::nullopt;
+  auto array = [](const Shape& s) {
+    ScatterArray a;
+    a.dims.assign(s.dimensions().begin(), s.dimensions().end());
+    a.strides = IndexUtil::LayoutStrides(s);
+    return a;
+  };
+  const ScatterDimensionNumbers& dn = *h.attrs().scatter_dimension_numbers;
+  ScatterDesc d;
+  d.element_type = *type;
+  d.combiner = *combiner;
+  d.update_first = update_first;
+  d.operand = array(result);
+  d.index_type = *index_type;
+  d.indices = array(indices);
+  d.updates = array(updates);
+  d.update_window_dims = dn.update_window_dims;
+  d.inserted_window_dims = dn.inserted_window_dims;
+  d.scatter_dims_to_operand_dims = dn.scatter_dims_to_operand_dims;
+  d.index_vector_dim = dn.index_vector_dim;
+  d.input_batching_dims = dn.input_batching_dims;
+  d.scatter_indices_batching_dims = dn.scatter_indices_batching_dims;
+  // and/or of floats, bad dimension numbers: the reference kernel decides.
+  if (!ValidateScatter(d).ok()) return std::nullopt;
+  return d;
+}
+
 class WhileThunk : public Thunk {
  public:
   WhileThunk(const CompiledComputation* cond, const CompiledComputation* body)
@@ -955,6 +1166,16 @@ class ProgramCompiler {
   bool OnlyAWhileBody(const Computation& c);
   void Add(CompiledComputation& cc, std::unique_ptr<Thunk> t) {
     cc.thunks.push_back(std::move(t));
+  }
+  // A runtime thunk for `h`: it reads h's operands' leaves and writes new
+  // leaves for h's result.
+  void AddRuntimeThunk(CompiledComputation& cc, const Instruction& h,
+                       std::unique_ptr<Thunk> t) {
+    t->inputs = OperandLeaves(h);
+    t->outputs = NewLeaves(cc, h.shape());
+    leaves_[&h] = t->outputs;
+    Add(cc, std::move(t));
+    ++stats_->runtime_thunks;
   }
   std::vector<int> OperandLeaves(const Instruction& h) {
     std::vector<int> out;
@@ -1511,11 +1732,7 @@ absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
           Compile(*h.while_body(), false);
       if (!body.ok()) return body.status();
       auto t = std::make_unique<WhileThunk>(*cond, *body);
-      t->inputs = OperandLeaves(h);
-      t->outputs = NewLeaves(cc, h.shape());
-      leaves_[&h] = t->outputs;
-      Add(cc, std::move(t));
-      ++stats_->runtime_thunks;
+      AddRuntimeThunk(cc, h, std::move(t));
       return absl::OkStatus();
     }
     case HloOpcode::kConditional:
@@ -1553,11 +1770,23 @@ absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
     }
     case HloOpcode::kCustomCall: {
       const std::string& target = h.attrs().custom_call_target;
-      absl::StatusOr<CustomCallFn> fn = custom_calls_(target);
+      absl::StatusOr<CustomCallTargetFn> fn = custom_calls_(target);
       if (!fn.ok()) {
         return absl::Status(
             fn.status().code(),
             absl::StrCat(h.name(), ": ", fn.status().message()));
+      }
+      if (fn->api_version != 0 && fn->api_version != 1) {
+        return absl::UnimplementedError(absl::StrCat(
+            h.name(), ": custom-call target '", target, "' has api_version ",
+            fn->api_version, "; the CPU plugin calls 0 and 1"));
+      }
+      if (h.attrs().api_version == CustomCallApiVersion::kTypedFfi &&
+          fn->api_version != 1) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            h.name(), ": the program calls '", target,
+            "' with api_version=API_VERSION_TYPED_FFI but the target is "
+            "registered with api_version 0 (void(void*, const void**))"));
       }
       std::vector<int> counts;
       for (const Instruction* op : h.operands()) {
@@ -1565,13 +1794,21 @@ absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
                              ? static_cast<int>(LeafCount(op->shape()))
                              : -1);
       }
-      auto t = std::make_unique<CustomCallThunk>(*fn, std::move(counts),
-                                                 h.shape().IsTuple());
-      t->inputs = OperandLeaves(h);
-      t->outputs = NewLeaves(cc, h.shape());
-      leaves_[&h] = t->outputs;
-      Add(cc, std::move(t));
-      ++stats_->runtime_thunks;
+      auto t = std::make_unique<CustomCallThunk>(
+          *fn, h.name(), std::move(counts), h.shape().IsTuple(),
+          h.attrs().backend_config);
+      AddRuntimeThunk(cc, h, std::move(t));
+      return absl::OkStatus();
+    }
+    case HloOpcode::kScatter: {
+      std::optional<ScatterDesc> desc = MakeScatterDesc(h);
+      if (!desc.has_value()) {
+        EmitReference(cc, h);  // variadic, other types or computations
+        return absl::OkStatus();
+      }
+      auto t = std::make_unique<ScatterThunk>(
+          std::move(*desc), WithLayout(h.operand(0)->shape()));
+      AddRuntimeThunk(cc, h, std::move(t));
       return absl::OkStatus();
     }
     case HloOpcode::kAllReduce: {
@@ -1612,11 +1849,7 @@ absl::Status ProgramCompiler::EmitInstruction(CompiledComputation& cc,
       }
       auto t = std::make_unique<AllReduceThunk>(r, std::move(shapes),
                                                 h.attrs().replica_groups);
-      t->inputs = OperandLeaves(h);
-      t->outputs = NewLeaves(cc, h.shape());
-      leaves_[&h] = t->outputs;
-      Add(cc, std::move(t));
-      ++stats_->runtime_thunks;
+      AddRuntimeThunk(cc, h, std::move(t));
       return absl::OkStatus();
     }
     case HloOpcode::kSort: {

@@ -36,8 +36,14 @@ namespace plexa::cpu {
 
 // void(void* out, const void** in): custom-call convention api_version 0.
 using CustomCallFn = void (*)(void* out, const void** in);
-using CustomCallLookup =
-    std::function<absl::StatusOr<CustomCallFn>(const std::string& target)>;
+// A resolved custom-call target: `function` is a CustomCallFn (api_version
+// 0) or a PLX_CustomCall_Typed (api_version 1: the ABI's call frame).
+struct CustomCallTargetFn {
+  void* function = nullptr;
+  int32_t api_version = 0;
+};
+using CustomCallLookup = std::function<absl::StatusOr<CustomCallTargetFn>(
+    const std::string& target)>;
 
 struct ProgramStats {
   int64_t kernels = 0;              // JIT-compiled loop kernels

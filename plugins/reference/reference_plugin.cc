@@ -127,7 +127,7 @@ class ReferenceExecutable : public sdk::Executable {
  public:
   ReferenceExecutable(
       std::unique_ptr<Module> module, std::vector<Device*> replica_devices,
-      absl::flat_hash_map<std::string, CustomCallTarget> targets)
+      absl::flat_hash_map<std::string, sdk::CustomCallTarget> targets)
       : module_(std::move(module)),
         replica_devices_(std::move(replica_devices)),
         targets_(std::move(targets)) {
@@ -179,7 +179,45 @@ class ReferenceExecutable : public sdk::Executable {
     options.custom_call_resolver =
         [targets](absl::string_view name) -> CustomCallTarget {
       auto it = targets->find(name);
-      return it == targets->end() ? nullptr : it->second;
+      return it == targets->end() || it->second.api_version != 0
+                 ? nullptr
+                 : reinterpret_cast<CustomCallTarget>(it->second.function);
+    };
+    // Typed targets (api_version 1) get a PLX_CallFrame over the operands'
+    // and the result's array leaves, row-major.
+    options.custom_call_handler =
+        [targets](absl::string_view name) -> CustomCallHandler {
+      auto it = targets->find(name);
+      if (it == targets->end() || it->second.api_version != 1) return nullptr;
+      void* fn = it->second.function;
+      return [fn](const Instruction& call,
+                  absl::Span<const Literal* const> operands)
+                 -> absl::StatusOr<Literal> {
+        std::vector<Literal> args;
+        for (const Literal* op : operands) {
+          for (Literal& leaf : FlattenArrayLeaves(*op)) {
+            args.push_back(std::move(leaf));
+          }
+        }
+        std::vector<Literal> results;
+        for (const Shape& s : ArrayLeaves(call.shape())) {
+          results.emplace_back(s);
+        }
+        std::vector<PLX_CallFrameBuffer> arg_frames, result_frames;
+        for (Literal& a : args) {
+          arg_frames.push_back(
+              sdk::MakeCallFrameBuffer(a.mutable_data().data(), a.shape()));
+        }
+        for (Literal& r : results) {
+          result_frames.push_back(
+              sdk::MakeCallFrameBuffer(r.mutable_data().data(), r.shape()));
+        }
+        absl::Status s =
+            sdk::CallTypedCustomCall(fn, call.name(), arg_frames, result_frames,
+                                     call.attrs().backend_config);
+        if (!s.ok()) return s;
+        return AssembleFromArrayLeaves(call.shape(), std::move(results));
+      };
     };
     // Verified at compile time; not again per run.
     options.verify_module = false;
@@ -209,7 +247,7 @@ class ReferenceExecutable : public sdk::Executable {
  private:
   std::unique_ptr<Module> module_;
   std::vector<Device*> replica_devices_;
-  absl::flat_hash_map<std::string, CustomCallTarget> targets_;
+  absl::flat_hash_map<std::string, sdk::CustomCallTarget> targets_;
   ProgramShape program_;  // the entry signature, without names
   std::vector<size_t> parameter_leaf_counts_;
   std::vector<Shape> parameters_;  // array leaves
@@ -246,7 +284,7 @@ class ReferenceClient : public sdk::Client {
     std::vector<Device*> replica_devices = std::move(*assigned);
     // Resolve every custom-call target now: a missing one is a compile
     // error naming it and where it was looked for.
-    absl::flat_hash_map<std::string, CustomCallTarget> targets;
+    absl::flat_hash_map<std::string, sdk::CustomCallTarget> targets;
     for (Computation* c : module->computations()) {
       for (Instruction* inst : c->instructions()) {
         if (inst->opcode() != HloOpcode::kCustomCall) continue;
@@ -258,14 +296,20 @@ class ReferenceClient : public sdk::Client {
               target.status().code(),
               absl::StrCat(inst->name(), ": ", target.status().message()));
         }
-        if (target->api_version != 0) {
-          return absl::UnimplementedError(absl::StrCat(
-              inst->name(), ": custom-call target '", name,
-              "' uses the typed call frame (api_version ", target->api_version,
-              "), which the reference plugin does not run; register it with "
-              "api_version 0"));
+        if (target->api_version != 0 && target->api_version != 1) {
+          return absl::UnimplementedError(
+              absl::StrCat(inst->name(), ": custom-call target '", name,
+                           "' has api_version ", target->api_version,
+                           "; the reference plugin calls 0 and 1"));
         }
-        targets[name] = reinterpret_cast<CustomCallTarget>(target->function);
+        if (inst->attrs().api_version == CustomCallApiVersion::kTypedFfi &&
+            target->api_version != 1) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              inst->name(), ": the program calls '", name,
+              "' with api_version=API_VERSION_TYPED_FFI but the target is "
+              "registered with api_version 0 (void(void*, const void**))"));
+        }
+        targets[name] = *target;
       }
     }
     return std::make_unique<ReferenceExecutable>(

@@ -7,9 +7,13 @@
 //    result);
 //  - the registry is searched before the libraries;
 //  - an unresolved target is NOT_FOUND at compile time, naming the target
-//    and every place searched.
+//    and every place searched;
+//  - typed targets (api_version 1) get a PLX_CallFrame.
 // Expected values are the seed's inputs pushed through the formulas stated
 // in myfunc.h and custom_calls.c, computed by hand.
+#include <cstdlib>
+#include <string>
+
 #include "abi/host/plugin_host.h"
 #include "abi_test_util.h"
 #include "core/literal/literal.h"
@@ -206,23 +210,79 @@ ENTRY main {
   EXPECT_THAT(m, HasSubstr("process"));
 }
 
-TEST_P(CustomCallTest, TypedTargetsAreRejectedAtCompile) {
-  ASSERT_TRUE(plugin_
-                  ->RegisterCustomCall("typed_only",
-                                       reinterpret_cast<void*>(&TripleF32x4), 1)
-                  .ok());
-  const std::string program = R"(HloModule m
+// The typed convention (api_version 1): out = k * in for f32 arrays, where k
+// comes from the instruction's backend_config ("3"); it checks the frame it
+// gets (one argument and one result of the same dimensions, f32) and fails
+// with a message otherwise or when k is 0.
+int32_t TypedScale(PLX_CallFrame* frame) {
+  if (frame->num_args != 1 || frame->num_results != 1 ||
+      frame->args[0].element_type != PLX_Type_F32 ||
+      frame->results[0].element_type != PLX_Type_F32 ||
+      frame->args[0].num_dims != frame->results[0].num_dims) {
+    frame->error_message = "TypedScale: expected f32 in, f32 out";
+    return 1;
+  }
+  const std::string config(frame->backend_config, frame->backend_config_size);
+  const float k = std::strtof(config.c_str(), nullptr);
+  if (k == 0) {
+    frame->error_message = "TypedScale: the backend_config gives no factor";
+    return 2;
+  }
+  int64_t n = 1;
+  for (size_t d = 0; d < frame->args[0].num_dims; ++d) {
+    n *= frame->args[0].dims[d];
+  }
+  const float* in = static_cast<const float*>(frame->args[0].data);
+  float* out = static_cast<float*>(frame->results[0].data);
+  for (int64_t i = 0; i < n; ++i) out[i] = k * in[i];
+  return 0;
+}
+
+std::string TypedProgram(const std::string& config) {
+  return R"(HloModule typed
 
 ENTRY main {
-  v = f32[4] parameter(0)
-  ROOT s = f32[4] custom-call(v), custom_call_target="typed_only"
+  v = f32[2,2] parameter(0)
+  ROOT s = f32[2,2] custom-call(v), custom_call_target="typed_scale", backend_config=")" +
+         config + R"(", api_version=API_VERSION_TYPED_FFI
 }
 )";
-  auto exe = client_->Compile(program, "hlo-text");
+}
+
+TEST_P(CustomCallTest, TypedTargetsGetACallFrame) {
+  ASSERT_TRUE(plugin_
+                  ->RegisterCustomCall("typed_scale",
+                                       reinterpret_cast<void*>(&TypedScale), 1)
+                  .ok());
+  auto out =
+      Run(TypedProgram("3"), {Literal::CreateR2<float>({{1, -2}, {0.5f, 4}})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  // 3 * {{1, -2}, {0.5, 4}}.
+  EXPECT_EQ((*out)[0], Literal::CreateR2<float>({{3, -6}, {1.5f, 12}}));
+}
+
+TEST_P(CustomCallTest, ATypedTargetsFailureFailsTheExecution) {
+  ASSERT_TRUE(plugin_
+                  ->RegisterCustomCall("typed_scale",
+                                       reinterpret_cast<void*>(&TypedScale), 1)
+                  .ok());
+  auto out =
+      Run(TypedProgram("zero"), {Literal::CreateR2<float>({{1, 2}, {3, 4}})});
+  ASSERT_FALSE(out.ok());
+  EXPECT_THAT(out.status().message(), HasSubstr("gives no factor"));
+  EXPECT_THAT(out.status().message(), HasSubstr("custom-call s"));
+}
+
+TEST_P(CustomCallTest, TypedFfiProgramsNeedATypedTarget) {
+  ASSERT_TRUE(plugin_
+                  ->RegisterCustomCall("typed_scale",
+                                       reinterpret_cast<void*>(&TripleF32x4), 0)
+                  .ok());
+  auto exe = client_->Compile(TypedProgram("3"), "hlo-text");
   ASSERT_FALSE(exe.ok());
-  EXPECT_EQ(exe.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_THAT(exe.status().message(), HasSubstr("'typed_only'"));
-  EXPECT_THAT(exe.status().message(), HasSubstr("api_version 1"));
+  EXPECT_EQ(exe.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(exe.status().message(), HasSubstr("'typed_scale'"));
+  EXPECT_THAT(exe.status().message(), HasSubstr("API_VERSION_TYPED_FFI"));
 }
 
 TEST_P(CustomCallTest, RegisterRejectsAnotherPlatform) {
