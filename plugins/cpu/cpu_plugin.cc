@@ -457,7 +457,7 @@ class CpuClient : public sdk::Client {
         stderr,
         "plexa cpu: %s: passes %.1f ms, codegen+LLVM %.1f ms; %lld kernels "
         "(%lld in convolution epilogues), %lld runtime thunks (%lld "
-        "dynamic-update-slices in place), %lld reference "
+        "updating in place), %lld reference "
         "kernels%s%s; peak temporary memory %lld bytes (%lld without reuse); "
         "GEMM kernel %s\n",
         p.module().name().c_str(), pipeline_ms, s.compile_ms,

@@ -369,7 +369,7 @@ TEST_F(CpuPluginTest, AScanUpdatesItsCarriedArrayInPlace) {
   auto exe = client->Compile(kScan, "hlo-text");
   const std::string err = ::testing::internal::GetCapturedStderr();
   ASSERT_TRUE(exe.ok()) << exe.status();
-  EXPECT_THAT(err, HasSubstr("(1 dynamic-update-slices in place)"));
+  EXPECT_THAT(err, HasSubstr("(1 updating in place)"));
   std::vector<float> init(32, -1.0f);
   Literal in = Literal::CreateR1<float>(init);
   auto reshaped = Literal(ShapeUtil::MakeShape(PrimitiveType::F32, {8, 4}));
@@ -408,11 +408,44 @@ ENTRY main {
                              "hlo-text");
   const std::string err = ::testing::internal::GetCapturedStderr();
   ASSERT_TRUE(exe.ok()) << exe.status();
-  EXPECT_THAT(err, HasSubstr("(0 dynamic-update-slices in place)"));
+  EXPECT_THAT(err, HasSubstr("(0 updating in place)"));
   auto out = Run(*client, **exe, {Literal::CreateR1<float>({1, 2, 3, 4})});
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ((*out)[0], Literal::CreateR1<float>({2, 4, 6, 100}));
   EXPECT_EQ((*out)[1], Literal::CreateR1<float>({2, 4, 6, 8}));
+}
+
+// A scatter-add into a temporary nothing reads afterwards updates it in
+// place: y = 2x = {2, 4, 6, 8, 10, 12}; index 0 gets 10 + 30, index 2 gets
+// 20.
+TEST_F(CpuPluginTest, AScatterIntoADeadTemporaryUpdatesItInPlace) {
+  auto client = NewClient({{"report", PLX_Value_INT64, "", 1}});
+  ASSERT_NE(client, nullptr);
+  ::testing::internal::CaptureStderr();
+  auto exe = client->Compile(R"(HloModule scatter_in_place
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[6] parameter(0)
+  two = f32[] constant(2)
+  b = f32[6] broadcast(two), dimensions={}
+  y = f32[6] multiply(x, b)
+  idx = s32[3,1] constant({{0}, {2}, {0}})
+  upd = f32[3] constant({10, 20, 30})
+  ROOT s = f32[6] scatter(y, idx, upd), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+}
+)",
+                             "hlo-text");
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  EXPECT_THAT(err, HasSubstr("(1 updating in place)"));
+  auto out =
+      Run(*client, **exe, {Literal::CreateR1<float>({1, 2, 3, 4, 5, 6})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0], Literal::CreateR1<float>({42, 4, 26, 8, 10, 12}));
 }
 
 // An update laid out column-major ({0,1}) into a row-major operand, at

@@ -88,6 +88,10 @@ class Thunk {
  public:
   virtual ~Thunk() = default;
   virtual absl::Status Run(Frame& f) const = 0;
+  // True when the thunk's one output may share the memory of inputs[0]
+  // (it then only updates it: dynamic-update-slice, scatter). Whether it
+  // does is decided per program by MakeUpdatesInPlace.
+  virtual bool CanUpdateInPlace() const { return false; }
   std::vector<int> inputs;   // slots read
   std::vector<int> outputs;  // slots written
 };
@@ -196,7 +200,7 @@ class CopyThunk : public Thunk {
 };
 
 // dynamic-update-slice as copies: the operand into the result (skipped in
-// place, when the result shares the operand's memory: see MakeDusInPlace),
+// place, when the result shares the operand's memory: see MakeUpdatesInPlace),
 // then the update into its window, whose start indices are clamped so the
 // window fits (XLA). Operand and result share a layout; the update may have
 // any dense layout.
@@ -217,8 +221,7 @@ class DusThunk : public Thunk {
     minor_ = layout.minor_to_major().empty() ? -1 : layout.minor_to_major(0);
     update_elements_ = ShapeUtil::ElementsIn(update);
   }
-  void set_in_place() { in_place_ = true; }
-  bool in_place() const { return in_place_; }
+  bool CanUpdateInPlace() const override { return true; }
 
   absl::Status Run(Frame& f) const override {
     uint8_t* out = f.ptr[outputs[0]];
@@ -306,7 +309,6 @@ class DusThunk : public Thunk {
   int64_t bytes_;
   int64_t minor_ = -1;
   int64_t update_elements_ = 0;
-  bool in_place_ = false;
 };
 
 // dot as a (batched) GEMM with strided operands.
@@ -807,6 +809,7 @@ class ScatterThunk : public Thunk {
     return ::plexa::cpu::Scatter(desc_, out, f.ptr[inputs[1]],
                                  f.ptr[inputs[2]]);
   }
+  bool CanUpdateInPlace() const override { return !relayout_.has_value(); }
 
  private:
   ScatterDesc desc_;
@@ -1157,10 +1160,10 @@ class ProgramCompiler {
   void EmitReference(CompiledComputation& cc, const Instruction& h);
   void EmitDynamicUpdateSlice(CompiledComputation& cc, const Instruction& h,
                               bool* handled);
-  // Lets each dynamic-update-slice of `c` whose operand buffer nothing reads
-  // afterwards write into that buffer (see the definition).
-  void MakeDusInPlace(CompiledComputation& cc, const Computation& c,
-                      bool parameters_writable);
+  // Lets each dynamic-update-slice or scatter of `c` whose operand buffer
+  // nothing reads afterwards write into that buffer (see the definition).
+  void MakeUpdatesInPlace(CompiledComputation& cc, const Computation& c,
+                          bool parameters_writable);
   // True when `c` is called only as the body of while loops: its
   // parameters are then the loop state, which the body may overwrite.
   bool OnlyAWhileBody(const Computation& c);
@@ -1230,7 +1233,7 @@ absl::StatusOr<CompiledComputation*> ProgramCompiler::Compile(
     if (h->opcode() == HloOpcode::kParameter) continue;
     if (absl::Status s = EmitInstruction(cc, *h); !s.ok()) return s;
   }
-  MakeDusInPlace(cc, c, !is_entry && OnlyAWhileBody(c));
+  MakeUpdatesInPlace(cc, c, !is_entry && OnlyAWhileBody(c));
   // Results: a leaf that is a parameter, a constant or repeated is copied
   // into a fresh temporary, so a computation's results never alias its
   // inputs or each other (while bodies rely on it).
@@ -1337,20 +1340,21 @@ void ProgramCompiler::EmitDynamicUpdateSlice(CompiledComputation& cc,
   *handled = true;
 }
 
-// A dynamic-update-slice may write into its operand's buffer instead of a
-// copy when no thunk after it reads that buffer (the operand is dead), the
+// A dynamic-update-slice or a scatter (Thunk::CanUpdateInPlace) may write
+// into its operand's buffer instead of a copy when no thunk after it reads
+// that buffer (the operand is dead), the
 // buffer is not a result of the computation, and it is a temporary of this
 // computation or, in a while body, the loop state (WhileThunk hands the body
 // its own state buffers; the condition has already run). The result then
 // IS that buffer: later readers of the result and the computation's results
 // are renamed to it. A scan's carried array is updated in place this way,
 // and passes straight through the body (no copy per iteration).
-void ProgramCompiler::MakeDusInPlace(CompiledComputation& cc,
-                                     const Computation& c,
-                                     bool parameters_writable) {
+void ProgramCompiler::MakeUpdatesInPlace(CompiledComputation& cc,
+                                         const Computation& c,
+                                         bool parameters_writable) {
   for (size_t p = 0; p < cc.thunks.size(); ++p) {
-    auto* t = dynamic_cast<DusThunk*>(cc.thunks[p].get());
-    if (t == nullptr) continue;
+    Thunk* t = cc.thunks[p].get();
+    if (!t->CanUpdateInPlace()) continue;
     const int s = t->inputs[0];
     const int r = t->outputs[0];
     const SlotKind kind = cc.slots[s].kind;
@@ -1378,7 +1382,6 @@ void ProgramCompiler::MakeDusInPlace(CompiledComputation& cc,
       }
     }
     t->outputs[0] = s;
-    t->set_in_place();
     cc.slots[r].bytes = 0;  // never used now
     ++stats_->in_place_updates;
   }

@@ -50,7 +50,7 @@ struct ProgramStats {
   int64_t runtime_thunks = 0;       // dot, convolution, all-reduce, ...
   int64_t reference_thunks = 0;     // operations run by the evaluator
   int64_t conv_epilogues = 0;       // loop fusions run inside a convolution
-  int64_t in_place_updates = 0;     // dynamic-update-slices done in place
+  int64_t in_place_updates = 0;     // dynamic-update-slices, scatters
   int64_t peak_temp_bytes = 0;      // sum over computations of arena sizes
   int64_t unshared_temp_bytes = 0;  // without buffer reuse
   double compile_ms = 0;            // codegen + LLVM
