@@ -503,6 +503,14 @@ class Builder {
   // against the broadcast mean, then convert pred to shape's element type
   // (none for pred). `mean` is a floating-point scalar.
   Op RngBernoulli(Op mean, const Shape& shape);
+  // rng-bit-generator: returns the tuple (new state, random bits). As in
+  // XLA's XlaBuilder::RngBitGenerator, the bits take the unsigned integer
+  // type of the width of shape's element type (f32 -> u32, s8 -> u8; pred
+  // and complex are errors). `initial_state` is u64[2] (rng_three_fry) or
+  // u64[2]/u64[3] (rng_philox, rng_default); docs/evaluator.md describes
+  // the bits.
+  Op RngBitGenerator(RandomAlgorithm algorithm, Op initial_state,
+                     const Shape& shape);
 
  private:
   struct Pool;

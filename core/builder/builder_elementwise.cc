@@ -516,4 +516,48 @@ Op Builder::RngBernoulli(Op mean, const Shape& shape) {
   });
 }
 
+Op Builder::RngBitGenerator(RandomAlgorithm algorithm, Op initial_state,
+                            const Shape& shape) {
+  return Emit("RngBitGenerator", [&]() -> absl::StatusOr<Instruction*> {
+    BLD_ASSIGN_OR_RETURN(Instruction * state, Resolve(initial_state));
+    BLD_RETURN_IF_ERROR(ValidateUserShape(shape));
+    if (!shape.IsArray()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the result shape must be an array, got ", shape.ToString()));
+    }
+    // XLA's builder generates unsigned bits of the requested width.
+    Shape bits = shape;
+    switch (primitive_util::BitWidth(shape.element_type())) {
+      case 8:
+        bits.set_element_type(PrimitiveType::U8);
+        break;
+      case 16:
+        bits.set_element_type(PrimitiveType::U16);
+        break;
+      case 32:
+        bits.set_element_type(PrimitiveType::U32);
+        break;
+      case 64:
+        bits.set_element_type(PrimitiveType::U64);
+        break;
+      default:
+        break;
+    }
+    if (shape.element_type() == PrimitiveType::PRED ||
+        primitive_util::IsComplexType(shape.element_type()) ||
+        !primitive_util::IsUnsignedIntegralType(bits.element_type())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unsupported shape for RngBitGenerator: ", shape.ToString()));
+    }
+    InstructionAttrs attrs;
+    attrs.rng_algorithm = algorithm;
+    BLD_ASSIGN_OR_RETURN(Shape result,
+                         shape_inference::InferRngBitGeneratorShape(
+                             state->shape(), algorithm,
+                             Shape(std::vector<Shape>{state->shape(), bits})));
+    return AddInstruction(HloOpcode::kRngBitGenerator, std::move(result),
+                          {state}, std::move(attrs));
+  });
+}
+
 }  // namespace plexa

@@ -756,6 +756,46 @@ TEST(RngTest, Errors) {
   }
 }
 
+TEST(RngTest, BitGeneratorGivesUnsignedBitsOfTheWidth) {
+  // As XlaBuilder::RngBitGenerator: the bits are unsigned (f32 -> u32,
+  // s8 -> u8); the result is the (state, bits) tuple.
+  Builder b("rbg");
+  Op state = b.Parameter(0, ShapeUtil::MakeShape(U64, {2}), "state");
+  Op r = b.RngBitGenerator(RandomAlgorithm::kThreeFry, state, F32({2, 3}));
+  Op state3 = b.Parameter(1, ShapeUtil::MakeShape(U64, {3}), "state3");
+  Op p = b.RngBitGenerator(RandomAlgorithm::kPhilox, state3,
+                           ShapeUtil::MakeShape(S8, {4}));
+  ASSERT_OK_AND_ASSIGN(auto mod, BuildChecked(b, b.Tuple({r, p})));
+  const std::string text = Text(*mod);
+  EXPECT_THAT(text, HasSubstr("(u64[2], u32[2,3]) rng-bit-generator(%state), "
+                              "algorithm=rng_three_fry"));
+  EXPECT_THAT(text, HasSubstr("(u64[3], u8[4]) rng-bit-generator(%state3), "
+                              "algorithm=rng_philox"));
+}
+
+TEST(RngTest, BitGeneratorErrors) {
+  {
+    Builder b("rbg_state");
+    Op s = b.Parameter(0, ShapeUtil::MakeShape(U64, {3}), "s");
+    b.RngBitGenerator(RandomAlgorithm::kThreeFry, s, F32({2}));
+    ExpectBuildError(b, "RngBitGenerator", {"u64[3]", "must be u64[2]"});
+  }
+  {
+    Builder b("rbg_pred");
+    Op s = b.Parameter(0, ShapeUtil::MakeShape(U64, {2}), "s");
+    b.RngBitGenerator(RandomAlgorithm::kPhilox, s,
+                      ShapeUtil::MakeShape(PRED, {2}));
+    ExpectBuildError(b, "RngBitGenerator", {"pred[2]"});
+  }
+  {
+    Builder b("rbg_complex");
+    Op s = b.Parameter(0, ShapeUtil::MakeShape(U64, {2}), "s");
+    b.RngBitGenerator(RandomAlgorithm::kPhilox, s,
+                      ShapeUtil::MakeShape(C64, {2}));
+    ExpectBuildError(b, "RngBitGenerator", {"c64[2]"});
+  }
+}
+
 TEST(RngTest, BernoulliIsExpanded) {
   // No opcode: u = rng(0, 1) uniform; u < broadcast(mean); convert.
   Builder b("bernoulli");

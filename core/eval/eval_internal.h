@@ -627,6 +627,8 @@ PLEXA_EVAL_HANDLER(EvalAfterAll);
 PLEXA_EVAL_HANDLER(EvalCustomCall);
 // rng.cc
 PLEXA_EVAL_HANDLER(EvalRng);
+// rng_bit_generator.cc
+PLEXA_EVAL_HANDLER(EvalRngBitGenerator);
 
 #undef PLEXA_EVAL_HANDLER
 

@@ -263,6 +263,8 @@ absl::StatusOr<Literal> Interpreter::EvaluateInstruction(
       return EvalCustomCall(*this, instr, ops);
     case HloOpcode::kRng:
       return EvalRng(*this, instr, ops);
+    case HloOpcode::kRngBitGenerator:
+      return EvalRngBitGenerator(*this, instr, ops);
     case HloOpcode::kParameter:
       break;
     default:

@@ -146,6 +146,10 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
       PLEXA_INFER_RETURN_IF_ERROR(need_declared());
       return InferRngShape(*operands[0], *operands[1], attrs.distribution,
                            *declared);
+    case HloOpcode::kRngBitGenerator:
+      PLEXA_INFER_RETURN_IF_ERROR(need_declared());
+      return InferRngBitGeneratorShape(*operands[0], attrs.rng_algorithm,
+                                       *declared);
     case HloOpcode::kInfeed:
       PLEXA_INFER_RETURN_IF_ERROR(need_declared());
       return InferInfeedShape(*operands[0], *declared);

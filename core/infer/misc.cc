@@ -1,9 +1,10 @@
-// Shape inference for rng, infeed, outfeed and after-all.
+// Shape inference for rng, rng-bit-generator, infeed, outfeed and after-all.
 #include "core/infer/infer_util.h"
 #include "core/infer/shape_inference.h"
 
 namespace plexa::shape_inference {
 
+using internal::Compatible;
 using internal::ExpectArray;
 using internal::Invalid;
 using internal::IsFloating;
@@ -59,6 +60,61 @@ absl::StatusOr<Shape> InferRngShape(const Shape& a, const Shape& b,
       break;
     default:
       return Invalid(what, ": unknown distribution.");
+  }
+  return NoLayout(declared);
+}
+
+absl::StatusOr<Shape> InferRngBitGeneratorShape(const Shape& state,
+                                                RandomAlgorithm algorithm,
+                                                const Shape& declared) {
+  const std::string what = absl::StrCat(
+      "rng-bit-generator(", Str(state),
+      "), algorithm=", RandomAlgorithmString(algorithm), " -> ", Str(declared));
+  // The state sizes are what XLA's RngBitGeneratorExpander can lower (and
+  // StableHLO's rng_bit_generator constraint C2): key = state[0]; three_fry
+  // counts in state[1]; philox's 128-bit counter is state[1] (low) and
+  // state[2] (high), or with two elements state[1] (low) and the key (high).
+  // rng_default is Philox on Plexa, as on XLA's CPU and GPU backends.
+  int64_t min_size = 2;
+  int64_t max_size = 2;
+  switch (algorithm) {
+    case RandomAlgorithm::kThreeFry:
+      break;
+    case RandomAlgorithm::kPhilox:
+    case RandomAlgorithm::kDefault:
+      max_size = 3;
+      break;
+    default:
+      return Invalid(what, ": unknown algorithm.");
+  }
+  if (!state.IsArray() || state.element_type() != PrimitiveType::U64 ||
+      state.rank() != 1 || state.dimensions(0) < min_size ||
+      state.dimensions(0) > max_size) {
+    return Invalid(what, ": the state must be ",
+                   max_size == 2 ? "u64[2]" : "u64[2] or u64[3]", " for ",
+                   RandomAlgorithmString(algorithm), ".");
+  }
+  // XLA's verifier: a (state, data) tuple whose state matches the operand.
+  if (!declared.IsTuple() || declared.tuple_shapes_size() != 2) {
+    return Invalid(what, ": the result must be a (state, data) tuple.");
+  }
+  if (!Compatible(declared.tuple_shapes(0), state)) {
+    return Invalid(what, ": the result's state ", Str(declared.tuple_shapes(0)),
+                   " differs from the operand ", Str(state), ".");
+  }
+  const Shape& data = declared.tuple_shapes(1);
+  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(data, what));
+  // XLA's bit generators fill 8-, 16-, 32- and 64-bit elements (prng.cc
+  // rejects pred and complex); a signed or floating-point result holds the
+  // generated bits unchanged (Plexa: the bits are the value).
+  const PrimitiveType t = data.element_type();
+  if (!IsIntegral(t) && !IsFloating(t)) {
+    return Invalid(what,
+                   ": the data must have an integral or floating-point "
+                   "element type.");
+  }
+  for (int64_t d : data.dimensions()) {
+    if (d < 0) return Invalid(what, ": negative result dimension.");
   }
   return NoLayout(declared);
 }

@@ -45,6 +45,83 @@ TEST(RngTest, Errors) {
                  "(f32[2])");
 }
 
+// rng-bit-generator: XLA's (state, data) tuple; the state sizes its
+// expander lowers (three_fry u64[2]; philox and default u64[2] or u64[3]).
+TEST(RngBitGeneratorTest, StateSizesPerAlgorithm) {
+  EXPECT_SHAPE(
+      InferRngBitGeneratorShape(S("u64[2]"), RandomAlgorithm::kThreeFry,
+                                S("(u64[2], u32[2,3])")),
+      "(u64[2], u32[2,3])");
+  EXPECT_SHAPE(InferRngBitGeneratorShape(S("u64[3]"), RandomAlgorithm::kPhilox,
+                                         S("(u64[3], u64[5])")),
+               "(u64[3], u64[5])");
+  EXPECT_SHAPE(InferRngBitGeneratorShape(S("u64[2]"), RandomAlgorithm::kPhilox,
+                                         S("(u64[2], s32[])")),
+               "(u64[2], s32[])");
+  EXPECT_SHAPE(InferRngBitGeneratorShape(S("u64[3]"), RandomAlgorithm::kDefault,
+                                         S("(u64[3], s64[0,4])")),
+               "(u64[3], s64[0,4])");
+  EXPECT_INVALID(
+      InferRngBitGeneratorShape(S("u64[3]"), RandomAlgorithm::kThreeFry,
+                                S("(u64[3], u32[4])")),
+      "rng-bit-generator(u64[3])", "rng_three_fry", "must be u64[2]");
+  EXPECT_INVALID(
+      InferRngBitGeneratorShape(S("u64[4]"), RandomAlgorithm::kPhilox,
+                                S("(u64[4], u32[4])")),
+      "u64[2] or u64[3]", "rng_philox");
+  EXPECT_INVALID(
+      InferRngBitGeneratorShape(S("u64[1]"), RandomAlgorithm::kDefault,
+                                S("(u64[1], u32[4])")),
+      "u64[2] or u64[3]");
+  EXPECT_INVALID(
+      InferRngBitGeneratorShape(S("s64[2]"), RandomAlgorithm::kThreeFry,
+                                S("(s64[2], u32[4])")),
+      "s64[2]", "must be u64[2]");
+  EXPECT_INVALID(
+      InferRngBitGeneratorShape(S("u64[]"), RandomAlgorithm::kThreeFry,
+                                S("(u64[], u32[4])")),
+      "must be u64[2]");
+  EXPECT_INVALID(
+      InferRngBitGeneratorShape(S("u64[2]"), static_cast<RandomAlgorithm>(9),
+                                S("(u64[2], u32[4])")),
+      "unknown algorithm");
+}
+
+TEST(RngBitGeneratorTest, ResultShape) {
+  // The result's state must be the operand's shape.
+  EXPECT_INVALID(
+      InferRngBitGeneratorShape(S("u64[3]"), RandomAlgorithm::kPhilox,
+                                S("(u64[2], u32[4])")),
+      "differs from the operand u64[3]");
+  // Not a tuple, or not a pair.
+  EXPECT_INVALID(InferRngBitGeneratorShape(
+                     S("u64[2]"), RandomAlgorithm::kThreeFry, S("u32[4]")),
+                 "(state, data) tuple");
+  EXPECT_INVALID(
+      InferRngBitGeneratorShape(S("u64[2]"), RandomAlgorithm::kThreeFry,
+                                S("(u64[2], u32[4], u32[4])")),
+      "(state, data) tuple");
+  // Bits of every 8- to 64-bit integral or floating-point type; not pred,
+  // not complex, not a tuple or token.
+  for (const char* ok :
+       {"(u64[2], u8[3])", "(u64[2], s16[3])", "(u64[2], bf16[3])",
+        "(u64[2], f32[3])", "(u64[2], f64[3])"}) {
+    EXPECT_SHAPE(InferRngBitGeneratorShape(S("u64[2]"),
+                                           RandomAlgorithm::kThreeFry, S(ok)),
+                 ok);
+  }
+  EXPECT_INVALID(
+      InferRngBitGeneratorShape(S("u64[2]"), RandomAlgorithm::kThreeFry,
+                                S("(u64[2], pred[3])")),
+      "integral or floating-point");
+  EXPECT_INVALID(
+      InferRngBitGeneratorShape(S("u64[2]"), RandomAlgorithm::kThreeFry,
+                                S("(u64[2], c64[3])")),
+      "integral or floating-point");
+  EXPECT_INVALID(InferRngBitGeneratorShape(
+      S("u64[2]"), RandomAlgorithm::kThreeFry, S("(u64[2], (u32[3]))")));
+}
+
 TEST(InfeedTest, DataAndToken) {
   EXPECT_SHAPE(InferInfeedShape(S("token[]"), S("(f32[2,3], token[])")),
                "(f32[2,3], token[])");

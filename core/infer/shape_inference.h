@@ -170,6 +170,13 @@ absl::StatusOr<Shape> InferBatchNormGradShape(
 absl::StatusOr<Shape> InferRngShape(const Shape& a, const Shape& b,
                                     RandomDistribution distribution,
                                     const Shape& declared);
+// rng-bit-generator(state), algorithm=...: the declared (state, data) tuple,
+// checked. The state is u64[2] for rng_three_fry, u64[2] or u64[3] for
+// rng_philox and rng_default; the data is an array of an integral or
+// floating-point type (not pred, not complex).
+absl::StatusOr<Shape> InferRngBitGeneratorShape(const Shape& state,
+                                                RandomAlgorithm algorithm,
+                                                const Shape& declared);
 absl::StatusOr<Shape> InferInfeedShape(const Shape& token,
                                        const Shape& declared);
 absl::StatusOr<Shape> InferOutfeedShape(const Shape& operand,

@@ -49,6 +49,12 @@ constexpr std::array<std::pair<RandomDistribution, absl::string_view>, 2>
     kDistributions = {{{RandomDistribution::kUniform, "rng_uniform"},
                        {RandomDistribution::kNormal, "rng_normal"}}};
 
+// XLA's spelling (RandomAlgorithmToString): lower case, with the "rng_".
+constexpr std::array<std::pair<RandomAlgorithm, absl::string_view>, 3>
+    kAlgorithms = {{{RandomAlgorithm::kDefault, "rng_default"},
+                    {RandomAlgorithm::kThreeFry, "rng_three_fry"},
+                    {RandomAlgorithm::kPhilox, "rng_philox"}}};
+
 constexpr std::array<std::pair<CustomCallApiVersion, absl::string_view>, 5>
     kApiVersions = {
         {{CustomCallApiVersion::kUnspecified, "API_VERSION_UNSPECIFIED"},
@@ -91,6 +97,12 @@ absl::string_view RandomDistributionString(RandomDistribution d) {
 std::optional<RandomDistribution> StringToRandomDistribution(
     absl::string_view s) {
   return FromName(kDistributions, s);
+}
+absl::string_view RandomAlgorithmString(RandomAlgorithm a) {
+  return ToName(kAlgorithms, a);
+}
+std::optional<RandomAlgorithm> StringToRandomAlgorithm(absl::string_view s) {
+  return FromName(kAlgorithms, s);
 }
 absl::string_view CustomCallApiVersionString(CustomCallApiVersion v) {
   return ToName(kApiVersions, v);

@@ -113,6 +113,15 @@ enum class ComparisonType : int32_t {
 // rng(a, b), distribution=rng_uniform
 enum class RandomDistribution : int32_t { kUniform, kNormal };
 
+// rng-bit-generator(state), algorithm=rng_three_fry. The numbers are XLA's
+// RandomAlgorithm enum (xla_data.proto). kDefault is the backend's choice;
+// Plexa, like XLA's CPU and GPU compilers, runs it as kPhilox.
+enum class RandomAlgorithm : int32_t {
+  kDefault = 0,
+  kThreeFry = 1,
+  kPhilox = 2,
+};
+
 // fusion(...), kind=kLoop
 enum class FusionKind : int32_t { kLoop, kInput, kOutput, kCustom };
 
@@ -193,6 +202,9 @@ struct InstructionAttrs {
   // rng
   RandomDistribution distribution = RandomDistribution::kUniform;
 
+  // rng-bit-generator
+  RandomAlgorithm rng_algorithm = RandomAlgorithm::kDefault;
+
   // sort
   bool is_stable = false;
 
@@ -238,6 +250,8 @@ std::optional<FusionKind> StringToFusionKind(absl::string_view s);
 absl::string_view RandomDistributionString(RandomDistribution d);  // rng_normal
 std::optional<RandomDistribution> StringToRandomDistribution(
     absl::string_view s);
+absl::string_view RandomAlgorithmString(RandomAlgorithm a);  // rng_philox
+std::optional<RandomAlgorithm> StringToRandomAlgorithm(absl::string_view s);
 absl::string_view CustomCallApiVersionString(CustomCallApiVersion v);
 std::optional<CustomCallApiVersion> StringToCustomCallApiVersion(
     absl::string_view s);

@@ -181,7 +181,8 @@ bool Instruction::SameAttributesAs(const Instruction& other) const {
          a.feature_index == b.feature_index &&
          a.exponent_bits == b.exponent_bits &&
          a.mantissa_bits == b.mantissa_bits &&
-         a.distribution == b.distribution && a.is_stable == b.is_stable &&
+         a.distribution == b.distribution &&
+         a.rng_algorithm == b.rng_algorithm && a.is_stable == b.is_stable &&
          a.custom_call_target == b.custom_call_target &&
          a.backend_config == b.backend_config &&
          a.api_version == b.api_version &&

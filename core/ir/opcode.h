@@ -85,6 +85,7 @@ inline constexpr int kVariadic = -1;
   X(kReshape, "reshape", 1)                                 \
   X(kReverse, "reverse", 1)                                 \
   X(kRng, "rng", 2)                                         \
+  X(kRngBitGenerator, "rng-bit-generator", 1)               \
   X(kRoundNearestAfz, "round-nearest-afz", 1)               \
   X(kRoundNearestEven, "round-nearest-even", 1)             \
   X(kRsqrt, "rsqrt", 1)                                     \

@@ -265,6 +265,12 @@ TEST(ErrorsTest, OutOfRangeEnums) {
       {"unknown distribution 7"});
   ExpectBroken(
       [](pb::ModuleProto* p) {
+        Inst(p, "sum")->mutable_attrs()->set_rng_algorithm(
+            static_cast<pb::RandomAlgorithm>(3));
+      },
+      {"unknown rng_algorithm 3"});
+  ExpectBroken(
+      [](pb::ModuleProto* p) {
         Inst(p, "sum")->mutable_attrs()->set_fusion_kind(
             static_cast<pb::FusionKind>(8));
       },

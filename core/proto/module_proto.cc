@@ -149,6 +149,12 @@ constexpr EnumEntry<RandomDistribution, pb::RandomDistribution>
         {RandomDistribution::kNormal, pb::RANDOM_DISTRIBUTION_NORMAL},
 };
 
+constexpr EnumEntry<RandomAlgorithm, pb::RandomAlgorithm> kAlgorithms[] = {
+    {RandomAlgorithm::kDefault, pb::RANDOM_ALGORITHM_DEFAULT},
+    {RandomAlgorithm::kThreeFry, pb::RANDOM_ALGORITHM_THREE_FRY},
+    {RandomAlgorithm::kPhilox, pb::RANDOM_ALGORITHM_PHILOX},
+};
+
 constexpr EnumEntry<FusionKind, pb::FusionKind> kFusionKinds[] = {
     {FusionKind::kLoop, pb::FUSION_KIND_LOOP},
     {FusionKind::kInput, pb::FUSION_KIND_INPUT},
@@ -427,6 +433,9 @@ absl::Status AttrsToProto(const InstructionAttrs& a,
   PLEXA_PROTO_RETURN_IF_ERROR(
       WriteEnum(kDistributions, a.distribution, "distribution", where,
                 [&](pb::RandomDistribution v) { p->set_distribution(v); }));
+  PLEXA_PROTO_RETURN_IF_ERROR(
+      WriteEnum(kAlgorithms, a.rng_algorithm, "rng_algorithm", where,
+                [&](pb::RandomAlgorithm v) { p->set_rng_algorithm(v); }));
   p->set_is_stable(a.is_stable);
 
   p->set_custom_call_target(a.custom_call_target);
@@ -902,6 +911,9 @@ absl::StatusOr<InstructionAttrs> AttrsFromProto(
   PLEXA_PROTO_ASSIGN_OR_RETURN(
       a.distribution,
       ReadEnum(kDistributions, p.distribution(), "distribution", where));
+  PLEXA_PROTO_ASSIGN_OR_RETURN(
+      a.rng_algorithm,
+      ReadEnum(kAlgorithms, p.rng_algorithm(), "rng_algorithm", where));
   a.is_stable = p.is_stable();
 
   a.custom_call_target = p.custom_call_target();

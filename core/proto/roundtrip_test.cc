@@ -217,6 +217,11 @@ ENTRY %main (img: f32[1,5,5,2], ker: f32[3,3,2,4], gker: f32[3,3,1,4], bimg: f32
   %mu = f32[] constant(0.5)
   %sigma = f32[] constant(2)
   %rng = f32[4] rng(%mu, %sigma), distribution=rng_normal
+  %rbg_state = u64[2] constant({7, 9})
+  %rbg_state3 = u64[3] constant({7, 9, 11})
+  %rbg = (u64[2], u32[2,3]) rng-bit-generator(%rbg_state), algorithm=rng_three_fry
+  %rbg_philox = (u64[3], s64[5]) rng-bit-generator(%rbg_state3), algorithm=rng_philox
+  %rbg_default = (u64[2], u8[7]) rng-bit-generator(%rbg_state), algorithm=rng_default
   %sort = f32[4] sort(%v), dimensions={0}, is_stable=true, to_apply=%lt
   %scale = f32[2] constant({1, 2})
   %offset = f32[2] constant({0, 1})
@@ -404,6 +409,10 @@ TEST(HandWrittenTest, CoverEveryAttribute) {
   EXPECT_GT(count([](auto& a) { return a.distribution; },
                   RandomDistribution::kNormal),
             0);
+  for (RandomAlgorithm r :
+       {RandomAlgorithm::kThreeFry, RandomAlgorithm::kPhilox}) {
+    EXPECT_GT(count([](auto& a) { return a.rng_algorithm; }, r), 0);
+  }
   for (FusionKind k :
        {FusionKind::kInput, FusionKind::kOutput, FusionKind::kCustom}) {
     EXPECT_GT(count([](auto& a) { return a.fusion_kind; }, k), 0);
@@ -483,6 +492,7 @@ std::unique_ptr<Module> EveryFieldModule() {
   a.exponent_bits = 11;
   a.mantissa_bits = 52;
   a.distribution = RandomDistribution::kNormal;
+  a.rng_algorithm = RandomAlgorithm::kThreeFry;
   a.is_stable = true;
   a.custom_call_target = "target\n\xfe";
   a.backend_config = std::string("cfg\0with nul", 12);
@@ -588,6 +598,7 @@ TEST(EveryFieldTest, EachValueArrives) {
   EXPECT_EQ(a.exponent_bits, 11);
   EXPECT_EQ(a.mantissa_bits, 52);
   EXPECT_EQ(a.distribution, RandomDistribution::kNormal);
+  EXPECT_EQ(a.rng_algorithm, RandomAlgorithm::kThreeFry);
   EXPECT_TRUE(a.is_stable);
   EXPECT_EQ(a.custom_call_target, "target\n\xfe");
   EXPECT_EQ(a.backend_config, std::string("cfg\0with nul", 12));
@@ -687,7 +698,7 @@ TEST(ShapeTest, EmptyScalarLayoutIsKept) {
 // to module.proto (a new field number, appended), to the two converters
 // in module_proto.cc and to EveryFieldModule, then update the number here.
 TEST(TripwireTest, AttributeStructsHaveTheSizesTheFormatKnows) {
-  EXPECT_EQ(sizeof(InstructionAttrs), 1248u)
+  EXPECT_EQ(sizeof(InstructionAttrs), 1256u)
       << "InstructionAttrs changed: update core/proto (see comment)";
   EXPECT_EQ(sizeof(Layout), 104u)
       << "Layout changed: update core/proto (see comment)";

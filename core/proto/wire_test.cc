@@ -175,6 +175,7 @@ static_assert(pb::InstructionAttrsProto::kTriangularSolveOptionsFieldNumber ==
               41);
 static_assert(pb::InstructionAttrsProto::kCholeskyLowerFieldNumber == 42);
 static_assert(pb::InstructionAttrsProto::kOpaqueFieldNumber == 43);
+static_assert(pb::InstructionAttrsProto::kRngAlgorithmFieldNumber == 44);
 static_assert(pb::InstructionProto::kIdFieldNumber == 1);
 static_assert(pb::InstructionProto::kNameFieldNumber == 2);
 static_assert(pb::InstructionProto::kOpcodeFieldNumber == 3);
@@ -229,6 +230,9 @@ static_assert(pb::COMPARISON_TYPE_SIGNED == 3);
 static_assert(pb::COMPARISON_TYPE_UNSIGNED == 4);
 static_assert(pb::RANDOM_DISTRIBUTION_UNIFORM == 0);
 static_assert(pb::RANDOM_DISTRIBUTION_NORMAL == 1);
+static_assert(pb::RANDOM_ALGORITHM_DEFAULT == 0);
+static_assert(pb::RANDOM_ALGORITHM_THREE_FRY == 1);
+static_assert(pb::RANDOM_ALGORITHM_PHILOX == 2);
 static_assert(pb::FUSION_KIND_LOOP == 0);
 static_assert(pb::FUSION_KIND_INPUT == 1);
 static_assert(pb::FUSION_KIND_OUTPUT == 2);
@@ -450,6 +454,25 @@ ENTRY %e (a: f32[2,3], b: pred[3]) -> f32[2,3] {
   ASSERT_EQ(t.tuple_elements_size(), 2);
   EXPECT_EQ(Floats(t.tuple_elements(0).data()), (std::vector<float>{0.5f}));
   EXPECT_EQ(t.tuple_elements(1).data(), Bytes({0xff}));
+}
+
+TEST(WriterTest, RngAlgorithmIsFieldFortyFour) {
+  const pb::ModuleProto p = Written(R"hlo(
+HloModule w
+ENTRY %e (s: u64[2]) -> (u64[2], u32[4]) {
+  %s = u64[2]{0} parameter(0)
+  %d = (u64[2]{0}, u32[4]{0}) rng-bit-generator(%s), algorithm=rng_default
+  ROOT %r = (u64[2]{0}, u32[4]{0}) rng-bit-generator(%s), algorithm=rng_philox
+}
+)hlo");
+  const pb::InstructionProto* r = Find(p, "r");
+  const pb::InstructionProto* d = Find(p, "d");
+  ASSERT_TRUE(r && d);
+  EXPECT_EQ(r->opcode(), "rng-bit-generator");
+  // Field 44, varint: key (44 << 3) | 0 = 352 = 0xe0 0x02; RNG_PHILOX = 2
+  // (XLA's numbering). rng_default is 0, the default: nothing is written.
+  EXPECT_EQ(r->attrs().SerializeAsString(), Bytes({0xe0, 0x02, 0x02}));
+  EXPECT_EQ(d->attrs().SerializeAsString(), "");
 }
 
 TEST(WriterTest, OptionalFieldsAreWrittenOnlyWhenNotTheDefault) {

@@ -121,6 +121,21 @@ TEST(ErrorsTest, DeepNestingIsAnErrorNotACrash) {
   EXPECT_EQ(EntryError(deep_value), "<parsed>");
 }
 
+TEST(ErrorsTest, RngBitGeneratorAlgorithm) {
+  // "  ROOT %r = (u64[2]{0}, u32[4]{0}) " is 35 characters and
+  // "rng-bit-generator(%s), algorithm=" 33 more.
+  EXPECT_EQ(EntryError("  %s = u64[2]{0} parameter(0)\n"
+                       "  ROOT %r = (u64[2]{0}, u32[4]{0}) "
+                       "rng-bit-generator(%s), algorithm=rng_mersenne"),
+            "4:69: expected an rng algorithm (rng_default, rng_three_fry, "
+            "rng_philox), found 'rng_mersenne'");
+  EXPECT_EQ(EntryError("  %s = u64[2]{0} parameter(0)\n"
+                       "  ROOT %r = (u64[2]{0}, u32[4]{0}) "
+                       "rng-bit-generator(%s)"),
+            "4:36: expected attribute 'algorithm' for rng-bit-generator, "
+            "found none");
+}
+
 TEST(ErrorsTest, MissingPieces) {
   EXPECT_EQ(EntryError("  %p = f32[] parameter(0)\n"
                        "  ROOT %r = f32[] negate(%p"),

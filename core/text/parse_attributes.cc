@@ -54,6 +54,7 @@ enum class AttrId {
   kExponentBits,
   kMantissaBits,
   kDistribution,
+  kRngAlgorithm,
   kIsStable,
   kCustomCallTarget,
   kApiVersion,
@@ -152,6 +153,9 @@ constexpr AttrSpec kReducePrecisionSpecs[] = {
     {"mantissa_bits", AttrId::kMantissaBits, true}};
 constexpr AttrSpec kRngSpecs[] = {
     {"distribution", AttrId::kDistribution, true}};
+// XLA's parser requires algorithm= on rng-bit-generator.
+constexpr AttrSpec kRngBitGeneratorSpecs[] = {
+    {"algorithm", AttrId::kRngAlgorithm, true}};
 constexpr AttrSpec kCustomCallSpecs[] = {
     {"custom_call_target", AttrId::kCustomCallTarget, true},
     {"api_version", AttrId::kApiVersion, false},
@@ -237,6 +241,8 @@ absl::Span<const AttrSpec> SpecsFor(HloOpcode op) {
       return kReducePrecisionSpecs;
     case HloOpcode::kRng:
       return kRngSpecs;
+    case HloOpcode::kRngBitGenerator:
+      return kRngBitGeneratorSpecs;
     case HloOpcode::kCustomCall:
       return kCustomCallSpecs;
     case HloOpcode::kAllReduce:
@@ -464,6 +470,14 @@ absl::Status Parser::ParseInstructionAttribute(
           ParseEnumValue<RandomDistribution>(
               this, "a distribution (rng_uniform, rng_normal)",
               &StringToRandomDistribution, /*upper=*/false, /*lower=*/true));
+      return absl::OkStatus();
+    }
+    case AttrId::kRngAlgorithm: {
+      PLEXA_TEXT_ASSIGN_OR_RETURN(
+          a.rng_algorithm,
+          ParseEnumValue<RandomAlgorithm>(
+              this, "an rng algorithm (rng_default, rng_three_fry, rng_philox)",
+              &StringToRandomAlgorithm, /*upper=*/false, /*lower=*/true));
       return absl::OkStatus();
     }
     case AttrId::kIsStable:

@@ -576,6 +576,20 @@ TEST(ParserTest, CompareRngReducePrecisionBatchNorm) {
   EXPECT_EQ(Find(*m, "bn")->attrs().feature_index, 1);
 }
 
+TEST(ParserTest, RngBitGenerator) {
+  auto m = ParseEntry(R"(  %s = u64[2]{0} parameter(0)
+  %s3 = u64[3]{0} parameter(1)
+  %tf = (u64[2]{0}, u32[2,3]{1,0}) rng-bit-generator(%s), algorithm=rng_three_fry
+  %ph = (u64[3]{0}, u64[4]{0}) rng-bit-generator(%s3), algorithm=rng_philox
+  ROOT %df = (u64[2]{0}, s32[]) rng-bit-generator(%s), algorithm=rng_default)");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(Find(*m, "tf")->opcode(), HloOpcode::kRngBitGenerator);
+  EXPECT_EQ(Find(*m, "tf")->attrs().rng_algorithm, RandomAlgorithm::kThreeFry);
+  EXPECT_EQ(Find(*m, "ph")->attrs().rng_algorithm, RandomAlgorithm::kPhilox);
+  EXPECT_EQ(Find(*m, "df")->attrs().rng_algorithm, RandomAlgorithm::kDefault);
+  EXPECT_EQ(Find(*m, "tf")->shape().ToString(), "(u64[2]{0}, u32[2,3]{1,0})");
+}
+
 TEST(ParserTest, CustomCall) {
   auto m = ParseEntry(R"(  %a = f32[4]{0} parameter(0)
   %c1 = f32[4]{0} custom-call(%a), custom_call_target="my\"target", api_version=API_VERSION_TYPED_FFI, operand_layout_constraints={f32[4]{0}}, custom_call_has_side_effect=true, backend_config={"k": {"n": "}"}}

@@ -334,6 +334,11 @@ void AppendTypedAttributes(const Instruction& inst,
       out->push_back(
           StrCat("distribution=", RandomDistributionString(a.distribution)));
       break;
+    case HloOpcode::kRngBitGenerator:
+      // XLA prints the algorithm always, rng_default included.
+      out->push_back(
+          StrCat("algorithm=", RandomAlgorithmString(a.rng_algorithm)));
+      break;
     case HloOpcode::kCustomCall:
       conv();
       out->push_back(

@@ -184,6 +184,20 @@ TEST(PrinterTest, ScalarAttributes) {
             "%in = (f32[2]{0}, token[]) infeed(%tok)");
 }
 
+TEST(PrinterTest, RngBitGeneratorAsXlaPrintsIt) {
+  // The line of the task statement, as XLA prints it: the algorithm always,
+  // rng_default included; spellings are read in any case.
+  const std::string body = R"(  %state = u64[2]{0} parameter(0)
+  %rng = (u64[2]{0}, u32[2,3]{1,0}) rng-bit-generator(u64[2]{0} %state), algorithm=rng_three_fry
+  ROOT %d = (u64[2]{0}, s64[5]{0}) rng-bit-generator(u64[2]{0} %state), algorithm=RNG_DEFAULT)";
+  EXPECT_EQ(PrintOf(body, "rng"),
+            "%rng = (u64[2]{0}, u32[2,3]{1,0}) rng-bit-generator(u64[2]{0} "
+            "%state), algorithm=rng_three_fry");
+  EXPECT_EQ(PrintOf(body, "d"),
+            "%d = (u64[2]{0}, s64[5]{0}) rng-bit-generator(u64[2]{0} "
+            "%state), algorithm=rng_default");
+}
+
 TEST(PrinterTest, ConditionalFormsFollowTheSelectorType) {
   const std::string prefix =
       "%f { ROOT %a = f32[] parameter(0) }\n"

@@ -332,6 +332,26 @@ ENTRY %main (a: f32[2,2], b: f32[2,2], t: token[]) -> (f32[2,2], c64[2], (f32[2]
 }
 )hlo";
 
+// rng-bit-generator with each algorithm, both Philox state sizes and the
+// state threaded from one generator to the next, as XLA prints it.
+inline constexpr absl::string_view kRngBitGenerator =
+    R"hlo(HloModule rng_bit_generator, entry_computation_layout={(u64[2]{0}, u64[3]{0})->(u64[2]{0}, u32[2,3]{1,0}, s64[5]{0}, u8[7]{0})}
+
+ENTRY %main (state: u64[2], state3: u64[3]) -> (u64[2], u32[2,3], s64[5], u8[7]) {
+  %state = u64[2]{0} parameter(0)
+  %rng = (u64[2]{0}, u32[2,3]{1,0}) rng-bit-generator(u64[2]{0} %state), algorithm=rng_three_fry
+  %next = u64[2]{0} get-tuple-element((u64[2]{0}, u32[2,3]{1,0}) %rng), index=0
+  %bits = u32[2,3]{1,0} get-tuple-element((u64[2]{0}, u32[2,3]{1,0}) %rng), index=1
+  %state3 = u64[3]{0} parameter(1)
+  %philox = (u64[3]{0}, s64[5]{0}) rng-bit-generator(u64[3]{0} %state3), algorithm=rng_philox
+  %wide = s64[5]{0} get-tuple-element((u64[3]{0}, s64[5]{0}) %philox), index=1
+  %default = (u64[2]{0}, u8[7]{0}) rng-bit-generator(u64[2]{0} %next), algorithm=rng_default
+  %last = u64[2]{0} get-tuple-element((u64[2]{0}, u8[7]{0}) %default), index=0
+  %bytes = u8[7]{0} get-tuple-element((u64[2]{0}, u8[7]{0}) %default), index=1
+  ROOT %result = (u64[2]{0}, u32[2,3]{1,0}, s64[5]{0}, u8[7]{0}) tuple(u64[2]{0} %last, u32[2,3]{1,0} %bits, s64[5]{0} %wide, u8[7]{0} %bytes)
+}
+)hlo";
+
 // Batch norm training and gradient, plus layouts with tiles and memory
 // spaces, bounded dynamic shapes and batched dot.
 inline constexpr absl::string_view kBatchNormAndLayouts =
@@ -368,6 +388,7 @@ inline constexpr TestProgram kAllPrograms[] = {
     {"data_movement", kDataMovement},
     {"misc_ops", kMiscOps},
     {"batch_norm_and_layouts", kBatchNormAndLayouts},
+    {"rng_bit_generator", kRngBitGenerator},
 };
 
 }  // namespace plexa::testing_programs

@@ -314,6 +314,45 @@ ENTRY main {
                  "main", "'r'", "f32[4,2]", "f32[3]");
 }
 
+TEST(VerifierTextTest, RngBitGeneratorStateIsNamed) {
+  EXPECT_TRUE(VerifyText(R"(
+HloModule m
+
+ENTRY main {
+  s = u64[2] parameter(0)
+  ROOT r = (u64[2], u32[2,3]) rng-bit-generator(s), algorithm=rng_three_fry
+}
+)")
+                  .ok());
+  EXPECT_INVALID(VerifyText(R"(
+HloModule m
+
+ENTRY main {
+  s = u64[3] parameter(0)
+  ROOT r = (u64[3], u32[2,3]) rng-bit-generator(s), algorithm=rng_three_fry
+}
+)"),
+                 "'r'", "u64[3]", "rng_three_fry", "must be u64[2]");
+  EXPECT_INVALID(VerifyText(R"(
+HloModule m
+
+ENTRY main {
+  s = u32[2] parameter(0)
+  ROOT r = (u32[2], u32[4]) rng-bit-generator(s), algorithm=rng_philox
+}
+)"),
+                 "'r'", "u32[2]", "u64[2] or u64[3]");
+  EXPECT_INVALID(VerifyText(R"(
+HloModule m
+
+ENTRY main {
+  s = u64[2] parameter(0)
+  ROOT r = u32[4] rng-bit-generator(s), algorithm=rng_philox
+}
+)"),
+                 "'r'", "(state, data) tuple");
+}
+
 TEST(VerifierTextTest, ScalarPlusArrayRejectedInHlo) {
   EXPECT_INVALID(VerifyText(R"(
 HloModule m

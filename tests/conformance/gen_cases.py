@@ -3715,7 +3715,8 @@ def gen_collective():
 
 
 # ----------------------------------------------------------------------------
-# rng: no deterministic values, so the cases check ranges and moments
+# rng: no deterministic values, so the cases check ranges and moments;
+# rng-bit-generator: exact bits (gen_rng_bit_generator.py)
 # ----------------------------------------------------------------------------
 
 def gen_rng():
@@ -3747,6 +3748,108 @@ def gen_rng():
                     '1/64, tol is more than 6 of them'])
     rng_case('normal_f32_shifted', 'f32', [64, 64], 3, 0.5, 'rng_normal',
              'moments mean=3 std=0.5 tol=0.05')
+    gen_rng_bit_generator(g)
+
+
+def gen_rng_bit_generator(g):
+    """rng-bit-generator: exact bits. The expected values come from
+    gen_rng_bit_generator.py, an independent numpy implementation of XLA's
+    expansion that reproduces Random123's known answers and the values an
+    XLA-based front end (r-xla/anvil) publishes; see its docstring."""
+    sys.dont_write_bytecode = True  # no __pycache__ next to the generator
+    import gen_rng_bit_generator as ref
+    ref.self_check()
+    bits_of = {'u8': 8, 's8': 8, 'u16': 16, 's16': 16, 'u32': 32, 's32': 32,
+               'u64': 64, 's64': 64}
+
+    def draw(alg, state, t, dims):
+        new_state, out = ref.rng_bit_generator(alg, state, dims, bits_of[t])
+        # Signed results hold the same bits (wrap() reinterprets them).
+        data = make(t, [int(v) for v in out.ravel()]).reshape(dims)
+        return new_state, V(t, data)
+
+    def case(name, alg, state, t, dims, source, notes=()):
+        e = Comp('main', entry=True)
+        p = e.param(S('u64', len(state)), 'state')
+        result = '(%s, %s)' % (S('u64', len(state)), S(t, *dims))
+        e.root(result, 'rng-bit-generator(%s), algorithm=%s' % (p, alg), 'r')
+        new_state, v = draw(alg, state, t, dims)
+        add_case(g, name, source, module(name, e), [V('u64', state)],
+                 Tup(V('u64', new_state), v), notes=notes)
+
+    ref_src = 'gen_rng_bit_generator.py (numpy, XLA prng.cc expansion)'
+    anvil = ('r-xla/anvil docs of nvl_rng_bit_generator (XLA CPU): THREE_FRY '
+             'from {0, 0}, [3,2] gives {{1.7973e9, 2.5791e9}, {1.3515e9, '
+             '3.2358e9}, {1.6886e9, 4.2293e9}} and state {0, 3}; exact '
+             'values from ' + ref_src)
+    case('bit_generator_three_fry_u32_anvil', 'rng_three_fry', [0, 0], 'u32',
+         [3, 2], anvil,
+         notes=['row i is threefry2x32_20(key 0, counter i); row 0 is '
+                'Random123 kat {0x6b200159, 0x99ba4efe}'])
+    case('bit_generator_three_fry_s64_anvil', 'rng_three_fry', [1, 2], 's64',
+         [2, 2],
+         'r-xla/anvil test p_rng_bit_generator (XLA CPU): THREE_FRY from '
+         '{1, 2}, 64-bit [2,2]: state {1, 6}, low 32 bits column by column '
+         '43444564, 1672743891, -315321645, 2109414752; exact values from ' +
+         ref_src,
+         notes=['64-bit elements: element i = threefry(key, counter + i) as '
+                '(low, high); signed results hold the bits'])
+    case('bit_generator_three_fry_u32_odd_dims', 'rng_three_fry',
+         [0x0123456789abcdef, 1000], 'u32', [3, 5], ref_src,
+         notes=['no even dimension: the first largest (5) is split into '
+                'pairs, the half shape [3,3] advances the counter by 9'])
+    case('bit_generator_three_fry_u32_rank3', 'rng_three_fry', [7, 99], 'u32',
+         [3, 4, 5], ref_src,
+         notes=['the first even dimension (4) is split into pairs'])
+    case('bit_generator_three_fry_s32_scalar', 'rng_three_fry', [42, 5],
+         's32', [], ref_src, notes=['a scalar is word 0 of one block'])
+    case('bit_generator_three_fry_u8', 'rng_three_fry', [3, 4], 'u8', [7],
+         ref_src, notes=['8-bit elements: the low bits of the 32-bit ones'])
+    case('bit_generator_three_fry_s16', 'rng_three_fry', [3, 4], 's16',
+         [2, 3], ref_src)
+    case('bit_generator_three_fry_u64', 'rng_three_fry',
+         [0xdeadbeefcafef00d, 2 ** 64 - 2], 'u64', [5], ref_src,
+         notes=['the 64-bit counter wraps'])
+    case('bit_generator_three_fry_zero_size', 'rng_three_fry', [1, 2], 'u32',
+         [0, 3], ref_src, notes=['no elements: the state does not move'])
+    case('bit_generator_philox_u32', 'rng_philox', [0xfedcba9876543210, 77],
+         'u32', [2, 5], ref_src,
+         notes=['two-word state: the 128-bit counter is (state[1], key)',
+                'four 32-bit words per block, in order'])
+    case('bit_generator_philox_u64_state3', 'rng_philox', [5, 77, 9], 'u64',
+         [5], ref_src, notes=['two 64-bit elements per block'])
+    case('bit_generator_philox_s32_carry', 'rng_philox', [1, 2 ** 64 - 2, 41],
+         's32', [12], ref_src,
+         notes=['the low counter word carries into state[2]'])
+    case('bit_generator_philox_u16_wrap', 'rng_philox', [1, 2 ** 64 - 1],
+         'u16', [9], ref_src,
+         notes=['two-word state: the carry goes into the key half of the '
+                'counter inside the call; the new state keeps the low word'])
+    case('bit_generator_default_is_philox', 'rng_default', [9, 8, 7], 'u32',
+         [4, 4], ref_src,
+         notes=["rng_default is rng_philox, as on XLA's CPU and GPU backends "
+                '(RngBitGeneratorExpander(RNG_PHILOX))'])
+
+    # The state threaded through two generators.
+    name = 'bit_generator_chained'
+    e = Comp('main', entry=True)
+    p = e.param(S('u64', 2), 'state')
+    a = e.op('(u64[2], u32[4])',
+             'rng-bit-generator(%s), algorithm=rng_philox' % p, 'a')
+    s1 = e.op(S('u64', 2), 'get-tuple-element(%s), index=0' % a, 's1')
+    b = e.op('(u64[2], u32[4])',
+             'rng-bit-generator(%s), algorithm=rng_philox' % s1, 'b')
+    s2 = e.op(S('u64', 2), 'get-tuple-element(%s), index=0' % b, 's2')
+    a1 = e.op(S('u32', 4), 'get-tuple-element(%s), index=1' % a, 'a1')
+    b1 = e.op(S('u32', 4), 'get-tuple-element(%s), index=1' % b, 'b1')
+    e.root('(u64[2], u32[4], u32[4])', 'tuple(%s, %s, %s)' % (s2, a1, b1),
+           't')
+    st1, va = draw('rng_philox', [3, 10], 'u32', [4])
+    st2, vb = draw('rng_philox', st1, 'u32', [4])
+    add_case(g, name, ref_src, module(name, e), [V('u64', [3, 10])],
+             Tup(V('u64', st2), va, vb),
+             notes=['the second generator starts from the first one\'s '
+                    'new state'])
 
 
 # ----------------------------------------------------------------------------
