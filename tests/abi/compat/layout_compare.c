@@ -21,13 +21,15 @@ int PlxCompareLayouts(const char* what, const PlxLayoutEntry* base,
       continue;
     }
     if (b->rule == PLX_LAYOUT_EXACT && b->value != n->value) {
-      fprintf(stderr, "%s: %s is %llu in v1.0 but %llu now\n", what, b->name,
-              (unsigned long long)b->value, (unsigned long long)n->value);
+      fprintf(stderr, "%s: %s is %llu in the frozen header but %llu now\n",
+              what, b->name, (unsigned long long)b->value,
+              (unsigned long long)n->value);
       ++errors;
     }
     if (b->rule == PLX_LAYOUT_AT_LEAST && n->value < b->value) {
-      fprintf(stderr, "%s: %s shrank from %llu (v1.0) to %llu\n", what, b->name,
-              (unsigned long long)b->value, (unsigned long long)n->value);
+      fprintf(stderr, "%s: %s shrank from %llu (frozen header) to %llu\n", what,
+              b->name, (unsigned long long)b->value,
+              (unsigned long long)n->value);
       ++errors;
     }
   }
