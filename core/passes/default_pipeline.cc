@@ -12,6 +12,7 @@
 #include "core/passes/cse.h"
 #include "core/passes/dce.h"
 #include "core/passes/map_inliner.h"
+#include "core/passes/sharding_remover.h"
 #include "core/passes/tuple_simplifier.h"
 #include "core/passes/while_loop_simplifier.h"
 
@@ -53,6 +54,10 @@ const std::map<std::string, Factory>& Registry() {
       {"while-loop-simplifier",
        [](const PipelineOptions&) {
          return std::make_unique<WhileLoopSimplifier>();
+       }},
+      {"sharding-remover",
+       [](const PipelineOptions&) {
+         return std::make_unique<ShardingRemover>();
        }},
       {"call-inliner",
        [](const PipelineOptions&) { return std::make_unique<CallInliner>(); }},
@@ -99,6 +104,7 @@ PipelineConfig ConfigOf(const PipelineOptions& options) {
 std::unique_ptr<Pipeline> MakeDefaultPipeline(const PipelineOptions& options) {
   auto p = std::make_unique<Pipeline>("default", ConfigOf(options));
   p->AddPass<EntryLayoutPinning>();
+  p->AddPass<ShardingRemover>();
   p->AddPass<CallInliner>();
   p->AddPass<MapInliner>();
   if (options.expand_batch_norm) p->AddPass<BatchNormExpander>();
