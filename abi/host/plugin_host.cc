@@ -549,71 +549,70 @@ absl::StatusOr<std::vector<Literal>> LeavesForAbi(Literal value,
   return leaves;
 }
 
-int32_t InfeedCallback(void* user_data, PLX_FeedArgs* args) {
+// What both callbacks do around their own part: check the arguments, parse
+// the data shape, run `body`, and turn its status (or an exception) into a
+// code and message for the plugin.
+template <typename Body>
+int32_t RunFeedCallback(PLX_FeedArgs* args, Body&& body) {
   if (args == nullptr) return PLX_Error_Code_INVALID_ARGUMENT;
   try {
-    if (absl::Status s = CheckFeedArgs(args); !s.ok()) {
-      return FailFeed(args, s);
+    absl::Status s = CheckFeedArgs(args);
+    if (s.ok()) {
+      absl::StatusOr<Shape> shape = ParseShape(args->shape);
+      s = shape.ok() ? body(*shape) : shape.status();
     }
-    absl::StatusOr<Shape> shape = ParseShape(args->shape);
-    if (!shape.ok()) return FailFeed(args, shape.status());
-    absl::StatusOr<Literal> value = static_cast<HostFeeds*>(user_data)->Infeed(
-        args->replica, args->instruction ? args->instruction : "", *shape);
-    if (!value.ok()) return FailFeed(args, value.status());
-    if (!Shape::Equal().IgnoreLayout()(value->shape(), *shape)) {
-      return FailFeed(
-          args, absl::InvalidArgumentError(absl::StrCat(
-                    "the infeed expects ", shape->ToString(false),
-                    " but the host has ", value->shape().ToString(false))));
-    }
-    absl::StatusOr<std::vector<Literal>> leaves =
-        LeavesForAbi(std::move(*value), *args);
-    if (!leaves.ok()) return FailFeed(args, leaves.status());
-    for (size_t i = 0; i < leaves->size(); ++i) {
-      absl::Span<const uint8_t> bytes = (*leaves)[i].data();
-      if (!bytes.empty())
-        std::memcpy(args->data[i], bytes.data(), bytes.size());
-    }
-    return PLX_Error_Code_OK;
+    return s.ok() ? PLX_Error_Code_OK : FailFeed(args, s);
   } catch (const std::exception& e) {
     return FailFeed(args, absl::InternalError(e.what()));
   }
 }
 
-int32_t OutfeedCallback(void* user_data, PLX_FeedArgs* args) {
-  if (args == nullptr) return PLX_Error_Code_INVALID_ARGUMENT;
-  try {
-    if (absl::Status s = CheckFeedArgs(args); !s.ok()) {
-      return FailFeed(args, s);
+int32_t InfeedCallback(void* user_data, PLX_FeedArgs* args) {
+  return RunFeedCallback(args, [&](const Shape& shape) -> absl::Status {
+    absl::StatusOr<Literal> value = static_cast<HostFeeds*>(user_data)->Infeed(
+        args->replica, args->instruction ? args->instruction : "", shape);
+    if (!value.ok()) return value.status();
+    if (!Shape::Equal().IgnoreLayout()(value->shape(), shape)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the infeed expects ", shape.ToString(false),
+                       " but the host has ", value->shape().ToString(false)));
     }
-    absl::StatusOr<Shape> shape = ParseShape(args->shape);
-    if (!shape.ok()) return FailFeed(args, shape.status());
-    LayoutUtil::SetToDefaultLayout(&*shape);
-    Literal value(*shape);
-    // Fill the zeroed literal leaf by leaf from the plugin's data.
-    std::vector<Literal> leaves = FlattenArrayLeaves(std::move(value));
+    absl::StatusOr<std::vector<Literal>> leaves =
+        LeavesForAbi(std::move(*value), *args);
+    if (!leaves.ok()) return leaves.status();
+    for (size_t i = 0; i < leaves->size(); ++i) {
+      absl::Span<const uint8_t> bytes = (*leaves)[i].data();
+      if (!bytes.empty()) {
+        std::memcpy(args->data[i], bytes.data(), bytes.size());
+      }
+    }
+    return absl::OkStatus();
+  });
+}
+
+int32_t OutfeedCallback(void* user_data, PLX_FeedArgs* args) {
+  return RunFeedCallback(args, [&](Shape shape) -> absl::Status {
+    LayoutUtil::SetToDefaultLayout(&shape);
+    // Fill a zeroed literal leaf by leaf from the plugin's data.
+    std::vector<Literal> leaves = FlattenArrayLeaves(Literal(shape));
     if (leaves.size() != args->num_leaves) {
-      return FailFeed(
-          args, absl::InvalidArgumentError(absl::StrCat(
-                    "the shape ", args->shape, " has ", leaves.size(),
-                    " array leaves, the plugin gave ", args->num_leaves)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("the shape ", args->shape, " has ", leaves.size(),
+                       " array leaves, the plugin gave ", args->num_leaves));
     }
     for (size_t i = 0; i < leaves.size(); ++i) {
       absl::Span<uint8_t> bytes = leaves[i].mutable_data();
-      if (!bytes.empty())
+      if (!bytes.empty()) {
         std::memcpy(bytes.data(), args->data[i], bytes.size());
+      }
     }
     absl::StatusOr<Literal> assembled =
-        AssembleFromArrayLeaves(*shape, std::move(leaves));
-    if (!assembled.ok()) return FailFeed(args, assembled.status());
-    absl::Status s = static_cast<HostFeeds*>(user_data)->Outfeed(
+        AssembleFromArrayLeaves(shape, std::move(leaves));
+    if (!assembled.ok()) return assembled.status();
+    return static_cast<HostFeeds*>(user_data)->Outfeed(
         args->replica, args->instruction ? args->instruction : "",
         std::move(*assembled));
-    if (!s.ok()) return FailFeed(args, s);
-    return PLX_Error_Code_OK;
-  } catch (const std::exception& e) {
-    return FailFeed(args, absl::InternalError(e.what()));
-  }
+  });
 }
 
 }  // namespace

@@ -1193,12 +1193,7 @@ absl::Status RunComputation(const CompiledComputation& cc,
                             std::vector<uint8_t*>* results,
                             absl::Span<void* const> bound_results) {
   AlignedMemory& arena = ctx.arenas[cc.id];
-  if (arena.data() == nullptr ||
-      arena.size() < static_cast<size_t>(cc.arena_bytes)) {
-    absl::StatusOr<AlignedMemory> m = AlignedMemory::Allocate(cc.arena_bytes);
-    if (!m.ok()) return m.status();
-    arena = std::move(*m);
-  }
+  if (absl::Status s = arena.Reserve(cc.arena_bytes); !s.ok()) return s;
   Frame f;
   f.cc = &cc;
   f.ctx = &ctx;

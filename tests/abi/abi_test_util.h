@@ -16,18 +16,18 @@
 // Instantiates the TEST_P suite `Suite` (parameter: a plugin's path) on the
 // reference plugin and, when it is built, the CPU plugin.
 #ifdef PLEXA_CPU_PLUGIN
-#define PLEXA_INSTANTIATE_ON_PLUGINS(Suite)                                  \
-  INSTANTIATE_TEST_SUITE_P(                                                  \
-      Plugins, Suite,                                                        \
-      ::testing::Values(PLEXA_REFERENCE_PLUGIN, PLEXA_CPU_PLUGIN),           \
-      [](const auto& info) {                                                 \
-        return std::string(info.index == 0 ? "reference" : "cpu");           \
+#define PLEXA_INSTANTIATE_ON_PLUGINS(Suite)                        \
+  INSTANTIATE_TEST_SUITE_P(                                        \
+      Plugins, Suite,                                              \
+      ::testing::Values(PLEXA_REFERENCE_PLUGIN, PLEXA_CPU_PLUGIN), \
+      [](const auto& info) {                                       \
+        return std::string(info.index == 0 ? "reference" : "cpu"); \
       })
 #else
-#define PLEXA_INSTANTIATE_ON_PLUGINS(Suite)                                  \
-  INSTANTIATE_TEST_SUITE_P(Plugins, Suite,                                   \
-                           ::testing::Values(PLEXA_REFERENCE_PLUGIN),        \
-                           [](const auto&) { return std::string("reference"); })
+#define PLEXA_INSTANTIATE_ON_PLUGINS(Suite)                      \
+  INSTANTIATE_TEST_SUITE_P(                                      \
+      Plugins, Suite, ::testing::Values(PLEXA_REFERENCE_PLUGIN), \
+      [](const auto&) { return std::string("reference"); })
 #endif
 
 namespace plexa::abi_test {

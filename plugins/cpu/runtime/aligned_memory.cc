@@ -37,6 +37,15 @@ AlignedMemory::AlignedMemory(size_t bytes) : data_(AllocateRaw(bytes)) {
   size_ = bytes;
 }
 
+absl::Status AlignedMemory::Reserve(size_t bytes) {
+  if (data_ != nullptr && size_ >= bytes) return absl::OkStatus();
+  *this = AlignedMemory();
+  absl::StatusOr<AlignedMemory> m = Allocate(bytes);
+  if (!m.ok()) return m.status();
+  *this = *std::move(m);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<AlignedMemory> AlignedMemory::Allocate(size_t bytes) {
   AlignedMemory m;
   m.data_ = AllocateRaw(bytes);

@@ -26,6 +26,12 @@ class AlignedMemory {
   // error naming the size.
   static absl::StatusOr<AlignedMemory> Allocate(size_t bytes);
 
+  // Makes the memory at least `bytes` (allocated, data() != nullptr): when
+  // it is smaller or empty, the old block is freed first (its contents are
+  // not kept; peak memory does not double) and a new one allocated. A
+  // failed allocation is ResourceExhausted and leaves the object empty.
+  absl::Status Reserve(size_t bytes);
+
   ~AlignedMemory();
   AlignedMemory(AlignedMemory&& other) noexcept;
   AlignedMemory& operator=(AlignedMemory&& other) noexcept;

@@ -68,5 +68,19 @@ TEST(AlignedMemoryTest, FailureIsResourceExhausted) {
       << m.status().message();
 }
 
+TEST(AlignedMemoryTest, ReserveGrowsOnlyWhenTooSmall) {
+  AlignedMemory m;
+  ASSERT_TRUE(m.Reserve(0).ok());
+  EXPECT_NE(m.data(), nullptr);  // empty memory is allocated even for 0
+  ASSERT_TRUE(m.Reserve(256).ok());
+  EXPECT_GE(m.size(), 256u);
+  void* p = m.data();
+  ASSERT_TRUE(m.Reserve(128).ok());  // big enough: kept
+  EXPECT_EQ(m.data(), p);
+  const absl::Status s = m.Reserve(std::numeric_limits<size_t>::max() - 10);
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(m.data(), nullptr);  // the old block is gone, nothing new
+}
+
 }  // namespace
 }  // namespace plexa::cpu

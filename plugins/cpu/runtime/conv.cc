@@ -560,12 +560,7 @@ struct ConvRun {
     if (t.cols > 0) {
       thread_local AlignedMemory tls_tile;
       const size_t bytes = t.tile_rows * t.cols * sizeof(T);
-      if (tls_tile.size() < bytes) {
-        tls_tile = AlignedMemory();
-        absl::StatusOr<AlignedMemory> mem = AlignedMemory::Allocate(bytes);
-        if (!mem.ok()) return mem.status();
-        tls_tile = *std::move(mem);
-      }
+      if (absl::Status s = tls_tile.Reserve(bytes); !s.ok()) return s;
       scratch = tls_tile.as<T>();
     }
     for (int64_t i = t0; i < t1; ++i) {
@@ -583,12 +578,7 @@ struct ConvRun {
     const Tiling t = MakeTiling();
     thread_local AlignedMemory tls_weights;
     const size_t w_bytes = p.kdim * p.cout_g * sizeof(T);
-    if (tls_weights.size() < w_bytes) {
-      tls_weights = AlignedMemory();
-      absl::StatusOr<AlignedMemory> mem = AlignedMemory::Allocate(w_bytes);
-      if (!mem.ok()) return mem.status();
-      tls_weights = *std::move(mem);
-    }
+    if (absl::Status s = tls_weights.Reserve(w_bytes); !s.ok()) return s;
     T* w = tls_weights.as<T>();
     PackWeights(g * p.cout_g, w);
     const int threads = pool != nullptr && !ThreadPool::InParallelRegion()
@@ -825,12 +815,7 @@ absl::Status FastConv(const ConvDims& d, const float* lhs, const float* rhs,
   const int64_t w_elems = fblocks * kpos * g.c * kFastFeatures;
   thread_local AlignedMemory tls_fast;
   const size_t bytes = w_elems * sizeof(float);
-  if (tls_fast.size() < bytes) {
-    tls_fast = AlignedMemory();
-    absl::StatusOr<AlignedMemory> mem = AlignedMemory::Allocate(bytes);
-    if (!mem.ok()) return mem.status();
-    tls_fast = *std::move(mem);
-  }
+  if (absl::Status s = tls_fast.Reserve(bytes); !s.ok()) return s;
   float* w = tls_fast.as<float>();
 
   // Weights: w[fb][ky][kx][c][f] (zero for features past the end).
@@ -869,15 +854,10 @@ absl::Status FastConv(const ConvDims& d, const float* lhs, const float* rhs,
   auto run = [&](int64_t u0, int64_t u1) {
     thread_local AlignedMemory tls_in;
     const size_t in_bytes = unit_in_rows * pys * sizeof(float);
-    if (tls_in.size() < in_bytes) {
-      tls_in = AlignedMemory();
-      absl::StatusOr<AlignedMemory> mem = AlignedMemory::Allocate(in_bytes);
-      if (!mem.ok()) {
-        std::lock_guard<std::mutex> lock(mu);
-        status.Update(mem.status());
-        return;
-      }
-      tls_in = *std::move(mem);
+    if (absl::Status s = tls_in.Reserve(in_bytes); !s.ok()) {
+      std::lock_guard<std::mutex> lock(mu);
+      status.Update(s);
+      return;
     }
     float* in = tls_in.as<float>();
     alignas(64) float acc[kFastChunk * kFastFeatures];

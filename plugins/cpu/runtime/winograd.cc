@@ -368,12 +368,7 @@ absl::Status WinogradConv(const ConvDims& d, const float* lhs, const float* rhs,
 
   thread_local AlignedMemory tls_weights;
   const size_t u_bytes = WeightBytes(p);
-  if (tls_weights.size() < u_bytes) {
-    tls_weights = AlignedMemory();
-    absl::StatusOr<AlignedMemory> mem = AlignedMemory::Allocate(u_bytes);
-    if (!mem.ok()) return mem.status();
-    tls_weights = *std::move(mem);
-  }
+  if (absl::Status s = tls_weights.Reserve(u_bytes); !s.ok()) return s;
   float* u = tls_weights.as<float>();
   auto transform = [&](int64_t c0, int64_t c1) {
     TransformWeights(g, rhs, c0, c1, u);
@@ -394,15 +389,10 @@ absl::Status WinogradConv(const ConvDims& d, const float* lhs, const float* rhs,
   auto run = [&](int64_t u0, int64_t u1) {
     thread_local AlignedMemory tls_buf;
     const size_t bytes = UnitBytes(p);
-    if (tls_buf.size() < bytes) {
-      tls_buf = AlignedMemory();
-      absl::StatusOr<AlignedMemory> mem = AlignedMemory::Allocate(bytes);
-      if (!mem.ok()) {
-        std::lock_guard<std::mutex> lock(mu);
-        status.Update(mem.status());
-        return;
-      }
-      tls_buf = *std::move(mem);
+    if (absl::Status s = tls_buf.Reserve(bytes); !s.ok()) {
+      std::lock_guard<std::mutex> lock(mu);
+      status.Update(s);
+      return;
     }
     float* rows = tls_buf.as<float>();
     float* v = rows + p.rows_elems;
