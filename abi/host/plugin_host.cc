@@ -277,14 +277,18 @@ absl::StatusOr<std::unique_ptr<Client>> Plugin::CreateClient(
   return client;
 }
 
-Client::~Client() {
-  auto args = PLX_ARGS(PLX_Client_Destroy_Args);
-  args.client = client_;
-  // A destroy that fails (objects still alive) is a bug in the caller; the
-  // status has nowhere to go from a destructor, so it is dropped.
-  ConsumeError(plugin_->api(), plugin_->api()->PLX_Client_Destroy(&args))
-      .IgnoreError();
-}
+Client::Client(std::shared_ptr<Plugin> plugin, PLX_Client* client)
+    : plugin_(plugin), client_(client, [plugin](PLX_Client* c) {
+        auto args = PLX_ARGS(PLX_Client_Destroy_Args);
+        args.client = c;
+        // Every buffer and executable holds a reference, so none is alive
+        // here and the destroy cannot be refused for them.
+        ConsumeError(plugin->api(), plugin->api()->PLX_Client_Destroy(&args))
+            .IgnoreError();
+      }) {}
+
+// The C client goes when the last Buffer or Executable made from it does.
+Client::~Client() = default;
 
 absl::StatusOr<std::unique_ptr<Buffer>> Client::BufferFromLiteral(
     const Literal& literal, int64_t device_index) {
@@ -317,14 +321,14 @@ absl::StatusOr<std::unique_ptr<Buffer>> Client::BufferFromLiteral(
   abi_shape.minor_to_major = m2m.data();
   abi_shape.layout = plain ? nullptr : layout_text.c_str();
   auto args = PLX_ARGS(PLX_Client_BufferFromHost_Args);
-  args.client = client_;
+  args.client = client_.get();
   args.device = devices_[device_index].handle;
   args.data = literal.data().data();
   args.data_size = literal.data().size();
   args.shape = &abi_shape;
   RETURN_IF_PLX_ERROR(plugin_->api(),
                       plugin_->api()->PLX_Client_BufferFromHost(&args));
-  return std::unique_ptr<Buffer>(new Buffer(plugin_, args.buffer));
+  return std::unique_ptr<Buffer>(new Buffer(plugin_, client_, args.buffer));
 }
 
 absl::StatusOr<std::unique_ptr<Executable>> Client::Compile(
@@ -351,14 +355,15 @@ absl::StatusOr<std::unique_ptr<Executable>> Client::Compile(
   o.custom_call_libraries = libs.data();
   o.num_custom_call_libraries = libs.size();
   auto args = PLX_ARGS(PLX_Client_Compile_Args);
-  args.client = client_;
+  args.client = client_.get();
   args.program = program.data();
   args.program_size = program.size();
   args.format = format.c_str();
   args.options = &o;
   RETURN_IF_PLX_ERROR(plugin_->api(),
                       plugin_->api()->PLX_Client_Compile(&args));
-  std::unique_ptr<Executable> exe(new Executable(plugin_, args.executable));
+  std::unique_ptr<Executable> exe(
+      new Executable(plugin_, client_, args.executable));
   if (absl::Status s = exe->LoadSignature(); !s.ok()) return s;
   return exe;
 }
@@ -366,12 +371,13 @@ absl::StatusOr<std::unique_ptr<Executable>> Client::Compile(
 absl::StatusOr<std::unique_ptr<Executable>> Client::DeserializeExecutable(
     absl::string_view bytes) {
   auto args = PLX_ARGS(PLX_Client_DeserializeExecutable_Args);
-  args.client = client_;
+  args.client = client_.get();
   args.bytes = bytes.data();
   args.bytes_size = bytes.size();
   RETURN_IF_PLX_ERROR(plugin_->api(),
                       plugin_->api()->PLX_Client_DeserializeExecutable(&args));
-  std::unique_ptr<Executable> exe(new Executable(plugin_, args.executable));
+  std::unique_ptr<Executable> exe(
+      new Executable(plugin_, client_, args.executable));
   if (absl::Status s = exe->LoadSignature(); !s.ok()) return s;
   return exe;
 }
@@ -661,7 +667,8 @@ Executable::Execute(const std::vector<std::vector<Buffer*>>& args,
   std::vector<std::vector<std::unique_ptr<Buffer>>> result(replicas);
   for (size_t r = 0; r < replicas; ++r) {
     for (PLX_Buffer* b : out[r]) {
-      result[r].push_back(std::unique_ptr<Buffer>(new Buffer(plugin_, b)));
+      result[r].push_back(
+          std::unique_ptr<Buffer>(new Buffer(plugin_, client_, b)));
     }
   }
   return result;

@@ -103,6 +103,12 @@ struct CompileOptions {
   std::vector<std::string> custom_call_libraries;
 };
 
+// The C client is shared by the host::Client and every Buffer and
+// Executable made from it: PLX_Client_Destroy runs when the last of them is
+// gone, so objects may outlive the host::Client in any order (the ABI
+// refuses to destroy a client that still has buffers or executables).
+using ClientRef = std::shared_ptr<PLX_Client>;
+
 class Client {
  public:
   ~Client();
@@ -111,7 +117,7 @@ class Client {
 
   const std::vector<DeviceInfo>& devices() const { return devices_; }
   Plugin& plugin() const { return *plugin_; }
-  PLX_Client* handle() const { return client_; }
+  PLX_Client* handle() const { return client_.get(); }
 
   // Copies a literal (any layout) to device `device_index`.
   absl::StatusOr<std::unique_ptr<Buffer>> BufferFromLiteral(
@@ -124,10 +130,9 @@ class Client {
 
  private:
   friend class Plugin;
-  Client(std::shared_ptr<Plugin> plugin, PLX_Client* client)
-      : plugin_(std::move(plugin)), client_(client) {}
+  Client(std::shared_ptr<Plugin> plugin, PLX_Client* client);
   std::shared_ptr<Plugin> plugin_;
-  PLX_Client* client_;
+  ClientRef client_;
   std::vector<DeviceInfo> devices_;
 };
 
@@ -148,9 +153,12 @@ class Buffer {
  private:
   friend class Client;
   friend class Executable;
-  Buffer(std::shared_ptr<Plugin> plugin, PLX_Buffer* buffer)
-      : plugin_(std::move(plugin)), buffer_(buffer) {}
+  Buffer(std::shared_ptr<Plugin> plugin, ClientRef client, PLX_Buffer* buffer)
+      : plugin_(std::move(plugin)),
+        client_(std::move(client)),
+        buffer_(buffer) {}
   std::shared_ptr<Plugin> plugin_;
+  ClientRef client_;  // released after the buffer is destroyed
   PLX_Buffer* buffer_;
 };
 
@@ -184,10 +192,14 @@ class Executable {
 
  private:
   friend class Client;
-  Executable(std::shared_ptr<Plugin> plugin, PLX_Executable* executable)
-      : plugin_(std::move(plugin)), executable_(executable) {}
+  Executable(std::shared_ptr<Plugin> plugin, ClientRef client,
+             PLX_Executable* executable)
+      : plugin_(std::move(plugin)),
+        client_(std::move(client)),
+        executable_(executable) {}
   absl::Status LoadSignature();
   std::shared_ptr<Plugin> plugin_;
+  ClientRef client_;  // released after the executable is destroyed
   PLX_Executable* executable_;
   std::vector<Shape> parameters_;
   std::vector<Shape> outputs_;

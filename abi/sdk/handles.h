@@ -5,6 +5,7 @@
 #define PLEXA_ABI_SDK_HANDLES_H_
 
 #include <atomic>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,10 +35,22 @@ struct PLX_Client {
   std::vector<PLX_Device*> devices;
   std::atomic<int64_t> live_buffers{0};
   std::atomic<int64_t> live_executables{0};
+  // Client option "memory_limit_bytes" (the SDK's own; the plugin never
+  // sees it), else the machine's memory: every array a compiled program or
+  // a buffer creation sizes must fit.
+  int64_t memory_limit_bytes = 0;
 };
 
 // Storage behind a PLX_ArrayShape handed out to the caller.
+// Owns what `view` points into. `view` points at this object's own members
+// (and a short layout string lives inside the std::string object itself), so
+// the storage must never move once `view` is handed out: copying and moving
+// are deleted, and containers of it must not relocate their elements (use
+// std::deque, or size a std::vector once).
 struct ArrayShapeStorage {
+  ArrayShapeStorage() = default;
+  ArrayShapeStorage(const ArrayShapeStorage&) = delete;
+  ArrayShapeStorage& operator=(const ArrayShapeStorage&) = delete;
   std::vector<int64_t> dims;
   std::vector<int64_t> minor_to_major;
   std::string layout_text;  // empty: no tiles/padding
@@ -55,8 +68,8 @@ struct PLX_Executable {
   std::unique_ptr<plexa::sdk::Executable> impl;
   PLX_Client* client;
   std::shared_ptr<plexa::sdk::CustomCallResolver> resolver;
-  std::vector<ArrayShapeStorage> parameter_storage;
-  std::vector<ArrayShapeStorage> output_storage;
+  std::deque<ArrayShapeStorage> parameter_storage;
+  std::deque<ArrayShapeStorage> output_storage;
   std::vector<PLX_ArrayShape> parameters;
   std::vector<PLX_ArrayShape> outputs;
   std::string program_shape;  // empty: not known (Signature gives NULL)

@@ -5,13 +5,16 @@
 
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <mutex>
+#include <new>
 #include <type_traits>
 
 #include "abi/sdk/handles.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/ir/memory_limit.h"
 #include "core/proto/module_proto.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
@@ -182,6 +185,11 @@ template <typename Body>
 PLX_Error* Guard(const char* fn, Body&& body) {
   try {
     return ToError(NameFunction(body(), fn));
+  } catch (const std::bad_alloc&) {
+    // Sizes a program decides are checked against the memory limit before
+    // they are allocated; this is what the machine refused beyond that.
+    return ToError(absl::ResourceExhaustedError(
+        absl::StrCat(fn, ": out of memory (an allocation failed)")));
   } catch (const std::exception& e) {
     return ToError(absl::InternalError(
         absl::StrCat(fn, ": internal exception: ", e.what())));
@@ -436,9 +444,16 @@ PLX_Error* ClientCreate(PLX_Client_Create_Args* args) {
     auto options =
         ReadOptions(args->options, args->num_options, "PLX_Client_Create");
     if (!options.ok()) return options.status();
+    // memory_limit_bytes is the SDK's: checked here for every plugin.
+    auto limit =
+        GetIntOptionInRange(*options, kMemoryLimitOption, MachineMemoryBytes(),
+                            1, std::numeric_limits<int64_t>::max());
+    if (!limit.ok()) return limit.status();
+    options->erase(kMemoryLimitOption);
     auto client = g_plugin->CreateClient(*options);
     if (!client.ok()) return client.status();
     auto* h = new PLX_Client;
+    h->memory_limit_bytes = *limit;
     h->impl = std::move(*client);
     for (Device* d : h->impl->devices()) {
       auto dh = std::make_unique<PLX_Device>();
@@ -607,6 +622,8 @@ PLX_Error* ClientBufferFromHost(PLX_Client_BufferFromHost_Args* args) {
     if (args->data == nullptr && needed > 0) {
       return absl::InvalidArgumentError(absl::StrCat(fn, ": data is NULL"));
     }
+    PLX_RETURN_IF_ERROR(CheckShapeFitsLimit(
+        *shape, args->client->memory_limit_bytes, absl::StrCat(fn, ": shape")));
     auto buffer =
         args->client->impl->BufferFromHost(args->data, *shape, *device);
     if (!buffer.ok()) return buffer.status();
@@ -858,6 +875,8 @@ PLX_Error* ClientCompile(PLX_Client_Compile_Args* args) {
     if (format != kModuleFormatName) {
       PLX_RETURN_IF_ERROR(VerifyModule(**module));
     }
+    PLX_RETURN_IF_ERROR(
+        CheckModuleFitsLimit(**module, args->client->memory_limit_bytes));
     auto resolver = CustomCallResolver::Create(options->custom_call_libraries);
     if (!resolver.ok()) return resolver.status();
     if (options->device_assignment.empty()) {

@@ -189,6 +189,12 @@ absl::Status CheckKnownOptions(const Options& options,
 absl::StatusOr<int64_t> GetIntOption(const Options& options,
                                      absl::string_view name, int64_t dflt);
 // The same, and the value must lie in [lo, hi] (the error names the range).
+// The client option every SDK plugin takes (handled by the SDK, never passed
+// to Plugin::CreateClient): the largest array, in bytes, that a compiled
+// program or a buffer creation may size; default the machine's memory.
+// Larger ones fail with RESOURCE_EXHAUSTED naming the instruction.
+inline constexpr const char kMemoryLimitOption[] = "memory_limit_bytes";
+
 absl::StatusOr<int64_t> GetIntOptionInRange(const Options& options,
                                             absl::string_view name,
                                             int64_t dflt, int64_t lo,

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/eval/eval_internal.h"
+#include "core/ir/memory_limit.h"
 #include "core/verifier/verifier.h"
 
 namespace plexa {
@@ -374,12 +375,11 @@ absl::StatusOr<Literal> RunOneReplica(const EvaluatorOptions& options,
   return ToLayoutOf(result, ResultShape(module));
 }
 
-}  // namespace
-}  // namespace eval
-
-absl::StatusOr<Literal> Evaluator::Run(const Module& module,
-                                       absl::Span<const Literal> args) const {
-  if (options_.verify_module) {
+// Before a run: the verifier's invariants (when asked for) and the memory
+// limit (every buffer the run allocates is sized by an instruction).
+absl::Status CheckModule(const EvaluatorOptions& options,
+                         const Module& module) {
+  if (options.verify_module) {
     absl::Status verified = VerifyModule(module);
     if (!verified.ok()) {
       return absl::InvalidArgumentError(
@@ -387,6 +387,17 @@ absl::StatusOr<Literal> Evaluator::Run(const Module& module,
                        " failed verification: ", verified.message()));
     }
   }
+  return CheckModuleFitsLimit(module, options.memory_limit_bytes > 0
+                                          ? options.memory_limit_bytes
+                                          : MachineMemoryBytes());
+}
+
+}  // namespace
+}  // namespace eval
+
+absl::StatusOr<Literal> Evaluator::Run(const Module& module,
+                                       absl::Span<const Literal> args) const {
+  PLEXA_EVAL_RETURN_IF_ERROR(eval::CheckModule(options_, module));
   PLEXA_EVAL_RETURN_IF_ERROR(eval::CheckOptions(options_, 1));
   PLEXA_EVAL_ASSIGN_OR_RETURN(std::vector<Literal> prepared,
                               eval::PrepareArguments(module, args, 0, 1));
@@ -402,14 +413,7 @@ absl::StatusOr<std::vector<Literal>> Evaluator::RunReplicated(
     return absl::InvalidArgumentError(
         "RunReplicated needs at least one replica");
   }
-  if (options_.verify_module) {
-    absl::Status verified = VerifyModule(module);
-    if (!verified.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("module ", module.name(),
-                       " failed verification: ", verified.message()));
-    }
-  }
+  PLEXA_EVAL_RETURN_IF_ERROR(eval::CheckModule(options_, module));
   PLEXA_EVAL_RETURN_IF_ERROR(eval::CheckOptions(options_, replicas));
   std::vector<std::vector<Literal>> prepared(replicas);
   for (int64_t r = 0; r < replicas; ++r) {

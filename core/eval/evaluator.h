@@ -156,6 +156,11 @@ struct EvaluatorOptions {
   // `max_while_iterations` + 1 fails with ResourceExhausted (for tests).
   std::optional<int64_t> max_while_iterations;
 
+  // Every array the module's instructions produce must fit in this many
+  // bytes (checked before the run: RESOURCE_EXHAUSTED naming the
+  // instruction); 0 means the machine's memory (MachineMemoryBytes).
+  int64_t memory_limit_bytes = 0;
+
   // Run VerifyModule before evaluating (recommended: the evaluator relies
   // on the verifier's invariants).
   bool verify_module = true;

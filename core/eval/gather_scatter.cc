@@ -131,9 +131,14 @@ absl::StatusOr<Literal> EvalGather(Interpreter&, const Instruction& instr,
     if (m < 0 || m >= rank) return Invalid(instr, "bad start_index_map");
   }
 
+  Literal out = MakeLiteral(out_shape);
+  // A slice with no element (a size-0 slice along a collapsed dimension of,
+  // say, an empty operand) reads nothing: XLA's result is zeros.
+  for (int64_t d = 0; d < rank; ++d) {
+    if (slice_sizes[d] == 0) return out;
+  }
   const std::vector<int64_t> in_strides = RowMajorStrides(in.dimensions());
   const int64_t w = primitive_util::ByteWidth(in.element_type());
-  Literal out = MakeLiteral(out_shape);
   uint8_t* dst = out.mutable_data().data();
   const uint8_t* src = operand.data().data();
   std::vector<int64_t> batch(out_batch_dims.size());

@@ -19,6 +19,12 @@ std::unique_ptr<Instruction> Instruction::Create(
   std::unique_ptr<Instruction> inst(new Instruction(opcode, std::move(shape)));
   for (Instruction* op : operands) inst->AppendOperand(op);
   inst->attrs_ = std::move(attrs);
+  // A dot printed without dimension numbers (`dot(a, b)`) is an outer
+  // product: no contracting and no batch dimensions. Keep one canonical form
+  // so that every reader of the attribute sees the numbers.
+  if (opcode == HloOpcode::kDot && !inst->attrs_.dot_dimension_numbers) {
+    inst->attrs_.dot_dimension_numbers.emplace();
+  }
   inst->called_ = std::move(called);
   return inst;
 }

@@ -74,6 +74,7 @@ class Simplifier {
   absl::StatusOr<bool> HandlePad(Instruction* inst);
   absl::StatusOr<bool> HandleReverse(Instruction* inst);
   absl::StatusOr<bool> HandleCopy(Instruction* inst);
+  absl::StatusOr<bool> HandleGather(Instruction* inst);
   absl::StatusOr<bool> HandleDot(Instruction* inst);
   absl::StatusOr<bool> FoldTransposeIntoDot(Instruction* dot, int64_t side);
   absl::StatusOr<bool> CanonicalizeDot(Instruction* dot);
@@ -85,7 +86,11 @@ class Simplifier {
 absl::StatusOr<bool> Simplifier::UseExisting(Instruction* old,
                                              Instruction* existing) {
   if (!SameIgnoringLayout(old->shape(), existing->shape())) return false;
-  if (options_.is_layout_sensitive && !(old->shape() == existing->shape())) {
+  if (!(old->shape() == existing->shape()) &&
+      (options_.is_layout_sensitive || LayoutIsObserved(*old))) {
+    // Before layout assignment layouts are free, except where a bitcast
+    // reads the bytes: a copy that changes the layout under a bitcast
+    // changes what the bitcast means, so it stays.
     return false;
   }
   absl::Status s = ReplaceInstruction(old, existing, &side_effects_);
@@ -165,6 +170,8 @@ absl::StatusOr<bool> Simplifier::Visit(Instruction* inst) {
       return HandleReverse(inst);
     case HloOpcode::kCopy:
       return HandleCopy(inst);
+    case HloOpcode::kGather:
+      return HandleGather(inst);
     case HloOpcode::kDot:
       return HandleDot(inst);
     default:
@@ -365,6 +372,24 @@ absl::StatusOr<bool> Simplifier::HandleCopy(Instruction* inst) {
   // a layout changes, so it stays unless the layouts already agree
   // (UseExisting checks that in layout-sensitive mode).
   return UseExisting(inst, inst->mutable_operand(0));
+}
+
+absl::StatusOr<bool> Simplifier::HandleGather(Instruction* inst) {
+  // As XLA: a gather from an operand with no elements (or whose slices have
+  // none) reads nothing, and its result is zeros.
+  const Shape& operand = inst->operand(0)->shape();
+  bool empty_slice = ShapeUtil::ElementsIn(operand) == 0;
+  for (int64_t size : inst->attrs().gather_slice_sizes) {
+    empty_slice |= size == 0;
+  }
+  if (!empty_slice || !inst->shape().IsArray() || inst->shape().is_dynamic()) {
+    return false;
+  }
+  PLEXA_PASS_ASSIGN_OR_RETURN(
+      Instruction * zero,
+      AddScalarConstant(inst->parent(), inst->shape().element_type(), 0));
+  return UseNew(
+      inst, AddBroadcast(inst->parent(), zero, inst->shape().dimensions(), {}));
 }
 
 Instruction* Simplifier::NewDot(Instruction* dot, Instruction* lhs,

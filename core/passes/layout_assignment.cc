@@ -128,6 +128,12 @@ Shape Assigner::ResultShape(const Instruction& inst) {
     case HloOpcode::kInfeed:
       // A layout written on these is a constraint.
       return WithLayoutsOf(inst.shape(), Original(inst));
+    case HloOpcode::kAllReduce:
+      // As in XLA, `constrain_layout=true` keeps the written layout.
+      if (inst.attrs().constrain_layout) {
+        return WithLayoutsOf(inst.shape(), Original(inst));
+      }
+      break;
     default:
       break;
   }
@@ -157,6 +163,17 @@ std::optional<Shape> Assigner::RequiredOperand(const Instruction& inst,
       break;
     case HloOpcode::kBitcast:
       return WithLayoutsOf(op.shape(), Original(op));
+    case HloOpcode::kAllReduce:
+      // Each operand in its result's layout (the result shape is assigned
+      // before operands are looked at): a backend reduces buffers element
+      // by element and may copy an operand's bytes to the result.
+      if (inst.shape().IsTuple()) {
+        if (i < inst.shape().tuple_shapes_size()) {
+          return WithLayoutsOf(op.shape(), inst.shape().tuple_shapes(i));
+        }
+        break;
+      }
+      return WithLayoutsOf(op.shape(), inst.shape());
     case HloOpcode::kFusion: {
       // A fused computation's parameters keep their layouts.
       const Computation* fc = inst.to_apply();

@@ -212,6 +212,13 @@ absl::StatusOr<int64_t> RemoveIfDead(Instruction* instruction,
   return removed;
 }
 
+bool LayoutIsObserved(const Instruction& instruction) {
+  for (const Instruction* user : instruction.users()) {
+    if (user->opcode() == HloOpcode::kBitcast) return true;
+  }
+  return false;
+}
+
 absl::Status ReplaceInstruction(Instruction* old_instruction,
                                 Instruction* replacement,
                                 SideEffects* side_effects) {

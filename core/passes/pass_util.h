@@ -115,6 +115,12 @@ absl::Status ReplaceInstruction(Instruction* old_instruction,
                                 Instruction* replacement,
                                 SideEffects* side_effects);
 
+// True if a user of `instruction` reads its physical layout, not only its
+// value: a `bitcast` reinterprets its operand's bytes, so handing it a value
+// in another layout (removing a layout-changing copy, say) changes its
+// result. Passes that replace values ignoring layout must keep such values.
+bool LayoutIsObserved(const Instruction& instruction);
+
 // True if `instruction` can be removed without changing the program: no
 // users, not a root, not a parameter, no side effect (looking through
 // called computations).

@@ -90,6 +90,20 @@ check_error "missing file" "error: .*nope.hlo" run "$here/nope.hlo"
 check_error "tuple to --output" "use --output-dir" \
   run "$here/add_mul.hlo" --input="$data/x.npy" --input="$data/y.npy" \
   --output="$tmp/x.npy"
+# Every allocation a program sizes is checked first: one error line, exit 1,
+# never an abort (was an uncaught std::bad_alloc, exit 134).
+check_error "huge program is out of memory, naming the instruction" \
+  "instruction 'p' \(f32\[1000000000000\]\) needs 4000000000000 bytes, more than the memory limit" \
+  run "$here/huge.hlo"
+check_error "--memory-limit lowers the limit" \
+  "instruction 'x' .* needs 24 bytes, more than the memory limit of 16 bytes" \
+  run "$here/add_mul.hlo" --input="$data/x.npy" --input="$data/y.npy" \
+  --memory-limit=16
+check "--memory-limit with a suffix" run "$here/add_mul.hlo" \
+  --input="$data/x.npy" --input="$data/y.npy" --memory-limit=1K
+check_error "--memory-limit must be a byte count" \
+  "--memory-limit expects a positive byte count" \
+  run "$here/add_mul.hlo" --memory-limit=lots
 check_error "unknown option" "unknown option '--frobnicate'" \
   "$plexa" run "$here/sum_rows.hlo" --frobnicate
 

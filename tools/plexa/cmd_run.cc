@@ -1,7 +1,12 @@
 // plexa run PROGRAM.hlo [--input=a.npy ...] [--output=out.npy |
 //   --output-dir=DIR] [--backend=NAME|PATH] [--replicas=N] [--print]
 //   [--repeat=N] [--seed=N] [--no-opt] [--threads=N] [--report]
-//   [--infeed=x.npy ...] [--outfeed-dir=DIR]
+//   [--infeed=x.npy ...] [--outfeed-dir=DIR] [--memory-limit=BYTES]
+//
+// --memory-limit (default: the machine's memory) bounds every array the
+// program sizes, checked before anything is allocated for it (and passed to
+// the plugin as its client option memory_limit_bytes): a program that needs
+// more fails with RESOURCE_EXHAUSTED naming the instruction.
 //
 // Host feeds: the --infeed files fill one queue (in order) that the
 // program's infeed instructions read, shared by all replicas and filled
@@ -18,11 +23,13 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 
 #include "abi/host/plugin_host.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "core/eval/evaluator.h"
+#include "core/ir/memory_limit.h"
 #include "core/npy/npy.h"
 #include "core/passes/default_pipeline.h"
 #include "core/proto/module_proto.h"
@@ -33,6 +40,44 @@
 
 namespace plexa::cli {
 namespace {
+
+// "1000", "64K", "512M", "2G", "1T" (powers of 1024) -> bytes.
+absl::StatusOr<int64_t> ParseByteCount(const std::string& text) {
+  std::string digits = text;
+  int64_t scale = 1;
+  if (!digits.empty()) {
+    switch (digits.back()) {
+      case 'K':
+      case 'k':
+        scale = int64_t{1} << 10;
+        break;
+      case 'M':
+      case 'm':
+        scale = int64_t{1} << 20;
+        break;
+      case 'G':
+      case 'g':
+        scale = int64_t{1} << 30;
+        break;
+      case 'T':
+      case 't':
+        scale = int64_t{1} << 40;
+        break;
+      default:
+        break;
+    }
+    if (scale != 1) digits.pop_back();
+  }
+  int64_t value = 0;
+  if (!absl::SimpleAtoi(digits, &value) || value < 1 ||
+      value > std::numeric_limits<int64_t>::max() / scale) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--memory-limit expects a positive byte count such as 1000, 64K, "
+        "512M or 2G, got '",
+        text, "'"));
+  }
+  return value * scale;
+}
 
 // splitmix64: a small, well-mixed generator for the seeded random inputs.
 uint64_t NextRandom(uint64_t* state) {
@@ -132,12 +177,14 @@ struct Runner {
 
 absl::StatusOr<Runner> MakeInterpreterRunner(const Module& module,
                                              std::vector<Literal> inputs,
-                                             int64_t replicas) {
+                                             int64_t replicas,
+                                             int64_t memory_limit) {
   auto shared = std::make_shared<std::vector<Literal>>(std::move(inputs));
-  return Runner{[&module, shared, replicas](
+  return Runner{[&module, shared, replicas, memory_limit](
                     HostFeeds* feeds) -> absl::StatusOr<std::vector<Literal>> {
     EvaluatorOptions options;
     options.feeds = feeds;
+    options.memory_limit_bytes = memory_limit;
     Evaluator evaluator(std::move(options));
     if (replicas == 1) {
       auto r = evaluator.Run(module, *shared);
@@ -161,6 +208,7 @@ struct PluginSession {
 struct PluginFlags {
   int64_t threads = 0;  // 0: the plugin's default
   bool report = false;
+  int64_t memory_limit = 0;  // 0: the plugin's default (the machine's memory)
 };
 
 absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
@@ -184,6 +232,10 @@ absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
     options.push_back({"num_threads", PLX_Value_INT64, "", flags.threads});
   }
   if (flags.report) options.push_back({"report", PLX_Value_INT64, "", 1});
+  if (flags.memory_limit > 0) {
+    options.push_back(
+        {"memory_limit_bytes", PLX_Value_INT64, "", flags.memory_limit});
+  }
   auto session = std::make_shared<PluginSession>();
   auto client = (*plugin)->CreateClient(options);
   if (!client.ok()) return client.status();
@@ -343,8 +395,20 @@ int RunRun(const Args& args) {
           absl::StrCat("--repeat expects a positive integer, got '", *r, "'")));
     }
   }
+  PluginFlags flags;
+  if (auto m = args.Get("memory-limit")) {
+    absl::StatusOr<int64_t> bytes = ParseByteCount(*m);
+    if (!bytes.ok()) return ReportError(bytes.status());
+    flags.memory_limit = *bytes;
+  }
   auto module = LoadModule(args.positional[0]);
   if (!module.ok()) return ReportError(module.status());
+  // Before anything is allocated for it (random inputs, constant folding):
+  // every array the program sizes must fit in the limit.
+  absl::Status fits = CheckModuleFitsLimit(
+      **module,
+      flags.memory_limit > 0 ? flags.memory_limit : MachineMemoryBytes());
+  if (!fits.ok()) return ReportError(fits);
   if (!args.Has("no-opt")) {
     absl::StatusOr<bool> optimized = RunDefaultPipeline(module->get());
     if (!optimized.ok()) return ReportError(optimized.status());
@@ -354,7 +418,6 @@ int RunRun(const Args& args) {
   auto inputs = ReadInputs(args, program);
   if (!inputs.ok()) return ReportError(inputs.status());
 
-  PluginFlags flags;
   if (auto t = args.Get("threads")) {
     if (!absl::SimpleAtoi(*t, &flags.threads) || flags.threads < 1) {
       return ReportError(absl::InvalidArgumentError(absl::StrCat(
@@ -365,7 +428,8 @@ int RunRun(const Args& args) {
   const std::string backend = args.Get("backend").value_or("cpu");
   absl::StatusOr<Runner> runner =
       backend == "interpreter"
-          ? MakeInterpreterRunner(**module, std::move(*inputs), replicas)
+          ? MakeInterpreterRunner(**module, std::move(*inputs), replicas,
+                                  flags.memory_limit)
           : MakePluginRunner(backend, **module, *inputs, replicas, flags);
   if (!runner.ok()) return ReportError(runner.status());
 

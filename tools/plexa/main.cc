@@ -1,6 +1,8 @@
 // plexa: the command line. `plexa help` lists the commands.
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <new>
 #include <string>
 
 #include "tools/plexa/cli.h"
@@ -19,6 +21,7 @@ constexpr char kUsage[] =
     "[--repeat=N] [--seed=N] [--no-opt]\n"
     "                  [--threads=N] [--report] [--infeed=x.npy ...] "
     "[--outfeed-dir=DIR]\n"
+    "                  [--memory-limit=BYTES]\n"
     "                        run PROGRAM; inputs are .npy files in parameter\n"
     "                        order (seeded random inputs when none given);\n"
     "                        the default pipeline runs first unless --no-opt;\n"
@@ -28,16 +31,16 @@ constexpr char kUsage[] =
     "                        cpu plugin's thread count and compile report;\n"
     "                        --infeed files feed the infeed queue in order,\n"
     "                        outfeed values print with --print and go to\n"
-    "                        DIR/0.npy, DIR/1.npy, ... with --outfeed-dir\n"
+    "                        DIR/0.npy, DIR/1.npy, ... with --outfeed-dir;\n"
+    "                        --memory-limit (e.g. 2G; default the machine's\n"
+    "                        memory) bounds every array the program sizes\n"
     "  opt PROGRAM.hlo [--passes=a,b,c] [--fusion] [--dump-after-each]\n"
     "                  [--dump-dir=DIR] [--stats]\n"
     "                        print the optimized module (--passes=help lists\n"
     "                        the passes)\n"
     "  help                  this text\n";
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   if (argc < 2 || std::strcmp(argv[1], "help") == 0 ||
       std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);
@@ -52,10 +55,11 @@ int main(int argc, char** argv) {
                               : plexa::cli::RunFmt(*args);
   }
   if (command == "run") {
-    auto args = ParseArgs(argc, argv, 2,
-                          {"input", "output", "output-dir", "backend",
-                           "replicas", "print", "repeat", "seed", "no-opt",
-                           "threads", "report", "infeed", "outfeed-dir"});
+    auto args =
+        ParseArgs(argc, argv, 2,
+                  {"input", "output", "output-dir", "backend", "replicas",
+                   "print", "repeat", "seed", "no-opt", "threads", "report",
+                   "infeed", "outfeed-dir", "memory-limit"});
     if (!args.ok()) return plexa::cli::ReportError(args.status());
     return plexa::cli::RunRun(*args);
   }
@@ -69,4 +73,21 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "error: unknown command '%s'\n\n%s", command.c_str(),
                kUsage);
   return 2;
+}
+
+}  // namespace
+
+// Errors are statuses; what escapes as an exception (an allocation the
+// machine refused, say) is still one line and a non-zero exit.
+int main(int argc, char** argv) {
+  try {
+    return Main(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fputs("error: out of memory (an allocation failed)\n", stderr);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: internal error: %s\n", e.what());
+  } catch (...) {
+    std::fputs("error: internal error (unknown exception)\n", stderr);
+  }
+  return 1;
 }
