@@ -30,8 +30,7 @@ fi
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/plexa-ccache}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
 export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
-cmake -G Ninja -S . -B build/bench -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DPLEXA_WITH_ONEDNN=OFF -DPLEXA_WITH_VULKAN=OFF -DPLEXA_BUILD_BENCH=ON \
+cmake -G Ninja -S . -B build/bench -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLEXA_BUILD_BENCH=ON \
   >/dev/null
 cmake --build build/bench --target cpu_bench plexa_plugin_cpu -j"${BENCH_JOBS:-1}"
 

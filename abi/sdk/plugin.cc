@@ -14,6 +14,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/base/status_macros.h"
 #include "core/ir/memory_limit.h"
 #include "core/proto/module_proto.h"
 #include "core/shape/layout_util.h"
@@ -205,9 +206,6 @@ PLX_Error* Guard(const char* fn, Body&& body) {
   if (absl::Status s = CheckArgs(args, (size), fn); !s.ok()) return s
 #define PLX_CHECK_ARGS(ArgsType, fn) \
   PLX_CHECK_ARGS_SIZE(ArgsType##_STRUCT_SIZE, fn)
-
-#define PLX_RETURN_IF_ERROR(expr) \
-  if (absl::Status s = (expr); !s.ok()) return s
 
 // Reads an enum field a C caller filled. C lets any int through an enum;
 // loading an out-of-range value as the C++ enum type is undefined (UBSan's
@@ -474,8 +472,8 @@ PLX_Error* ClientDestroy(PLX_Client_Destroy_Args* args) {
   return Guard("PLX_Client_Destroy", [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Client_Destroy_Args, "PLX_Client_Destroy");
     if (args->client == nullptr) return absl::OkStatus();
-    PLX_RETURN_IF_ERROR(CheckHandle(args->client, HandleKind::kClient,
-                                    "PLX_Client_Destroy", "client"));
+    PLEXA_RETURN_IF_ERROR(CheckHandle(args->client, HandleKind::kClient,
+                                      "PLX_Client_Destroy", "client"));
     PLX_Client* c = args->client;
     if (c->live_buffers.load() != 0 || c->live_executables.load() != 0) {
       return absl::FailedPreconditionError(absl::StrCat(
@@ -493,8 +491,8 @@ PLX_Error* ClientDestroy(PLX_Client_Destroy_Args* args) {
 PLX_Error* ClientDevices(PLX_Client_Devices_Args* args) {
   return Guard("PLX_Client_Devices", [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Client_Devices_Args, "PLX_Client_Devices");
-    PLX_RETURN_IF_ERROR(CheckHandle(args->client, HandleKind::kClient,
-                                    "PLX_Client_Devices", "client"));
+    PLEXA_RETURN_IF_ERROR(CheckHandle(args->client, HandleKind::kClient,
+                                      "PLX_Client_Devices", "client"));
     args->devices = args->client->devices.data();
     args->num_devices = args->client->devices.size();
     return absl::OkStatus();
@@ -506,7 +504,7 @@ PLX_Error* ClientDefaultDeviceAssignment(
   constexpr const char* fn = "PLX_Client_DefaultDeviceAssignment";
   return Guard(fn, [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Client_DefaultDeviceAssignment_Args, fn);
-    PLX_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         CheckHandle(args->client, HandleKind::kClient, fn, "client"));
     if (args->num_replicas < 1 || args->device_ids == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -523,8 +521,8 @@ PLX_Error* ClientDefaultDeviceAssignment(
 PLX_Error* DeviceDescribe(PLX_Device_Describe_Args* args) {
   return Guard("PLX_Device_Describe", [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Device_Describe_Args, "PLX_Device_Describe");
-    PLX_RETURN_IF_ERROR(CheckHandle(args->device, HandleKind::kDevice,
-                                    "PLX_Device_Describe", "device"));
+    PLEXA_RETURN_IF_ERROR(CheckHandle(args->device, HandleKind::kDevice,
+                                      "PLX_Device_Describe", "device"));
     const Device* d = args->device->impl;
     args->id = d->id();
     args->kind = d->kind().c_str();
@@ -541,8 +539,8 @@ PLX_Error* EventDestroy(PLX_Event_Destroy_Args* args) {
   return Guard("PLX_Event_Destroy", [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Event_Destroy_Args, "PLX_Event_Destroy");
     if (args->event == nullptr) return absl::OkStatus();
-    PLX_RETURN_IF_ERROR(CheckHandle(args->event, HandleKind::kEvent,
-                                    "PLX_Event_Destroy", "event"));
+    PLEXA_RETURN_IF_ERROR(CheckHandle(args->event, HandleKind::kEvent,
+                                      "PLX_Event_Destroy", "event"));
     UnregisterHandle(args->event);
     delete args->event;
     return absl::OkStatus();
@@ -552,8 +550,8 @@ PLX_Error* EventDestroy(PLX_Event_Destroy_Args* args) {
 PLX_Error* EventIsReady(PLX_Event_IsReady_Args* args) {
   return Guard("PLX_Event_IsReady", [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Event_IsReady_Args, "PLX_Event_IsReady");
-    PLX_RETURN_IF_ERROR(CheckHandle(args->event, HandleKind::kEvent,
-                                    "PLX_Event_IsReady", "event"));
+    PLEXA_RETURN_IF_ERROR(CheckHandle(args->event, HandleKind::kEvent,
+                                      "PLX_Event_IsReady", "event"));
     args->is_ready = args->event->event->IsReady();
     return absl::OkStatus();
   });
@@ -562,8 +560,8 @@ PLX_Error* EventIsReady(PLX_Event_IsReady_Args* args) {
 PLX_Error* EventAwait(PLX_Event_Await_Args* args) {
   return Guard("PLX_Event_Await", [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Event_Await_Args, "PLX_Event_Await");
-    PLX_RETURN_IF_ERROR(CheckHandle(args->event, HandleKind::kEvent,
-                                    "PLX_Event_Await", "event"));
+    PLEXA_RETURN_IF_ERROR(CheckHandle(args->event, HandleKind::kEvent,
+                                      "PLX_Event_Await", "event"));
     return args->event->event->Await();
   });
 }
@@ -571,8 +569,8 @@ PLX_Error* EventAwait(PLX_Event_Await_Args* args) {
 PLX_Error* EventOnReady(PLX_Event_OnReady_Args* args) {
   return Guard("PLX_Event_OnReady", [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Event_OnReady_Args, "PLX_Event_OnReady");
-    PLX_RETURN_IF_ERROR(CheckHandle(args->event, HandleKind::kEvent,
-                                    "PLX_Event_OnReady", "event"));
+    PLEXA_RETURN_IF_ERROR(CheckHandle(args->event, HandleKind::kEvent,
+                                      "PLX_Event_OnReady", "event"));
     if (args->callback == nullptr) {
       return absl::InvalidArgumentError("PLX_Event_OnReady: callback is NULL");
     }
@@ -595,7 +593,7 @@ absl::StatusOr<Device*> ResolveDevice(PLX_Client* client, PLX_Device* device,
     }
     return client->devices[0]->impl;
   }
-  PLX_RETURN_IF_ERROR(CheckHandle(device, HandleKind::kDevice, fn, "device"));
+  PLEXA_RETURN_IF_ERROR(CheckHandle(device, HandleKind::kDevice, fn, "device"));
   if (device->client != client) {
     return absl::InvalidArgumentError(
         absl::StrCat(fn, ": device belongs to another client"));
@@ -607,7 +605,7 @@ PLX_Error* ClientBufferFromHost(PLX_Client_BufferFromHost_Args* args) {
   constexpr const char* fn = "PLX_Client_BufferFromHost";
   return Guard(fn, [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Client_BufferFromHost_Args, fn);
-    PLX_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         CheckHandle(args->client, HandleKind::kClient, fn, "client"));
     auto device = ResolveDevice(args->client, args->device, fn);
     if (!device.ok()) return device.status();
@@ -622,7 +620,7 @@ PLX_Error* ClientBufferFromHost(PLX_Client_BufferFromHost_Args* args) {
     if (args->data == nullptr && needed > 0) {
       return absl::InvalidArgumentError(absl::StrCat(fn, ": data is NULL"));
     }
-    PLX_RETURN_IF_ERROR(CheckShapeFitsLimit(
+    PLEXA_RETURN_IF_ERROR(CheckShapeFitsLimit(
         *shape, args->client->memory_limit_bytes, absl::StrCat(fn, ": shape")));
     auto buffer =
         args->client->impl->BufferFromHost(args->data, *shape, *device);
@@ -645,8 +643,8 @@ PLX_Error* ClientBufferFromHost(PLX_Client_BufferFromHost_Args* args) {
 PLX_Error* BufferShape(PLX_Buffer_Shape_Args* args) {
   return Guard("PLX_Buffer_Shape", [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Buffer_Shape_Args, "PLX_Buffer_Shape");
-    PLX_RETURN_IF_ERROR(CheckHandle(args->buffer, HandleKind::kBuffer,
-                                    "PLX_Buffer_Shape", "buffer"));
+    PLEXA_RETURN_IF_ERROR(CheckHandle(args->buffer, HandleKind::kBuffer,
+                                      "PLX_Buffer_Shape", "buffer"));
     PLX_Buffer* b = args->buffer;
     args->shape = b->shape.view;
     Device* dev = b->impl->device();
@@ -663,7 +661,7 @@ PLX_Error* BufferToHost(PLX_Buffer_ToHost_Args* args) {
   constexpr const char* fn = "PLX_Buffer_ToHost";
   return Guard(fn, [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Buffer_ToHost_Args, fn);
-    PLX_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         CheckHandle(args->buffer, HandleKind::kBuffer, fn, "buffer"));
     Buffer* b = args->buffer->impl.get();
     if (b->IsDeleted()) {
@@ -675,7 +673,7 @@ PLX_Error* BufferToHost(PLX_Buffer_ToHost_Args* args) {
     if (args->host_minor_to_major != nullptr) {
       *host.mutable_layout() = LayoutUtil::MakeLayout(absl::MakeConstSpan(
           args->host_minor_to_major, host.dimensions().size()));
-      PLX_RETURN_IF_ERROR(
+      PLEXA_RETURN_IF_ERROR(
           LayoutUtil::ValidateLayoutForShape(host.layout(), host));
     } else {
       LayoutUtil::SetToDefaultLayout(&host);
@@ -690,7 +688,7 @@ PLX_Error* BufferToHost(PLX_Buffer_ToHost_Args* args) {
           absl::StrCat(fn, ": dst_size is ", args->dst_size, " bytes but ",
                        b->shape().ToString(), " needs ", needed));
     }
-    PLX_RETURN_IF_ERROR(b->ready_event()->Await());
+    PLEXA_RETURN_IF_ERROR(b->ready_event()->Await());
     if (args->event != nullptr) {
       auto e = b->ToHostAsync(args->dst, host);
       if (!e.ok()) return e.status();
@@ -705,7 +703,7 @@ PLX_Error* BufferCopyToDevice(PLX_Buffer_CopyToDevice_Args* args) {
   constexpr const char* fn = "PLX_Buffer_CopyToDevice";
   return Guard(fn, [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Buffer_CopyToDevice_Args, fn);
-    PLX_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         CheckHandle(args->buffer, HandleKind::kBuffer, fn, "buffer"));
     PLX_Client* client = args->buffer->client;
     auto device = ResolveDevice(client, args->dst_device, fn);
@@ -724,8 +722,8 @@ PLX_Error* BufferCopyToDevice(PLX_Buffer_CopyToDevice_Args* args) {
 PLX_Error* BufferDelete(PLX_Buffer_Delete_Args* args) {
   return Guard("PLX_Buffer_Delete", [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Buffer_Delete_Args, "PLX_Buffer_Delete");
-    PLX_RETURN_IF_ERROR(CheckHandle(args->buffer, HandleKind::kBuffer,
-                                    "PLX_Buffer_Delete", "buffer"));
+    PLEXA_RETURN_IF_ERROR(CheckHandle(args->buffer, HandleKind::kBuffer,
+                                      "PLX_Buffer_Delete", "buffer"));
     args->buffer->impl->Delete();
     return absl::OkStatus();
   });
@@ -734,8 +732,8 @@ PLX_Error* BufferDelete(PLX_Buffer_Delete_Args* args) {
 PLX_Error* BufferIsDeleted(PLX_Buffer_IsDeleted_Args* args) {
   return Guard("PLX_Buffer_IsDeleted", [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Buffer_IsDeleted_Args, "PLX_Buffer_IsDeleted");
-    PLX_RETURN_IF_ERROR(CheckHandle(args->buffer, HandleKind::kBuffer,
-                                    "PLX_Buffer_IsDeleted", "buffer"));
+    PLEXA_RETURN_IF_ERROR(CheckHandle(args->buffer, HandleKind::kBuffer,
+                                      "PLX_Buffer_IsDeleted", "buffer"));
     args->is_deleted = args->buffer->impl->IsDeleted();
     return absl::OkStatus();
   });
@@ -745,8 +743,8 @@ PLX_Error* BufferDestroy(PLX_Buffer_Destroy_Args* args) {
   return Guard("PLX_Buffer_Destroy", [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Buffer_Destroy_Args, "PLX_Buffer_Destroy");
     if (args->buffer == nullptr) return absl::OkStatus();
-    PLX_RETURN_IF_ERROR(CheckHandle(args->buffer, HandleKind::kBuffer,
-                                    "PLX_Buffer_Destroy", "buffer"));
+    PLEXA_RETURN_IF_ERROR(CheckHandle(args->buffer, HandleKind::kBuffer,
+                                      "PLX_Buffer_Destroy", "buffer"));
     UnregisterHandle(args->buffer);
     args->buffer->client->live_buffers.fetch_sub(1);
     delete args->buffer;
@@ -836,7 +834,7 @@ PLX_Error* ClientCompile(PLX_Client_Compile_Args* args) {
   constexpr const char* fn = "PLX_Client_Compile";
   return Guard(fn, [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Client_Compile_Args, fn);
-    PLX_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         CheckHandle(args->client, HandleKind::kClient, fn, "client"));
     if (args->program == nullptr || args->format == nullptr) {
       return absl::InvalidArgumentError(
@@ -873,9 +871,9 @@ PLX_Error* ClientCompile(PLX_Client_Compile_Args* args) {
           absl::StrCat("program: ", module.status().message()));
     }
     if (format != kModuleFormatName) {
-      PLX_RETURN_IF_ERROR(VerifyModule(**module));
+      PLEXA_RETURN_IF_ERROR(VerifyModule(**module));
     }
-    PLX_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         CheckModuleFitsLimit(**module, args->client->memory_limit_bytes));
     auto resolver = CustomCallResolver::Create(options->custom_call_libraries);
     if (!resolver.ok()) return resolver.status();
@@ -888,7 +886,7 @@ PLX_Error* ClientCompile(PLX_Client_Compile_Args* args) {
     auto exe =
         args->client->impl->Compile(std::move(*module), *options, **resolver);
     if (!exe.ok()) return exe.status();
-    PLX_RETURN_IF_ERROR(CheckFlatSignature(**exe, fn));
+    PLEXA_RETURN_IF_ERROR(CheckFlatSignature(**exe, fn));
     args->executable =
         WrapExecutable(args->client, std::move(*exe), std::move(*resolver));
     return absl::OkStatus();
@@ -899,8 +897,8 @@ PLX_Error* ExecutableDestroy(PLX_Executable_Destroy_Args* args) {
   return Guard("PLX_Executable_Destroy", [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Executable_Destroy_Args, "PLX_Executable_Destroy");
     if (args->executable == nullptr) return absl::OkStatus();
-    PLX_RETURN_IF_ERROR(CheckHandle(args->executable, HandleKind::kExecutable,
-                                    "PLX_Executable_Destroy", "executable"));
+    PLEXA_RETURN_IF_ERROR(CheckHandle(args->executable, HandleKind::kExecutable,
+                                      "PLX_Executable_Destroy", "executable"));
     UnregisterHandle(args->executable);
     args->executable->client->live_executables.fetch_sub(1);
     delete args->executable;
@@ -913,8 +911,8 @@ PLX_Error* ExecutableSignature(PLX_Executable_Signature_Args* args) {
   return Guard(fn, [&]() -> absl::Status {
     // Grown in 1.1: a 1.0 caller's smaller struct is fine.
     PLX_CHECK_ARGS_SIZE(PLX_Executable_Signature_Args_STRUCT_SIZE_1_0, fn);
-    PLX_RETURN_IF_ERROR(CheckHandle(args->executable, HandleKind::kExecutable,
-                                    fn, "executable"));
+    PLEXA_RETURN_IF_ERROR(CheckHandle(args->executable, HandleKind::kExecutable,
+                                      fn, "executable"));
     PLX_Executable* e = args->executable;
     args->parameters = e->parameters.data();
     args->num_parameters = e->parameters.size();
@@ -951,7 +949,7 @@ class AbiFeeds : public HostFeeds {
     Literal value(shape);
     std::vector<Literal*> leaves;
     CollectLeaves(&value, &leaves);
-    PLX_RETURN_IF_ERROR(Call(infeed_, replica, instruction, shape, leaves));
+    PLEXA_RETURN_IF_ERROR(Call(infeed_, replica, instruction, shape, leaves));
     return value;
   }
 
@@ -1060,8 +1058,8 @@ PLX_Error* ExecutableExecute(PLX_Executable_Execute_Args* args) {
   constexpr const char* fn = "PLX_Executable_Execute";
   return Guard(fn, [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Executable_Execute_Args, fn);
-    PLX_RETURN_IF_ERROR(CheckHandle(args->executable, HandleKind::kExecutable,
-                                    fn, "executable"));
+    PLEXA_RETURN_IF_ERROR(CheckHandle(args->executable, HandleKind::kExecutable,
+                                      fn, "executable"));
     PLX_Executable* e = args->executable;
     Executable* exe = e->impl.get();
     const size_t replicas = static_cast<size_t>(exe->num_replicas());
@@ -1100,7 +1098,7 @@ PLX_Error* ExecutableExecute(PLX_Executable_Execute_Args* args) {
       for (size_t i = 0; i < params.size(); ++i) {
         PLX_Buffer* b = args->arguments[r][i];
         const std::string what = absl::StrCat("arguments[", r, "][", i, "]");
-        PLX_RETURN_IF_ERROR(
+        PLEXA_RETURN_IF_ERROR(
             CheckHandle(b, HandleKind::kBuffer, fn, what.c_str()));
         if (b->client != e->client) {
           return absl::InvalidArgumentError(
@@ -1126,7 +1124,7 @@ PLX_Error* ExecutableExecute(PLX_Executable_Execute_Args* args) {
       }
     }
     ExecuteOptions options;
-    PLX_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         ReadExecuteExtensions(args->extension_start, fn, &options));
     auto result = exe->ExecuteWithOptions(per_replica, options);
     if (!result.ok()) return result.status();
@@ -1154,7 +1152,7 @@ PLX_Error* ExecutableExecute(PLX_Executable_Execute_Args* args) {
       return absl::OkStatus();
     }
     for (size_t r = 0; r < replicas; ++r) {
-      PLX_RETURN_IF_ERROR(completion[r]->Await());
+      PLEXA_RETURN_IF_ERROR(completion[r]->Await());
     }
     return absl::OkStatus();
   });
@@ -1164,8 +1162,8 @@ PLX_Error* ExecutableSerialize(PLX_Executable_Serialize_Args* args) {
   constexpr const char* fn = "PLX_Executable_Serialize";
   return Guard(fn, [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Executable_Serialize_Args, fn);
-    PLX_RETURN_IF_ERROR(CheckHandle(args->executable, HandleKind::kExecutable,
-                                    fn, "executable"));
+    PLEXA_RETURN_IF_ERROR(CheckHandle(args->executable, HandleKind::kExecutable,
+                                      fn, "executable"));
     auto bytes = args->executable->impl->Serialize();
     if (!bytes.ok()) return bytes.status();
     auto* owned = new std::string(std::move(*bytes));
@@ -1182,7 +1180,7 @@ PLX_Error* ClientDeserializeExecutable(
   constexpr const char* fn = "PLX_Client_DeserializeExecutable";
   return Guard(fn, [&]() -> absl::Status {
     PLX_CHECK_ARGS(PLX_Client_DeserializeExecutable_Args, fn);
-    PLX_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         CheckHandle(args->client, HandleKind::kClient, fn, "client"));
     if (args->bytes == nullptr && args->bytes_size > 0) {
       return absl::InvalidArgumentError(absl::StrCat(fn, ": bytes is NULL"));
@@ -1190,7 +1188,7 @@ PLX_Error* ClientDeserializeExecutable(
     auto exe = args->client->impl->Deserialize(
         absl::string_view(args->bytes, args->bytes_size));
     if (!exe.ok()) return exe.status();
-    PLX_RETURN_IF_ERROR(CheckFlatSignature(**exe, fn));
+    PLEXA_RETURN_IF_ERROR(CheckFlatSignature(**exe, fn));
     args->executable = WrapExecutable(args->client, std::move(*exe), nullptr);
     return absl::OkStatus();
   });

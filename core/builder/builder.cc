@@ -114,7 +114,7 @@ std::string SanitizeName(absl::string_view name, absl::string_view fallback) {
 absl::Status ValidateUserShape(const Shape& shape) {
   if (shape.IsTuple()) {
     for (const Shape& s : shape.tuple_shapes()) {
-      BLD_RETURN_IF_ERROR(ValidateUserShape(s));
+      PLEXA_RETURN_IF_ERROR(ValidateUserShape(s));
     }
     return absl::OkStatus();
   }
@@ -277,7 +277,7 @@ absl::Status Builder::CheckComputation(const Computation* c,
 }
 
 absl::StatusOr<Shape> Builder::GetShape(Op op) const {
-  BLD_ASSIGN_OR_RETURN(Instruction * inst, Resolve(op));
+  PLEXA_ASSIGN_OR_RETURN(Instruction * inst, Resolve(op));
   return inst->shape();
 }
 
@@ -362,7 +362,7 @@ absl::StatusOr<std::unique_ptr<Module>> Builder::BuildModule(Op root) {
         "BuildModule: \"", name_,
         "\" is a sub-builder; only the top-level builder builds the module"));
   }
-  BLD_ASSIGN_OR_RETURN(Computation * entry, Build(root));
+  PLEXA_ASSIGN_OR_RETURN(Computation * entry, Build(root));
   std::vector<Computation*> order;
   absl::flat_hash_set<Computation*> visited;
   PostOrder(entry, &visited, &order);
@@ -409,12 +409,12 @@ Op Builder::Parameter(int64_t parameter_number, const Shape& shape,
           "parameter ", parameter_number, " is already defined (",
           computation_->parameter_instruction(parameter_number)->name(), ")"));
     }
-    BLD_RETURN_IF_ERROR(ValidateUserShape(shape));
+    PLEXA_RETURN_IF_ERROR(ValidateUserShape(shape));
     InstructionAttrs attrs;
     attrs.parameter_number = parameter_number;
-    BLD_RETURN_IF_ERROR(shape_inference::InferShape(HloOpcode::kParameter, {},
-                                                    attrs, {}, &shape)
-                            .status());
+    PLEXA_RETURN_IF_ERROR(shape_inference::InferShape(HloOpcode::kParameter, {},
+                                                      attrs, {}, &shape)
+                              .status());
     // The given shape (layout included) is the parameter's.
     return AddInstruction(HloOpcode::kParameter, shape, {}, std::move(attrs),
                           {}, SanitizeName(name, ""));
@@ -425,7 +425,7 @@ absl::StatusOr<Instruction*> Builder::AddConstant(const Literal& literal) {
   InstructionAttrs attrs;
   attrs.literal = std::make_shared<const Literal>(literal);
   const Shape& declared = literal.shape();
-  BLD_ASSIGN_OR_RETURN(
+  PLEXA_ASSIGN_OR_RETURN(
       Shape shape, shape_inference::InferShape(HloOpcode::kConstant, {}, attrs,
                                                {}, &declared));
   shape.clear_layout();
@@ -441,7 +441,7 @@ absl::StatusOr<Instruction*> Builder::AddScalarConstant(PrimitiveType type,
                      primitive_util::Name(type)));
   }
   Literal literal(ShapeUtil::MakeScalarShape(type));
-  BLD_RETURN_IF_ERROR(literal.SetFromDouble({}, value));
+  PLEXA_RETURN_IF_ERROR(literal.SetFromDouble({}, value));
   return AddConstant(literal);
 }
 
@@ -456,8 +456,8 @@ Op Builder::ConstantScalar(PrimitiveType type, double value) {
 
 Op Builder::Iota(const Shape& shape, int64_t iota_dimension) {
   return Emit("Iota", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_RETURN_IF_ERROR(ValidateUserShape(shape));
-    BLD_ASSIGN_OR_RETURN(
+    PLEXA_RETURN_IF_ERROR(ValidateUserShape(shape));
+    PLEXA_ASSIGN_OR_RETURN(
         Shape result, shape_inference::InferIotaShape(shape, iota_dimension));
     InstructionAttrs attrs;
     attrs.iota_dimension = iota_dimension;
@@ -499,8 +499,8 @@ absl::StatusOr<Instruction*> Builder::AddBroadcast(
     }
   }
   const Shape out = ShapeUtil::MakeShape(shape.element_type(), out_dimensions);
-  BLD_ASSIGN_OR_RETURN(Shape result, shape_inference::InferBroadcastShape(
-                                         shape, out, broadcast_dimensions));
+  PLEXA_ASSIGN_OR_RETURN(Shape result, shape_inference::InferBroadcastShape(
+                                           shape, out, broadcast_dimensions));
   InstructionAttrs attrs;
   attrs.dimensions.assign(broadcast_dimensions.begin(),
                           broadcast_dimensions.end());
@@ -510,15 +510,15 @@ absl::StatusOr<Instruction*> Builder::AddBroadcast(
 
 absl::StatusOr<Instruction*> Builder::AddReshape(
     Instruction* operand, absl::Span<const int64_t> new_sizes) {
-  BLD_ASSIGN_OR_RETURN(Shape result, shape_inference::InferReshapeShape(
-                                         operand->shape(), new_sizes));
+  PLEXA_ASSIGN_OR_RETURN(Shape result, shape_inference::InferReshapeShape(
+                                           operand->shape(), new_sizes));
   return AddInstruction(HloOpcode::kReshape, std::move(result), {operand});
 }
 
 absl::StatusOr<Instruction*> Builder::AddTranspose(
     Instruction* operand, absl::Span<const int64_t> permutation) {
-  BLD_ASSIGN_OR_RETURN(Shape result, shape_inference::InferTransposeShape(
-                                         operand->shape(), permutation));
+  PLEXA_ASSIGN_OR_RETURN(Shape result, shape_inference::InferTransposeShape(
+                                           operand->shape(), permutation));
   InstructionAttrs attrs;
   attrs.dimensions.assign(permutation.begin(), permutation.end());
   return AddInstruction(HloOpcode::kTranspose, std::move(result), {operand},
@@ -527,7 +527,7 @@ absl::StatusOr<Instruction*> Builder::AddTranspose(
 
 absl::StatusOr<Instruction*> Builder::AddSlice(
     Instruction* operand, std::vector<SliceDimension> slice) {
-  BLD_ASSIGN_OR_RETURN(
+  PLEXA_ASSIGN_OR_RETURN(
       Shape result, shape_inference::InferSliceShape(operand->shape(), slice));
   InstructionAttrs attrs;
   attrs.slice = std::move(slice);
@@ -537,8 +537,9 @@ absl::StatusOr<Instruction*> Builder::AddSlice(
 
 absl::StatusOr<Instruction*> Builder::AddGetTupleElement(Instruction* tuple,
                                                          int64_t index) {
-  BLD_ASSIGN_OR_RETURN(Shape result, shape_inference::InferGetTupleElementShape(
-                                         tuple->shape(), index));
+  PLEXA_ASSIGN_OR_RETURN(
+      Shape result,
+      shape_inference::InferGetTupleElementShape(tuple->shape(), index));
   InstructionAttrs attrs;
   attrs.tuple_index = index;
   return AddInstruction(HloOpcode::kGetTupleElement, std::move(result), {tuple},
@@ -547,8 +548,8 @@ absl::StatusOr<Instruction*> Builder::AddGetTupleElement(Instruction* tuple,
 
 absl::StatusOr<Instruction*> Builder::AddAfterAll(
     absl::Span<Instruction* const> tokens) {
-  BLD_ASSIGN_OR_RETURN(Shape result,
-                       shape_inference::InferAfterAllShape(ShapesOf(tokens)));
+  PLEXA_ASSIGN_OR_RETURN(Shape result,
+                         shape_inference::InferAfterAllShape(ShapesOf(tokens)));
   return AddInstruction(HloOpcode::kAfterAll, std::move(result), tokens);
 }
 
@@ -556,9 +557,9 @@ absl::StatusOr<Instruction*> Builder::AddCompare(Instruction* lhs,
                                                  Instruction* rhs,
                                                  ComparisonDirection direction,
                                                  ComparisonType type) {
-  BLD_ASSIGN_OR_RETURN(Shape result,
-                       shape_inference::InferCompareShape(
-                           lhs->shape(), rhs->shape(), direction, type));
+  PLEXA_ASSIGN_OR_RETURN(Shape result,
+                         shape_inference::InferCompareShape(
+                             lhs->shape(), rhs->shape(), direction, type));
   InstructionAttrs attrs;
   attrs.comparison_direction = direction;
   attrs.comparison_type = type;
@@ -597,7 +598,7 @@ absl::StatusOr<Instruction*> Builder::AddBroadcastSequence(
   }
   Instruction* reshaped = operand;
   if (static_cast<int64_t>(kept_sizes.size()) != shape.rank()) {
-    BLD_ASSIGN_OR_RETURN(reshaped, AddReshape(operand, kept_sizes));
+    PLEXA_ASSIGN_OR_RETURN(reshaped, AddReshape(operand, kept_sizes));
   }
   return AddBroadcast(reshaped, out_dimensions, kept_dims);
 }
@@ -635,12 +636,12 @@ Builder::LowerImplicitBroadcast(
       }
       to[d] = from_shape.dimensions(i);
     }
-    BLD_ASSIGN_OR_RETURN(Instruction * b,
-                         AddBroadcast(from, to, broadcast_dimensions));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * b,
+                           AddBroadcast(from, to, broadcast_dimensions));
     (lower_is_lhs ? l : r) = b;
   }
-  BLD_ASSIGN_OR_RETURN(l, AddBroadcastSequence(l, result_dimensions));
-  BLD_ASSIGN_OR_RETURN(r, AddBroadcastSequence(r, result_dimensions));
+  PLEXA_ASSIGN_OR_RETURN(l, AddBroadcastSequence(l, result_dimensions));
+  PLEXA_ASSIGN_OR_RETURN(r, AddBroadcastSequence(r, result_dimensions));
   return std::make_pair(l, r);
 }
 

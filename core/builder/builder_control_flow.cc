@@ -16,25 +16,25 @@ using builder_internal::ValidateUserShape;
 
 Op Builder::Tuple(absl::Span<const Op> elements) {
   return Emit("Tuple", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> ops, ResolveAll(elements));
-    BLD_ASSIGN_OR_RETURN(Shape result,
-                         shape_inference::InferTupleShape(ShapesOf(ops)));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<Instruction*> ops, ResolveAll(elements));
+    PLEXA_ASSIGN_OR_RETURN(Shape result,
+                           shape_inference::InferTupleShape(ShapesOf(ops)));
     return AddInstruction(HloOpcode::kTuple, std::move(result), ops);
   });
 }
 
 Op Builder::GetTupleElement(Op tuple, int64_t index) {
   return Emit("GetTupleElement", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * t, Resolve(tuple));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * t, Resolve(tuple));
     return AddGetTupleElement(t, index);
   });
 }
 
 Op Builder::Call(const Computation* computation, absl::Span<const Op> args) {
   return Emit("Call", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_RETURN_IF_ERROR(CheckComputation(computation, "called"));
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> ops, ResolveAll(args));
-    BLD_ASSIGN_OR_RETURN(
+    PLEXA_RETURN_IF_ERROR(CheckComputation(computation, "called"));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<Instruction*> ops, ResolveAll(args));
+    PLEXA_ASSIGN_OR_RETURN(
         Shape result, shape_inference::InferCallShape(
                           ShapesOf(ops), computation->ComputeProgramShape()));
     return AddInstruction(HloOpcode::kCall, std::move(result), ops, {},
@@ -45,13 +45,13 @@ Op Builder::Call(const Computation* computation, absl::Span<const Op> args) {
 Op Builder::While(const Computation* condition, const Computation* body,
                   Op init) {
   return Emit("While", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_RETURN_IF_ERROR(CheckComputation(condition, "condition"));
-    BLD_RETURN_IF_ERROR(CheckComputation(body, "body"));
-    BLD_ASSIGN_OR_RETURN(Instruction * i, Resolve(init));
-    BLD_ASSIGN_OR_RETURN(Shape result,
-                         shape_inference::InferWhileShape(
-                             condition->ComputeProgramShape(),
-                             body->ComputeProgramShape(), i->shape()));
+    PLEXA_RETURN_IF_ERROR(CheckComputation(condition, "condition"));
+    PLEXA_RETURN_IF_ERROR(CheckComputation(body, "body"));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * i, Resolve(init));
+    PLEXA_ASSIGN_OR_RETURN(Shape result,
+                           shape_inference::InferWhileShape(
+                               condition->ComputeProgramShape(),
+                               body->ComputeProgramShape(), i->shape()));
     return AddInstruction(
         HloOpcode::kWhile, std::move(result), {i}, {},
         {const_cast<Computation*>(condition), const_cast<Computation*>(body)});
@@ -62,7 +62,7 @@ Op Builder::Conditional(Op predicate, Op true_operand,
                         const Computation* true_computation, Op false_operand,
                         const Computation* false_computation) {
   return Emit("Conditional", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * p, Resolve(predicate));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * p, Resolve(predicate));
     if (!p->shape().IsScalar() ||
         p->shape().element_type() != PrimitiveType::PRED) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -88,16 +88,16 @@ Op Builder::Conditional(
     std::vector<ProgramShape> signatures;
     std::vector<Computation*> called;
     for (const Computation* c : branch_computations) {
-      BLD_RETURN_IF_ERROR(CheckComputation(c, "branch"));
+      PLEXA_RETURN_IF_ERROR(CheckComputation(c, "branch"));
       signatures.push_back(c->ComputeProgramShape());
       called.push_back(const_cast<Computation*>(c));
     }
-    BLD_ASSIGN_OR_RETURN(Instruction * index, Resolve(branch_index));
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> ops,
-                         ResolveAll(branch_operands));
-    BLD_ASSIGN_OR_RETURN(Shape result,
-                         shape_inference::InferConditionalShape(
-                             index->shape(), signatures, ShapesOf(ops)));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * index, Resolve(branch_index));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<Instruction*> ops,
+                           ResolveAll(branch_operands));
+    PLEXA_ASSIGN_OR_RETURN(Shape result,
+                           shape_inference::InferConditionalShape(
+                               index->shape(), signatures, ShapesOf(ops)));
     std::vector<Instruction*> operands = {index};
     operands.insert(operands.end(), ops.begin(), ops.end());
     return AddInstruction(HloOpcode::kConditional, std::move(result), operands,
@@ -107,11 +107,11 @@ Op Builder::Conditional(
 
 Op Builder::OptimizationBarrier(Op operand) {
   return Emit("OptimizationBarrier", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
     const Shape* shapes[] = {&o->shape()};
-    BLD_ASSIGN_OR_RETURN(Shape result, shape_inference::InferShape(
-                                           HloOpcode::kOptimizationBarrier,
-                                           shapes, {}, {}, nullptr));
+    PLEXA_ASSIGN_OR_RETURN(Shape result, shape_inference::InferShape(
+                                             HloOpcode::kOptimizationBarrier,
+                                             shapes, {}, {}, nullptr));
     return AddInstruction(HloOpcode::kOptimizationBarrier, std::move(result),
                           {o});
   });
@@ -129,8 +129,8 @@ Op Builder::CustomCall(absl::string_view call_target_name,
     if (call_target_name.empty()) {
       return absl::InvalidArgumentError("the call target name is empty");
     }
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> ops, ResolveAll(operands));
-    BLD_RETURN_IF_ERROR(ValidateUserShape(shape));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<Instruction*> ops, ResolveAll(operands));
+    PLEXA_RETURN_IF_ERROR(ValidateUserShape(shape));
     InstructionAttrs attrs;
     attrs.custom_call_target = std::string(call_target_name);
     attrs.backend_config = std::string(opaque);
@@ -156,10 +156,10 @@ Op Builder::CustomCall(absl::string_view call_target_name,
       attrs.operand_shapes_with_layout.assign(
           operand_shapes_with_layout.begin(), operand_shapes_with_layout.end());
     }
-    BLD_RETURN_IF_ERROR(shape_inference::InferShape(HloOpcode::kCustomCall,
-                                                    ShapesOf(ops), attrs, {},
-                                                    &shape)
-                            .status());
+    PLEXA_RETURN_IF_ERROR(shape_inference::InferShape(HloOpcode::kCustomCall,
+                                                      ShapesOf(ops), attrs, {},
+                                                      &shape)
+                              .status());
     // The declared shape (its layout is the callee's contract) is kept.
     return AddInstruction(HloOpcode::kCustomCall, shape, ops, std::move(attrs));
   });
@@ -176,7 +176,7 @@ Op Builder::CreateToken() {
 
 Op Builder::AfterAll(absl::Span<const Op> tokens) {
   return Emit("AfterAll", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> ops, ResolveAll(tokens));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<Instruction*> ops, ResolveAll(tokens));
     return AddAfterAll(ops);
   });
 }
@@ -184,13 +184,13 @@ Op Builder::AfterAll(absl::Span<const Op> tokens) {
 absl::StatusOr<Instruction*> Builder::AddInfeed(Instruction* token,
                                                 const Shape& shape,
                                                 absl::string_view config) {
-  BLD_RETURN_IF_ERROR(ValidateUserShape(shape));
+  PLEXA_RETURN_IF_ERROR(ValidateUserShape(shape));
   // infeed returns (data, token); the data shape keeps its layout, which
   // says how the device reads the data (seed 004).
   const Shape declared(std::vector<Shape>{shape, ShapeUtil::MakeTokenShape()});
   InstructionAttrs attrs;
   attrs.infeed_config = std::string(config);
-  BLD_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       shape_inference::InferInfeedShape(token->shape(), declared).status());
   return AddInstruction(HloOpcode::kInfeed, declared, {token},
                         std::move(attrs));
@@ -205,8 +205,8 @@ absl::StatusOr<Instruction*> Builder::AddOutfeed(Instruction* operand,
         "shape_with_layout ", shape_with_layout.ToString(),
         " differs from the operand's shape ", operand->shape().ToString()));
   }
-  BLD_ASSIGN_OR_RETURN(Shape result, shape_inference::InferOutfeedShape(
-                                         operand->shape(), token->shape()));
+  PLEXA_ASSIGN_OR_RETURN(Shape result, shape_inference::InferOutfeedShape(
+                                           operand->shape(), token->shape()));
   InstructionAttrs attrs;
   attrs.outfeed_config = std::string(config);
   attrs.outfeed_shape = shape_with_layout;
@@ -216,7 +216,7 @@ absl::StatusOr<Instruction*> Builder::AddOutfeed(Instruction* operand,
 
 absl::StatusOr<Instruction*> Builder::ImplicitToken() {
   if (implicit_token_ == nullptr) {
-    BLD_ASSIGN_OR_RETURN(implicit_token_, AddAfterAll({}));
+    PLEXA_ASSIGN_OR_RETURN(implicit_token_, AddAfterAll({}));
   }
   return implicit_token_;
 }
@@ -224,16 +224,16 @@ absl::StatusOr<Instruction*> Builder::ImplicitToken() {
 Op Builder::InfeedWithToken(Op token, const Shape& shape,
                             absl::string_view config) {
   return Emit("InfeedWithToken", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * t, Resolve(token));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * t, Resolve(token));
     return AddInfeed(t, shape, config);
   });
 }
 
 Op Builder::Infeed(const Shape& shape, absl::string_view config) {
   return Emit("Infeed", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * t, ImplicitToken());
-    BLD_ASSIGN_OR_RETURN(Instruction * infeed, AddInfeed(t, shape, config));
-    BLD_ASSIGN_OR_RETURN(implicit_token_, AddGetTupleElement(infeed, 1));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * t, ImplicitToken());
+    PLEXA_ASSIGN_OR_RETURN(Instruction * infeed, AddInfeed(t, shape, config));
+    PLEXA_ASSIGN_OR_RETURN(implicit_token_, AddGetTupleElement(infeed, 1));
     return AddGetTupleElement(infeed, 0);
   });
 }
@@ -242,8 +242,8 @@ Op Builder::OutfeedWithToken(Op operand, Op token,
                              const Shape& shape_with_layout,
                              absl::string_view config) {
   return Emit("OutfeedWithToken", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
-    BLD_ASSIGN_OR_RETURN(Instruction * t, Resolve(token));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * t, Resolve(token));
     return AddOutfeed(o, t, shape_with_layout, config);
   });
 }
@@ -251,10 +251,10 @@ Op Builder::OutfeedWithToken(Op operand, Op token,
 Op Builder::Outfeed(Op operand, const Shape& shape_with_layout,
                     absl::string_view config) {
   return Emit("Outfeed", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
-    BLD_ASSIGN_OR_RETURN(Instruction * t, ImplicitToken());
-    BLD_ASSIGN_OR_RETURN(Instruction * out,
-                         AddOutfeed(o, t, shape_with_layout, config));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * t, ImplicitToken());
+    PLEXA_ASSIGN_OR_RETURN(Instruction * out,
+                           AddOutfeed(o, t, shape_with_layout, config));
     implicit_token_ = out;
     return out;
   });
@@ -266,12 +266,12 @@ Op Builder::Outfeed(Op operand, const Shape& shape_with_layout,
 Op Builder::AllReduce(Op operand, const Computation* computation,
                       absl::Span<const std::vector<int64_t>> replica_groups) {
   return Emit("AllReduce", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_RETURN_IF_ERROR(CheckComputation(computation, "reduction"));
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_RETURN_IF_ERROR(CheckComputation(computation, "reduction"));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
     const Shape* shapes[] = {&o->shape()};
-    BLD_ASSIGN_OR_RETURN(Shape result,
-                         shape_inference::InferAllReduceShape(
-                             shapes, computation->ComputeProgramShape()));
+    PLEXA_ASSIGN_OR_RETURN(Shape result,
+                           shape_inference::InferAllReduceShape(
+                               shapes, computation->ComputeProgramShape()));
     InstructionAttrs attrs;
     attrs.replica_groups.assign(replica_groups.begin(), replica_groups.end());
     return AddInstruction(HloOpcode::kAllReduce, std::move(result), {o},
@@ -283,13 +283,13 @@ Op Builder::AllReduce(Op operand, const Computation* computation,
 Op Builder::CrossReplicaSum(
     Op operand, absl::Span<const std::vector<int64_t>> replica_groups) {
   return Emit("CrossReplicaSum", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
     if (!o->shape().IsArray()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "the operand must be an array, got ", o->shape().ToString()));
     }
-    BLD_ASSIGN_OR_RETURN(Computation * add,
-                         ScalarAddComputation(o->shape().element_type()));
+    PLEXA_ASSIGN_OR_RETURN(Computation * add,
+                           ScalarAddComputation(o->shape().element_type()));
     return Nested(AllReduce(operand, add, replica_groups));
   });
 }
@@ -297,7 +297,7 @@ Op Builder::CrossReplicaSum(
 Op Builder::ReplicaId() {
   return Emit("ReplicaId", [&]() -> absl::StatusOr<Instruction*> {
     const Shape declared = ShapeUtil::MakeScalarShape(PrimitiveType::U32);
-    BLD_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(
         Shape result, shape_inference::InferShape(HloOpcode::kReplicaId, {}, {},
                                                   {}, &declared));
     return AddInstruction(HloOpcode::kReplicaId, std::move(result), {});
@@ -323,7 +323,7 @@ absl::StatusOr<Computation*> Builder::ScalarAddComputation(PrimitiveType type) {
   Op y = sub->Parameter(1, scalar, "y");
   // Sum of pred is logical or (as XLA's CreateScalarAddComputation).
   Op sum = type == PrimitiveType::PRED ? sub->Or(x, y) : sub->Add(x, y);
-  BLD_ASSIGN_OR_RETURN(Computation * c, sub->Build(sum));
+  PLEXA_ASSIGN_OR_RETURN(Computation * c, sub->Build(sum));
   pool_->helpers[key] = c;
   return c;
 }
@@ -343,7 +343,7 @@ absl::StatusOr<Computation*> Builder::ScalarLessThanComputation(
   const Shape scalar = ShapeUtil::MakeScalarShape(type);
   Op lhs = sub->Parameter(0, scalar, "lhs");
   Op rhs = sub->Parameter(1, scalar, "rhs");
-  BLD_ASSIGN_OR_RETURN(Computation * c, sub->Build(sub->Lt(lhs, rhs)));
+  PLEXA_ASSIGN_OR_RETURN(Computation * c, sub->Build(sub->Lt(lhs, rhs)));
   pool_->helpers[key] = c;
   return c;
 }

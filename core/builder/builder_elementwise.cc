@@ -133,16 +133,16 @@ absl::StatusOr<Instruction*> Builder::AddBinary(
     absl::Span<const int64_t> bdims) {
   // Seed 003 form first: checks types, ranks, broadcast_dimensions and the
   // degenerate dimensions, and gives the result dimensions.
-  BLD_ASSIGN_OR_RETURN(Shape broadcast,
-                       shape_inference::InferBinaryOpShapeWithBroadcast(
-                           opcode, lhs->shape(), rhs->shape(), bdims));
-  BLD_ASSIGN_OR_RETURN(
+  PLEXA_ASSIGN_OR_RETURN(Shape broadcast,
+                         shape_inference::InferBinaryOpShapeWithBroadcast(
+                             opcode, lhs->shape(), rhs->shape(), bdims));
+  PLEXA_ASSIGN_OR_RETURN(
       auto operands,
       LowerImplicitBroadcast(lhs, rhs, broadcast.dimensions(), bdims));
   // The HLO op itself: equal operand dimensions.
-  BLD_ASSIGN_OR_RETURN(Shape result, shape_inference::InferBinaryOpShape(
-                                         opcode, operands.first->shape(),
-                                         operands.second->shape()));
+  PLEXA_ASSIGN_OR_RETURN(Shape result, shape_inference::InferBinaryOpShape(
+                                           opcode, operands.first->shape(),
+                                           operands.second->shape()));
   return AddInstruction(opcode, std::move(result),
                         {operands.first, operands.second});
 }
@@ -156,8 +156,8 @@ Op Builder::BinaryOp(HloOpcode opcode, Op lhs, Op rhs,
       return absl::InvalidArgumentError(absl::StrCat(
           HloOpcodeString(opcode), " is not an element-wise binary operation"));
     }
-    BLD_ASSIGN_OR_RETURN(Instruction * l, Resolve(lhs));
-    BLD_ASSIGN_OR_RETURN(Instruction * r, Resolve(rhs));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * l, Resolve(lhs));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * r, Resolve(rhs));
     return AddBinary(opcode, l, r, broadcast_dimensions);
   });
 }
@@ -219,14 +219,14 @@ Op Builder::Compare(Op lhs, Op rhs, ComparisonDirection direction,
                     absl::Span<const int64_t> broadcast_dimensions,
                     ComparisonType type) {
   return Emit(CompareOpName(direction), [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * l, Resolve(lhs));
-    BLD_ASSIGN_OR_RETURN(Instruction * r, Resolve(rhs));
-    BLD_ASSIGN_OR_RETURN(Shape broadcast,
-                         shape_inference::InferBroadcastedDimensions(
-                             l->shape(), r->shape(), broadcast_dimensions));
-    BLD_ASSIGN_OR_RETURN(auto operands,
-                         LowerImplicitBroadcast(l, r, broadcast.dimensions(),
-                                                broadcast_dimensions));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * l, Resolve(lhs));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * r, Resolve(rhs));
+    PLEXA_ASSIGN_OR_RETURN(Shape broadcast,
+                           shape_inference::InferBroadcastedDimensions(
+                               l->shape(), r->shape(), broadcast_dimensions));
+    PLEXA_ASSIGN_OR_RETURN(auto operands,
+                           LowerImplicitBroadcast(l, r, broadcast.dimensions(),
+                                                  broadcast_dimensions));
     return AddCompare(operands.first, operands.second, direction, type);
   });
 }
@@ -255,8 +255,8 @@ Op Builder::Lt(Op lhs, Op rhs, absl::Span<const int64_t> bdims) {
 
 absl::StatusOr<Instruction*> Builder::AddUnary(HloOpcode opcode,
                                                Instruction* operand) {
-  BLD_ASSIGN_OR_RETURN(Shape result, shape_inference::InferUnaryOpShape(
-                                         opcode, operand->shape()));
+  PLEXA_ASSIGN_OR_RETURN(Shape result, shape_inference::InferUnaryOpShape(
+                                           opcode, operand->shape()));
   return AddInstruction(opcode, std::move(result), {operand});
 }
 
@@ -268,7 +268,7 @@ Op Builder::UnaryOp(HloOpcode opcode, Op operand) {
       return absl::InvalidArgumentError(absl::StrCat(
           HloOpcodeString(opcode), " is not an element-wise unary operation"));
     }
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
     return AddUnary(opcode, o);
   });
 }
@@ -311,25 +311,25 @@ Op Builder::Erf(Op x) { return UnaryOp(HloOpcode::kErf, x); }
 
 Op Builder::Clamp(Op min, Op operand, Op max) {
   return Emit("Clamp", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * lo, Resolve(min));
-    BLD_ASSIGN_OR_RETURN(Instruction * x, Resolve(operand));
-    BLD_ASSIGN_OR_RETURN(Instruction * hi, Resolve(max));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * lo, Resolve(min));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * x, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * hi, Resolve(max));
     // Checks the operation as written (scalar min/max allowed)...
-    BLD_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         shape_inference::InferClampShape(lo->shape(), x->shape(), hi->shape())
             .status());
     // ...then makes scalar bounds explicit, as today's XlaBuilder does.
     if (x->shape().IsArray() && !x->shape().IsScalar()) {
       if (lo->shape().IsScalar()) {
-        BLD_ASSIGN_OR_RETURN(lo,
-                             AddBroadcastSequence(lo, x->shape().dimensions()));
+        PLEXA_ASSIGN_OR_RETURN(
+            lo, AddBroadcastSequence(lo, x->shape().dimensions()));
       }
       if (hi->shape().IsScalar()) {
-        BLD_ASSIGN_OR_RETURN(hi,
-                             AddBroadcastSequence(hi, x->shape().dimensions()));
+        PLEXA_ASSIGN_OR_RETURN(
+            hi, AddBroadcastSequence(hi, x->shape().dimensions()));
       }
     }
-    BLD_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(
         Shape result,
         shape_inference::InferClampShape(lo->shape(), x->shape(), hi->shape()));
     return AddInstruction(HloOpcode::kClamp, std::move(result), {lo, x, hi});
@@ -338,9 +338,9 @@ Op Builder::Clamp(Op min, Op operand, Op max) {
 
 Op Builder::Select(Op pred, Op on_true, Op on_false) {
   return Emit("Select", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * p, Resolve(pred));
-    BLD_ASSIGN_OR_RETURN(Instruction * t, Resolve(on_true));
-    BLD_ASSIGN_OR_RETURN(Instruction * f, Resolve(on_false));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * p, Resolve(pred));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * t, Resolve(on_true));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * f, Resolve(on_false));
     // A scalar pred with array branches (seed 004's limited broadcast)
     // becomes an explicit broadcast, as today's XlaBuilder emits it. Seed
     // 004's tuple select has no HLO form today; shape inference rejects it.
@@ -350,39 +350,41 @@ Op Builder::Select(Op pred, Op on_true, Op on_false) {
         return absl::InvalidArgumentError(absl::StrCat(
             "pred must have element type pred, got ", p->shape().ToString()));
       }
-      BLD_ASSIGN_OR_RETURN(p, AddBroadcastSequence(p, t->shape().dimensions()));
+      PLEXA_ASSIGN_OR_RETURN(p,
+                             AddBroadcastSequence(p, t->shape().dimensions()));
     }
-    BLD_ASSIGN_OR_RETURN(Shape result, shape_inference::InferSelectShape(
-                                           p->shape(), t->shape(), f->shape()));
+    PLEXA_ASSIGN_OR_RETURN(
+        Shape result,
+        shape_inference::InferSelectShape(p->shape(), t->shape(), f->shape()));
     return AddInstruction(HloOpcode::kSelect, std::move(result), {p, t, f});
   });
 }
 
 Op Builder::ConvertElementType(Op operand, PrimitiveType new_element_type) {
   return Emit("ConvertElementType", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
-    BLD_ASSIGN_OR_RETURN(Shape result, shape_inference::InferConvertShape(
-                                           o->shape(), new_element_type));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Shape result, shape_inference::InferConvertShape(
+                                             o->shape(), new_element_type));
     return AddInstruction(HloOpcode::kConvert, std::move(result), {o});
   });
 }
 
 Op Builder::BitcastConvertType(Op operand, PrimitiveType new_element_type) {
   return Emit("BitcastConvertType", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
-    BLD_ASSIGN_OR_RETURN(Shape result,
-                         shape_inference::InferBitcastConvertShape(
-                             o->shape(), new_element_type));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Shape result,
+                           shape_inference::InferBitcastConvertShape(
+                               o->shape(), new_element_type));
     return AddInstruction(HloOpcode::kBitcastConvert, std::move(result), {o});
   });
 }
 
 Op Builder::ReducePrecision(Op operand, int exponent_bits, int mantissa_bits) {
   return Emit("ReducePrecision", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
-    BLD_ASSIGN_OR_RETURN(Shape result,
-                         shape_inference::InferReducePrecisionShape(
-                             o->shape(), exponent_bits, mantissa_bits));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Shape result,
+                           shape_inference::InferReducePrecisionShape(
+                               o->shape(), exponent_bits, mantissa_bits));
     InstructionAttrs attrs;
     attrs.exponent_bits = exponent_bits;
     attrs.mantissa_bits = mantissa_bits;
@@ -395,8 +397,8 @@ Op Builder::Map(absl::Span<const Op> operands, const Computation* computation,
                 absl::Span<const int64_t> dimensions,
                 absl::Span<const Op> static_operands) {
   return Emit("Map", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_RETURN_IF_ERROR(CheckComputation(computation, "map"));
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> ops, ResolveAll(operands));
+    PLEXA_RETURN_IF_ERROR(CheckComputation(computation, "map"));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<Instruction*> ops, ResolveAll(operands));
     if (ops.empty()) {
       return absl::InvalidArgumentError("needs at least one operand");
     }
@@ -405,8 +407,8 @@ Op Builder::Map(absl::Span<const Op> operands, const Computation* computation,
       return absl::InvalidArgumentError(
           absl::StrCat("operands must be arrays, got ", first.ToString()));
     }
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> statics,
-                         ResolveAll(static_operands));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<Instruction*> statics,
+                           ResolveAll(static_operands));
     for (Instruction* s : statics) {
       if (!s->shape().IsScalar()) {
         return absl::InvalidArgumentError(absl::StrCat(
@@ -414,15 +416,15 @@ Op Builder::Map(absl::Span<const Op> operands, const Computation* computation,
             "operands' shape ",
             first.ToString(), "), got ", s->shape().ToString()));
       }
-      BLD_ASSIGN_OR_RETURN(Instruction * b,
-                           AddBroadcastSequence(s, first.dimensions()));
+      PLEXA_ASSIGN_OR_RETURN(Instruction * b,
+                             AddBroadcastSequence(s, first.dimensions()));
       ops.push_back(b);
     }
     std::vector<int64_t> dims(dimensions.begin(), dimensions.end());
     if (dims.empty()) {
       for (int64_t i = 0; i < first.rank(); ++i) dims.push_back(i);
     }
-    BLD_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(
         Shape result,
         shape_inference::InferMapShape(
             ShapesOf(ops), computation->ComputeProgramShape(), dims));
@@ -442,7 +444,7 @@ namespace {
 absl::StatusOr<Shape> InferRng(const Shape& a, const Shape& b,
                                RandomDistribution distribution,
                                const Shape& shape) {
-  BLD_RETURN_IF_ERROR(ValidateUserShape(shape));
+  PLEXA_RETURN_IF_ERROR(ValidateUserShape(shape));
   return shape_inference::InferRngShape(a, b, distribution, shape);
 }
 
@@ -450,9 +452,9 @@ absl::StatusOr<Shape> InferRng(const Shape& a, const Shape& b,
 
 Op Builder::RngNormal(Op mu, Op sigma, const Shape& shape) {
   return Emit("RngNormal", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * m, Resolve(mu));
-    BLD_ASSIGN_OR_RETURN(Instruction * s, Resolve(sigma));
-    BLD_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(Instruction * m, Resolve(mu));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * s, Resolve(sigma));
+    PLEXA_ASSIGN_OR_RETURN(
         Shape result,
         InferRng(m->shape(), s->shape(), RandomDistribution::kNormal, shape));
     InstructionAttrs attrs;
@@ -464,11 +466,11 @@ Op Builder::RngNormal(Op mu, Op sigma, const Shape& shape) {
 
 Op Builder::RngUniform(Op a, Op b, const Shape& shape) {
   return Emit("RngUniform", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * lo, Resolve(a));
-    BLD_ASSIGN_OR_RETURN(Instruction * hi, Resolve(b));
-    BLD_ASSIGN_OR_RETURN(Shape result,
-                         InferRng(lo->shape(), hi->shape(),
-                                  RandomDistribution::kUniform, shape));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * lo, Resolve(a));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * hi, Resolve(b));
+    PLEXA_ASSIGN_OR_RETURN(Shape result,
+                           InferRng(lo->shape(), hi->shape(),
+                                    RandomDistribution::kUniform, shape));
     InstructionAttrs attrs;
     attrs.distribution = RandomDistribution::kUniform;
     return AddInstruction(HloOpcode::kRng, std::move(result), {lo, hi},
@@ -478,38 +480,38 @@ Op Builder::RngUniform(Op a, Op b, const Shape& shape) {
 
 Op Builder::RngBernoulli(Op mean, const Shape& shape) {
   return Emit("RngBernoulli", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * p, Resolve(mean));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * p, Resolve(mean));
     const Shape& ps = p->shape();
     if (!ps.IsScalar() ||
         !primitive_util::IsFloatingPointType(ps.element_type())) {
       return absl::InvalidArgumentError(absl::StrCat(
           "mean must be a floating-point scalar, got ", ps.ToString()));
     }
-    BLD_RETURN_IF_ERROR(ValidateUserShape(shape));
+    PLEXA_RETURN_IF_ERROR(ValidateUserShape(shape));
     if (!shape.IsArray()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "the result shape must be an array, got ", shape.ToString()));
     }
     // u ~ U[0, 1) in mean's type; result = convert(u < mean).
     const PrimitiveType t = ps.element_type();
-    BLD_ASSIGN_OR_RETURN(Instruction * zero, AddScalarConstant(t, 0.0));
-    BLD_ASSIGN_OR_RETURN(Instruction * one, AddScalarConstant(t, 1.0));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * zero, AddScalarConstant(t, 0.0));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * one, AddScalarConstant(t, 1.0));
     const Shape uniform_shape = ShapeUtil::MakeShape(t, shape.dimensions());
-    BLD_ASSIGN_OR_RETURN(Shape u_shape,
-                         shape_inference::InferRngShape(
-                             zero->shape(), one->shape(),
-                             RandomDistribution::kUniform, uniform_shape));
+    PLEXA_ASSIGN_OR_RETURN(Shape u_shape,
+                           shape_inference::InferRngShape(
+                               zero->shape(), one->shape(),
+                               RandomDistribution::kUniform, uniform_shape));
     InstructionAttrs rng_attrs;
     rng_attrs.distribution = RandomDistribution::kUniform;
     Instruction* u = AddInstruction(HloOpcode::kRng, std::move(u_shape),
                                     {zero, one}, std::move(rng_attrs));
-    BLD_ASSIGN_OR_RETURN(Instruction * pb,
-                         AddBroadcastSequence(p, shape.dimensions()));
-    BLD_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(Instruction * pb,
+                           AddBroadcastSequence(p, shape.dimensions()));
+    PLEXA_ASSIGN_OR_RETURN(
         Instruction * less,
         AddCompare(u, pb, ComparisonDirection::kLt, ComparisonType::kDefault));
     if (shape.element_type() == PrimitiveType::PRED) return less;
-    BLD_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(
         Shape result, shape_inference::InferConvertShape(less->shape(),
                                                          shape.element_type()));
     return AddInstruction(HloOpcode::kConvert, std::move(result), {less});
@@ -519,8 +521,8 @@ Op Builder::RngBernoulli(Op mean, const Shape& shape) {
 Op Builder::RngBitGenerator(RandomAlgorithm algorithm, Op initial_state,
                             const Shape& shape) {
   return Emit("RngBitGenerator", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * state, Resolve(initial_state));
-    BLD_RETURN_IF_ERROR(ValidateUserShape(shape));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * state, Resolve(initial_state));
+    PLEXA_RETURN_IF_ERROR(ValidateUserShape(shape));
     if (!shape.IsArray()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "the result shape must be an array, got ", shape.ToString()));
@@ -551,10 +553,10 @@ Op Builder::RngBitGenerator(RandomAlgorithm algorithm, Op initial_state,
     }
     InstructionAttrs attrs;
     attrs.rng_algorithm = algorithm;
-    BLD_ASSIGN_OR_RETURN(Shape result,
-                         shape_inference::InferRngBitGeneratorShape(
-                             state->shape(), algorithm,
-                             Shape(std::vector<Shape>{state->shape(), bits})));
+    PLEXA_ASSIGN_OR_RETURN(
+        Shape result, shape_inference::InferRngBitGeneratorShape(
+                          state->shape(), algorithm,
+                          Shape(std::vector<Shape>{state->shape(), bits})));
     return AddInstruction(HloOpcode::kRngBitGenerator, std::move(result),
                           {state}, std::move(attrs));
   });

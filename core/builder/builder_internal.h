@@ -15,25 +15,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/types/span.h"
+#include "core/base/status_macros.h"
 #include "core/builder/builder.h"
 
-#define PLEXA_BLD_CONCAT_INNER(a, b) a##b
-#define PLEXA_BLD_CONCAT(a, b) PLEXA_BLD_CONCAT_INNER(a, b)
-
 // `lhs = value of expr`, or return its error status.
-#define BLD_ASSIGN_OR_RETURN(lhs, expr)                                      \
-  BLD_ASSIGN_OR_RETURN_IMPL(PLEXA_BLD_CONCAT(bld_status_or_, __LINE__), lhs, \
-                            expr)
-#define BLD_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
-  auto tmp = (expr);                              \
-  if (!tmp.ok()) return tmp.status();             \
-  lhs = std::move(tmp).value()
-
-#define BLD_RETURN_IF_ERROR(expr)              \
-  do {                                         \
-    absl::Status bld_status_ = (expr);         \
-    if (!bld_status_.ok()) return bld_status_; \
-  } while (0)
 
 namespace plexa {
 

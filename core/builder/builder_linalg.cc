@@ -17,8 +17,8 @@ using builder_internal::MakeWindow;
 
 Op Builder::Dot(Op lhs, Op rhs, PrimitiveType preferred_element_type) {
   return Emit("Dot", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * l, Resolve(lhs));
-    BLD_ASSIGN_OR_RETURN(Instruction * r, Resolve(rhs));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * l, Resolve(lhs));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * r, Resolve(rhs));
     const Shape& ls = l->shape();
     const Shape& rs = r->shape();
     auto rank_ok = [](const Shape& s) {
@@ -41,9 +41,9 @@ Op Builder::DotGeneral(Op lhs, Op rhs,
                        const DotDimensionNumbers& dimension_numbers,
                        PrimitiveType preferred_element_type) {
   return Emit("DotGeneral", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * l, Resolve(lhs));
-    BLD_ASSIGN_OR_RETURN(Instruction * r, Resolve(rhs));
-    BLD_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(Instruction * l, Resolve(lhs));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * r, Resolve(rhs));
+    PLEXA_ASSIGN_OR_RETURN(
         Shape result,
         shape_inference::InferDotShape(
             l->shape(), r->shape(), dimension_numbers, preferred_element_type));
@@ -62,7 +62,7 @@ absl::StatusOr<Instruction*> Builder::AddConvolution(
     const ConvolutionDimensionNumbers& dimension_numbers,
     int64_t feature_group_count, int64_t batch_group_count,
     PrimitiveType preferred_element_type) {
-  BLD_ASSIGN_OR_RETURN(
+  PLEXA_ASSIGN_OR_RETURN(
       Shape result,
       shape_inference::InferConvolveShape(
           lhs->shape(), rhs->shape(), feature_group_count, batch_group_count,
@@ -119,8 +119,8 @@ Op Builder::ConvGeneralDilated(
     int64_t feature_group_count, int64_t batch_group_count,
     PrimitiveType preferred_element_type) {
   return Emit("ConvGeneralDilated", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * l, Resolve(lhs));
-    BLD_ASSIGN_OR_RETURN(Instruction * r, Resolve(rhs));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * l, Resolve(lhs));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * r, Resolve(rhs));
     const auto& kernel_dims = dimension_numbers.kernel_spatial_dimensions;
     const int64_t n = static_cast<int64_t>(kernel_dims.size());
     if (static_cast<int64_t>(
@@ -141,12 +141,12 @@ Op Builder::ConvGeneralDilated(
           n, ") for lhs ", l->shape().ToString(), " and rhs ",
           r->shape().ToString()));
     }
-    BLD_ASSIGN_OR_RETURN(std::vector<int64_t> window_sizes,
-                         SpatialSizes(r->shape(), kernel_dims, "rhs"));
-    BLD_ASSIGN_OR_RETURN(std::vector<int64_t> base,
-                         DefaultOnes(lhs_dilation, n, "lhs dilation"));
-    BLD_ASSIGN_OR_RETURN(std::vector<int64_t> win,
-                         DefaultOnes(rhs_dilation, n, "rhs dilation"));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<int64_t> window_sizes,
+                           SpatialSizes(r->shape(), kernel_dims, "rhs"));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<int64_t> base,
+                           DefaultOnes(lhs_dilation, n, "lhs dilation"));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<int64_t> win,
+                           DefaultOnes(rhs_dilation, n, "rhs dilation"));
     return AddConvolution(
         l, r, MakeWindow(window_sizes, window_strides, padding, base, win),
         dimension_numbers, feature_group_count, batch_group_count,
@@ -160,13 +160,13 @@ Op Builder::ConvWithGeneralDimensions(
     int64_t feature_group_count, int64_t batch_group_count) {
   return Emit(
       "ConvWithGeneralDimensions", [&]() -> absl::StatusOr<Instruction*> {
-        BLD_ASSIGN_OR_RETURN(Instruction * l, Resolve(lhs));
-        BLD_ASSIGN_OR_RETURN(Instruction * r, Resolve(rhs));
-        BLD_ASSIGN_OR_RETURN(
+        PLEXA_ASSIGN_OR_RETURN(Instruction * l, Resolve(lhs));
+        PLEXA_ASSIGN_OR_RETURN(Instruction * r, Resolve(rhs));
+        PLEXA_ASSIGN_OR_RETURN(
             std::vector<int64_t> base,
             SpatialSizes(l->shape(), dimension_numbers.input_spatial_dimensions,
                          "lhs"));
-        BLD_ASSIGN_OR_RETURN(
+        PLEXA_ASSIGN_OR_RETURN(
             std::vector<int64_t> window,
             SpatialSizes(r->shape(),
                          dimension_numbers.kernel_spatial_dimensions, "rhs"));
@@ -175,7 +175,7 @@ Op Builder::ConvWithGeneralDimensions(
               "dimension numbers name ", base.size(), " input and ",
               window.size(), " kernel spatial dimensions"));
         }
-        BLD_ASSIGN_OR_RETURN(
+        PLEXA_ASSIGN_OR_RETURN(
             auto pads, MakePadding(base, window, window_strides, padding));
         return Nested(ConvGeneralDilated(lhs, rhs, window_strides, pads, {}, {},
                                          dimension_numbers, feature_group_count,
@@ -187,9 +187,9 @@ Op Builder::Conv(Op lhs, Op rhs, absl::Span<const int64_t> window_strides,
                  Padding padding, int64_t feature_group_count,
                  int64_t batch_group_count) {
   return Emit("Conv", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * l, Resolve(lhs));
-    BLD_ASSIGN_OR_RETURN(ConvolutionDimensionNumbers dnums,
-                         DefaultDimsFor(l->shape()));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * l, Resolve(lhs));
+    PLEXA_ASSIGN_OR_RETURN(ConvolutionDimensionNumbers dnums,
+                           DefaultDimsFor(l->shape()));
     return Nested(ConvWithGeneralDimensions(lhs, rhs, window_strides, padding,
                                             dnums, feature_group_count,
                                             batch_group_count));
@@ -203,9 +203,9 @@ Op Builder::ConvWithGeneralPadding(
     absl::Span<const int64_t> rhs_dilation, int64_t feature_group_count,
     int64_t batch_group_count) {
   return Emit("ConvWithGeneralPadding", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * l, Resolve(lhs));
-    BLD_ASSIGN_OR_RETURN(ConvolutionDimensionNumbers dnums,
-                         DefaultDimsFor(l->shape()));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * l, Resolve(lhs));
+    PLEXA_ASSIGN_OR_RETURN(ConvolutionDimensionNumbers dnums,
+                           DefaultDimsFor(l->shape()));
     return Nested(ConvGeneralDilated(lhs, rhs, window_strides, padding,
                                      lhs_dilation, rhs_dilation, dnums,
                                      feature_group_count, batch_group_count));
@@ -219,14 +219,14 @@ Op Builder::TriangularSolve(Op a, Op b, bool left_side, bool lower,
                             bool unit_diagonal,
                             TriangularSolveTranspose transpose_a) {
   return Emit("TriangularSolve", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * ai, Resolve(a));
-    BLD_ASSIGN_OR_RETURN(Instruction * bi, Resolve(b));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * ai, Resolve(a));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * bi, Resolve(b));
     InstructionAttrs attrs;
     attrs.triangular_solve_options.left_side = left_side;
     attrs.triangular_solve_options.lower = lower;
     attrs.triangular_solve_options.unit_diagonal = unit_diagonal;
     attrs.triangular_solve_options.transpose_a = transpose_a;
-    BLD_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(
         Shape result,
         shape_inference::InferTriangularSolveShape(
             ai->shape(), bi->shape(), attrs.triangular_solve_options));
@@ -237,9 +237,9 @@ Op Builder::TriangularSolve(Op a, Op b, bool left_side, bool lower,
 
 Op Builder::Cholesky(Op a, bool lower) {
   return Emit("Cholesky", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * ai, Resolve(a));
-    BLD_ASSIGN_OR_RETURN(Shape result,
-                         shape_inference::InferCholeskyShape(ai->shape()));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * ai, Resolve(a));
+    PLEXA_ASSIGN_OR_RETURN(Shape result,
+                           shape_inference::InferCholeskyShape(ai->shape()));
     InstructionAttrs attrs;
     attrs.cholesky_lower = lower;
     return AddInstruction(HloOpcode::kCholesky, std::move(result), {ai},
@@ -264,9 +264,9 @@ InstructionAttrs BatchNormAttrs(float epsilon, int64_t feature_index) {
 Op Builder::BatchNormTraining(Op operand, Op scale, Op offset, float epsilon,
                               int64_t feature_index) {
   return Emit("BatchNormTraining", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> ops,
-                         ResolveAll({operand, scale, offset}));
-    BLD_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(std::vector<Instruction*> ops,
+                           ResolveAll({operand, scale, offset}));
+    PLEXA_ASSIGN_OR_RETURN(
         Shape result,
         shape_inference::InferBatchNormTrainingShape(
             ops[0]->shape(), ops[1]->shape(), ops[2]->shape(), feature_index));
@@ -279,12 +279,13 @@ Op Builder::BatchNormInference(Op operand, Op scale, Op offset, Op mean,
                                Op variance, float epsilon,
                                int64_t feature_index) {
   return Emit("BatchNormInference", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> ops,
-                         ResolveAll({operand, scale, offset, mean, variance}));
-    BLD_ASSIGN_OR_RETURN(Shape result,
-                         shape_inference::InferBatchNormInferenceShape(
-                             ops[0]->shape(), ops[1]->shape(), ops[2]->shape(),
-                             ops[3]->shape(), ops[4]->shape(), feature_index));
+    PLEXA_ASSIGN_OR_RETURN(
+        std::vector<Instruction*> ops,
+        ResolveAll({operand, scale, offset, mean, variance}));
+    PLEXA_ASSIGN_OR_RETURN(
+        Shape result, shape_inference::InferBatchNormInferenceShape(
+                          ops[0]->shape(), ops[1]->shape(), ops[2]->shape(),
+                          ops[3]->shape(), ops[4]->shape(), feature_index));
     return AddInstruction(HloOpcode::kBatchNormInference, std::move(result),
                           ops, BatchNormAttrs(epsilon, feature_index));
   });
@@ -294,13 +295,13 @@ Op Builder::BatchNormGrad(Op operand, Op scale, Op mean, Op variance,
                           Op grad_output, float epsilon,
                           int64_t feature_index) {
   return Emit("BatchNormGrad", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(
         std::vector<Instruction*> ops,
         ResolveAll({operand, scale, mean, variance, grad_output}));
-    BLD_ASSIGN_OR_RETURN(Shape result,
-                         shape_inference::InferBatchNormGradShape(
-                             ops[0]->shape(), ops[1]->shape(), ops[2]->shape(),
-                             ops[3]->shape(), ops[4]->shape(), feature_index));
+    PLEXA_ASSIGN_OR_RETURN(
+        Shape result, shape_inference::InferBatchNormGradShape(
+                          ops[0]->shape(), ops[1]->shape(), ops[2]->shape(),
+                          ops[3]->shape(), ops[4]->shape(), feature_index));
     return AddInstruction(HloOpcode::kBatchNormGrad, std::move(result), ops,
                           BatchNormAttrs(epsilon, feature_index));
   });

@@ -40,20 +40,21 @@ Op Builder::Reduce(absl::Span<const Op> operands,
                    const Computation* computation,
                    absl::Span<const int64_t> dimensions_to_reduce) {
   return Emit("Reduce", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_RETURN_IF_ERROR(CheckComputation(computation, "reduction"));
+    PLEXA_RETURN_IF_ERROR(CheckComputation(computation, "reduction"));
     if (operands.empty() || operands.size() != init_values.size()) {
       return absl::InvalidArgumentError(
           absl::StrCat("needs N >= 1 operands and as many init values, got ",
                        operands.size(), " operands and ", init_values.size(),
                        " init values"));
     }
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> all, ResolveAll(operands));
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> inits,
-                         ResolveAll(init_values));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<Instruction*> all, ResolveAll(operands));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<Instruction*> inits,
+                           ResolveAll(init_values));
     all.insert(all.end(), inits.begin(), inits.end());
-    BLD_ASSIGN_OR_RETURN(Shape result, shape_inference::InferReduceShape(
-                                           ShapesOf(all), dimensions_to_reduce,
-                                           computation->ComputeProgramShape()));
+    PLEXA_ASSIGN_OR_RETURN(
+        Shape result,
+        shape_inference::InferReduceShape(ShapesOf(all), dimensions_to_reduce,
+                                          computation->ComputeProgramShape()));
     InstructionAttrs attrs;
     attrs.dimensions.assign(dimensions_to_reduce.begin(),
                             dimensions_to_reduce.end());
@@ -66,7 +67,7 @@ Op Builder::Reduce(absl::Span<const Op> operands,
 Op Builder::ReduceAll(Op operand, Op init_value,
                       const Computation* computation) {
   return Emit("ReduceAll", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
     if (!o->shape().IsArray()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "the operand must be an array, got ", o->shape().ToString()));
@@ -83,10 +84,10 @@ Op Builder::ReduceAll(Op operand, Op init_value,
 absl::StatusOr<Instruction*> Builder::AddReduceWindow(
     std::vector<Instruction*> operands_and_inits,
     const Computation* computation, Window window) {
-  BLD_RETURN_IF_ERROR(CheckComputation(computation, "reduction"));
-  BLD_ASSIGN_OR_RETURN(Shape result, shape_inference::InferReduceWindowShape(
-                                         ShapesOf(operands_and_inits), window,
-                                         computation->ComputeProgramShape()));
+  PLEXA_RETURN_IF_ERROR(CheckComputation(computation, "reduction"));
+  PLEXA_ASSIGN_OR_RETURN(Shape result, shape_inference::InferReduceWindowShape(
+                                           ShapesOf(operands_and_inits), window,
+                                           computation->ComputeProgramShape()));
   InstructionAttrs attrs;
   attrs.window = std::move(window);
   return AddInstruction(HloOpcode::kReduceWindow, std::move(result),
@@ -100,8 +101,8 @@ Op Builder::ReduceWindow(Op operand, Op init_value,
                          absl::Span<const int64_t> window_strides,
                          Padding padding) {
   return Emit("ReduceWindow", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
-    BLD_ASSIGN_OR_RETURN(Instruction * init, Resolve(init_value));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * init, Resolve(init_value));
     const Shape& s = o->shape();
     if (!s.IsArray() ||
         static_cast<int64_t>(window_dimensions.size()) != s.rank()) {
@@ -109,11 +110,12 @@ Op Builder::ReduceWindow(Op operand, Op init_value,
           "window dimensions ", DimsToString(window_dimensions),
           " must have one entry per dimension of the operand ", s.ToString()));
     }
-    BLD_RETURN_IF_ERROR(CheckSameLength(window_dimensions, "window dimensions",
-                                        window_strides, "window strides"));
-    BLD_ASSIGN_OR_RETURN(auto pads,
-                         MakePadding(s.dimensions(), window_dimensions,
-                                     window_strides, padding));
+    PLEXA_RETURN_IF_ERROR(CheckSameLength(window_dimensions,
+                                          "window dimensions", window_strides,
+                                          "window strides"));
+    PLEXA_ASSIGN_OR_RETURN(auto pads,
+                           MakePadding(s.dimensions(), window_dimensions,
+                                       window_strides, padding));
     const std::vector<int64_t> ones(window_dimensions.size(), 1);
     return AddReduceWindow(
         {o, init}, computation,
@@ -135,22 +137,24 @@ Op Builder::ReduceWindowWithGeneralPadding(
                        operands.size(), " operands and ", init_values.size(),
                        " init values"));
     }
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> all, ResolveAll(operands));
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> inits,
-                         ResolveAll(init_values));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<Instruction*> all, ResolveAll(operands));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<Instruction*> inits,
+                           ResolveAll(init_values));
     all.insert(all.end(), inits.begin(), inits.end());
     const int64_t n = static_cast<int64_t>(window_dimensions.size());
-    BLD_RETURN_IF_ERROR(CheckSameLength(window_dimensions, "window dimensions",
-                                        window_strides, "window strides"));
+    PLEXA_RETURN_IF_ERROR(CheckSameLength(window_dimensions,
+                                          "window dimensions", window_strides,
+                                          "window strides"));
     if (static_cast<int64_t>(padding.size()) != n) {
       return absl::InvalidArgumentError(
           absl::StrCat("padding has ", padding.size(), " entries for ", n,
                        " window dimensions"));
     }
-    BLD_ASSIGN_OR_RETURN(std::vector<int64_t> base,
-                         DefaultOnes(base_dilations, n, "base dilations"));
-    BLD_ASSIGN_OR_RETURN(std::vector<int64_t> win,
-                         DefaultOnes(window_dilations, n, "window dilations"));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<int64_t> base,
+                           DefaultOnes(base_dilations, n, "base dilations"));
+    PLEXA_ASSIGN_OR_RETURN(
+        std::vector<int64_t> win,
+        DefaultOnes(window_dilations, n, "window dilations"));
     return AddReduceWindow(
         std::move(all), computation,
         MakeWindow(window_dimensions, window_strides, padding, base, win));
@@ -163,9 +167,9 @@ Op Builder::ReduceWindowWithGeneralPadding(
 absl::StatusOr<Instruction*> Builder::AddSelectAndScatter(
     Instruction* operand, const Computation* select, Window window,
     Instruction* source, Instruction* init_value, const Computation* scatter) {
-  BLD_RETURN_IF_ERROR(CheckComputation(select, "select"));
-  BLD_RETURN_IF_ERROR(CheckComputation(scatter, "scatter"));
-  BLD_ASSIGN_OR_RETURN(
+  PLEXA_RETURN_IF_ERROR(CheckComputation(select, "select"));
+  PLEXA_RETURN_IF_ERROR(CheckComputation(scatter, "scatter"));
+  PLEXA_ASSIGN_OR_RETURN(
       Shape result, shape_inference::InferSelectAndScatterShape(
                         operand->shape(), select->ComputeProgramShape(), window,
                         source->shape(), init_value->shape(),
@@ -184,9 +188,9 @@ Op Builder::SelectAndScatter(Op operand, const Computation* select,
                              Padding padding, Op source, Op init_value,
                              const Computation* scatter) {
   return Emit("SelectAndScatter", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
-    BLD_ASSIGN_OR_RETURN(Instruction * src, Resolve(source));
-    BLD_ASSIGN_OR_RETURN(Instruction * init, Resolve(init_value));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * src, Resolve(source));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * init, Resolve(init_value));
     const Shape& s = o->shape();
     if (!s.IsArray() ||
         static_cast<int64_t>(window_dimensions.size()) != s.rank()) {
@@ -194,11 +198,12 @@ Op Builder::SelectAndScatter(Op operand, const Computation* select,
           "window dimensions ", DimsToString(window_dimensions),
           " must have one entry per dimension of the operand ", s.ToString()));
     }
-    BLD_RETURN_IF_ERROR(CheckSameLength(window_dimensions, "window dimensions",
-                                        window_strides, "window strides"));
-    BLD_ASSIGN_OR_RETURN(auto pads,
-                         MakePadding(s.dimensions(), window_dimensions,
-                                     window_strides, padding));
+    PLEXA_RETURN_IF_ERROR(CheckSameLength(window_dimensions,
+                                          "window dimensions", window_strides,
+                                          "window strides"));
+    PLEXA_ASSIGN_OR_RETURN(auto pads,
+                           MakePadding(s.dimensions(), window_dimensions,
+                                       window_strides, padding));
     const std::vector<int64_t> ones(window_dimensions.size(), 1);
     return AddSelectAndScatter(
         o, select,
@@ -214,11 +219,12 @@ Op Builder::SelectAndScatterWithGeneralPadding(
     absl::Span<const std::pair<int64_t, int64_t>> padding, Op source,
     Op init_value, const Computation* scatter) {
   return Emit("SelectAndScatter", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
-    BLD_ASSIGN_OR_RETURN(Instruction * src, Resolve(source));
-    BLD_ASSIGN_OR_RETURN(Instruction * init, Resolve(init_value));
-    BLD_RETURN_IF_ERROR(CheckSameLength(window_dimensions, "window dimensions",
-                                        window_strides, "window strides"));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * src, Resolve(source));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * init, Resolve(init_value));
+    PLEXA_RETURN_IF_ERROR(CheckSameLength(window_dimensions,
+                                          "window dimensions", window_strides,
+                                          "window strides"));
     if (padding.size() != window_dimensions.size()) {
       return absl::InvalidArgumentError(
           absl::StrCat("padding has ", padding.size(), " entries for ",
@@ -238,8 +244,8 @@ Op Builder::SelectAndScatterWithGeneralPadding(
 Op Builder::Sort(absl::Span<const Op> operands, const Computation* comparator,
                  int64_t dimension, bool is_stable) {
   return Emit("Sort", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_RETURN_IF_ERROR(CheckComputation(comparator, "comparator"));
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> ops, ResolveAll(operands));
+    PLEXA_RETURN_IF_ERROR(CheckComputation(comparator, "comparator"));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<Instruction*> ops, ResolveAll(operands));
     if (ops.empty()) {
       return absl::InvalidArgumentError("needs at least one operand");
     }
@@ -250,7 +256,7 @@ Op Builder::Sort(absl::Span<const Op> operands, const Computation* comparator,
     }
     int64_t d = dimension;
     if (d < 0) d += first.rank();
-    BLD_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(
         Shape result, shape_inference::InferSortShape(
                           ShapesOf(ops), d, comparator->ComputeProgramShape()));
     InstructionAttrs attrs;
@@ -264,13 +270,13 @@ Op Builder::Sort(absl::Span<const Op> operands, const Computation* comparator,
 
 Op Builder::Sort(Op operand) {
   return Emit("Sort", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
     if (!o->shape().IsArray()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "the operand must be an array, got ", o->shape().ToString()));
     }
-    BLD_ASSIGN_OR_RETURN(Computation * lt,
-                         ScalarLessThanComputation(o->shape().element_type()));
+    PLEXA_ASSIGN_OR_RETURN(
+        Computation * lt, ScalarLessThanComputation(o->shape().element_type()));
     return Nested(Sort(absl::Span<const Op>(&operand, 1), lt, -1, false));
   });
 }

@@ -25,10 +25,10 @@ absl::Status ExpectArray(const Shape& shape, absl::string_view what) {
 
 Op Builder::Broadcast(Op operand, absl::Span<const int64_t> broadcast_sizes) {
   return Emit("Broadcast", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
-    BLD_ASSIGN_OR_RETURN(Shape result,
-                         shape_inference::InferBroadcastWithSizesShape(
-                             o->shape(), broadcast_sizes));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Shape result,
+                           shape_inference::InferBroadcastWithSizesShape(
+                               o->shape(), broadcast_sizes));
     // The operand's dimensions are the result's last ones.
     std::vector<int64_t> dims;
     const int64_t n = static_cast<int64_t>(broadcast_sizes.size());
@@ -40,9 +40,9 @@ Op Builder::Broadcast(Op operand, absl::Span<const int64_t> broadcast_sizes) {
 Op Builder::BroadcastInDim(Op operand, absl::Span<const int64_t> out_dimensions,
                            absl::Span<const int64_t> broadcast_dimensions) {
   return Emit("BroadcastInDim", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
     const Shape& s = o->shape();
-    BLD_RETURN_IF_ERROR(ExpectArray(s, "operand"));
+    PLEXA_RETURN_IF_ERROR(ExpectArray(s, "operand"));
     const int64_t out_rank = static_cast<int64_t>(out_dimensions.size());
     if (static_cast<int64_t>(broadcast_dimensions.size()) != s.rank()) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -79,14 +79,14 @@ Op Builder::BroadcastInDim(Op operand, absl::Span<const int64_t> out_dimensions,
     if (static_cast<int64_t>(kept_sizes.size()) == s.rank()) {
       return AddBroadcast(o, out_dimensions, broadcast_dimensions);
     }
-    BLD_ASSIGN_OR_RETURN(Instruction * reshaped, AddReshape(o, kept_sizes));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * reshaped, AddReshape(o, kept_sizes));
     return AddBroadcast(reshaped, out_dimensions, kept_dims);
   });
 }
 
 Op Builder::Reshape(Op operand, absl::Span<const int64_t> new_sizes) {
   return Emit("Reshape", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
     return AddReshape(o, new_sizes);
   });
 }
@@ -94,7 +94,7 @@ Op Builder::Reshape(Op operand, absl::Span<const int64_t> new_sizes) {
 Op Builder::Reshape(Op operand, absl::Span<const int64_t> dimensions,
                     absl::Span<const int64_t> new_sizes) {
   return Emit("Reshape", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
     bool identity = true;
     for (size_t i = 0; i < dimensions.size(); ++i) {
       identity = identity && dimensions[i] == static_cast<int64_t>(i);
@@ -104,7 +104,7 @@ Op Builder::Reshape(Op operand, absl::Span<const int64_t> dimensions,
         static_cast<int64_t>(dimensions.size()) != o->shape().rank()) {
       // The seed collapses in `dimensions` order: transpose first (shape
       // inference rejects a non-permutation).
-      BLD_ASSIGN_OR_RETURN(x, AddTranspose(o, dimensions));
+      PLEXA_ASSIGN_OR_RETURN(x, AddTranspose(o, dimensions));
     }
     return AddReshape(x, new_sizes);
   });
@@ -112,9 +112,9 @@ Op Builder::Reshape(Op operand, absl::Span<const int64_t> dimensions,
 
 Op Builder::Collapse(Op operand, absl::Span<const int64_t> dimensions) {
   return Emit("Collapse", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
     const Shape& s = o->shape();
-    BLD_RETURN_IF_ERROR(ExpectArray(s, "operand"));
+    PLEXA_RETURN_IF_ERROR(ExpectArray(s, "operand"));
     for (size_t i = 0; i < dimensions.size(); ++i) {
       if (dimensions[i] < 0 || dimensions[i] >= s.rank()) {
         return absl::InvalidArgumentError(
@@ -145,16 +145,16 @@ Op Builder::Collapse(Op operand, absl::Span<const int64_t> dimensions) {
 
 Op Builder::Transpose(Op operand, absl::Span<const int64_t> permutation) {
   return Emit("Transpose", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
     return AddTranspose(o, permutation);
   });
 }
 
 Op Builder::Rev(Op operand, absl::Span<const int64_t> dimensions) {
   return Emit("Rev", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
-    BLD_ASSIGN_OR_RETURN(Shape result, shape_inference::InferReverseShape(
-                                           o->shape(), dimensions));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Shape result, shape_inference::InferReverseShape(
+                                             o->shape(), dimensions));
     InstructionAttrs attrs;
     attrs.dimensions.assign(dimensions.begin(), dimensions.end());
     return AddInstruction(HloOpcode::kReverse, std::move(result), {o},
@@ -164,9 +164,9 @@ Op Builder::Rev(Op operand, absl::Span<const int64_t> dimensions) {
 
 Op Builder::ConcatInDim(absl::Span<const Op> operands, int64_t dimension) {
   return Emit("ConcatInDim", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> ops, ResolveAll(operands));
-    BLD_ASSIGN_OR_RETURN(Shape result, shape_inference::InferConcatenateShape(
-                                           ShapesOf(ops), dimension));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<Instruction*> ops, ResolveAll(operands));
+    PLEXA_ASSIGN_OR_RETURN(Shape result, shape_inference::InferConcatenateShape(
+                                             ShapesOf(ops), dimension));
     InstructionAttrs attrs;
     attrs.dimensions = {dimension};
     return AddInstruction(HloOpcode::kConcatenate, std::move(result), ops,
@@ -178,7 +178,7 @@ Op Builder::Slice(Op operand, absl::Span<const int64_t> start_indices,
                   absl::Span<const int64_t> limit_indices,
                   absl::Span<const int64_t> strides) {
   return Emit("Slice", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
     if (start_indices.size() != limit_indices.size() ||
         (!strides.empty() && strides.size() != start_indices.size())) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -198,9 +198,9 @@ Op Builder::Slice(Op operand, absl::Span<const int64_t> start_indices,
 Op Builder::SliceInDim(Op operand, int64_t start_index, int64_t limit_index,
                        int64_t stride, int64_t dimno) {
   return Emit("SliceInDim", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
     const Shape& s = o->shape();
-    BLD_RETURN_IF_ERROR(ExpectArray(s, "operand"));
+    PLEXA_RETURN_IF_ERROR(ExpectArray(s, "operand"));
     if (dimno < 0 || dimno >= s.rank()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "dimension ", dimno, " is out of range for ", s.ToString()));
@@ -220,9 +220,10 @@ Op Builder::SliceInDim(Op operand, int64_t start_index, int64_t limit_index,
 absl::StatusOr<Instruction*> Builder::AddDynamicSlice(
     Instruction* operand, std::vector<Instruction*> start_indices,
     absl::Span<const int64_t> slice_sizes) {
-  BLD_ASSIGN_OR_RETURN(Shape result, shape_inference::InferDynamicSliceShape(
-                                         operand->shape(),
-                                         ShapesOf(start_indices), slice_sizes));
+  PLEXA_ASSIGN_OR_RETURN(
+      Shape result,
+      shape_inference::InferDynamicSliceShape(
+          operand->shape(), ShapesOf(start_indices), slice_sizes));
   InstructionAttrs attrs;
   attrs.dynamic_slice_sizes.assign(slice_sizes.begin(), slice_sizes.end());
   std::vector<Instruction*> operands = {operand};
@@ -241,8 +242,9 @@ absl::StatusOr<std::vector<Instruction*>> Builder::SplitIndexVector(
   }
   std::vector<Instruction*> scalars;
   for (int64_t i = 0; i < s.dimensions(0); ++i) {
-    BLD_ASSIGN_OR_RETURN(Instruction * one, AddSlice(indices, {{i, i + 1, 1}}));
-    BLD_ASSIGN_OR_RETURN(Instruction * scalar, AddReshape(one, {}));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * one,
+                           AddSlice(indices, {{i, i + 1, 1}}));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * scalar, AddReshape(one, {}));
     scalars.push_back(scalar);
   }
   return scalars;
@@ -251,9 +253,9 @@ absl::StatusOr<std::vector<Instruction*>> Builder::SplitIndexVector(
 Op Builder::DynamicSlice(Op operand, absl::Span<const Op> start_indices,
                          absl::Span<const int64_t> slice_sizes) {
   return Emit("DynamicSlice", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> starts,
-                         ResolveAll(start_indices));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<Instruction*> starts,
+                           ResolveAll(start_indices));
     return AddDynamicSlice(o, std::move(starts), slice_sizes);
   });
 }
@@ -261,8 +263,8 @@ Op Builder::DynamicSlice(Op operand, absl::Span<const Op> start_indices,
 Op Builder::DynamicSliceWithIndexVector(Op operand, Op start_indices,
                                         absl::Span<const int64_t> slice_sizes) {
   return Emit("DynamicSlice", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
-    BLD_ASSIGN_OR_RETURN(Instruction * v, Resolve(start_indices));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * v, Resolve(start_indices));
     if (v->shape().IsArray() && v->shape().rank() == 1 &&
         o->shape().IsArray() && v->shape().dimensions(0) != o->shape().rank()) {
       return absl::InvalidArgumentError(
@@ -270,7 +272,8 @@ Op Builder::DynamicSliceWithIndexVector(Op operand, Op start_indices,
                        " must have one entry per dimension of the operand ",
                        o->shape().ToString()));
     }
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> starts, SplitIndexVector(v));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<Instruction*> starts,
+                           SplitIndexVector(v));
     return AddDynamicSlice(o, std::move(starts), slice_sizes);
   });
 }
@@ -278,7 +281,7 @@ Op Builder::DynamicSliceWithIndexVector(Op operand, Op start_indices,
 absl::StatusOr<Instruction*> Builder::AddDynamicUpdateSlice(
     Instruction* operand, Instruction* update,
     std::vector<Instruction*> start_indices) {
-  BLD_ASSIGN_OR_RETURN(
+  PLEXA_ASSIGN_OR_RETURN(
       Shape result,
       shape_inference::InferDynamicUpdateSliceShape(
           operand->shape(), update->shape(), ShapesOf(start_indices)));
@@ -291,10 +294,10 @@ absl::StatusOr<Instruction*> Builder::AddDynamicUpdateSlice(
 Op Builder::DynamicUpdateSlice(Op operand, Op update,
                                absl::Span<const Op> start_indices) {
   return Emit("DynamicUpdateSlice", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
-    BLD_ASSIGN_OR_RETURN(Instruction * u, Resolve(update));
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> starts,
-                         ResolveAll(start_indices));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * u, Resolve(update));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<Instruction*> starts,
+                           ResolveAll(start_indices));
     return AddDynamicUpdateSlice(o, u, std::move(starts));
   });
 }
@@ -302,9 +305,9 @@ Op Builder::DynamicUpdateSlice(Op operand, Op update,
 Op Builder::DynamicUpdateSliceWithIndexVector(Op operand, Op update,
                                               Op start_indices) {
   return Emit("DynamicUpdateSlice", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
-    BLD_ASSIGN_OR_RETURN(Instruction * u, Resolve(update));
-    BLD_ASSIGN_OR_RETURN(Instruction * v, Resolve(start_indices));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * u, Resolve(update));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * v, Resolve(start_indices));
     if (v->shape().IsArray() && v->shape().rank() == 1 &&
         o->shape().IsArray() && v->shape().dimensions(0) != o->shape().rank()) {
       return absl::InvalidArgumentError(
@@ -312,7 +315,8 @@ Op Builder::DynamicUpdateSliceWithIndexVector(Op operand, Op update,
                        " must have one entry per dimension of the operand ",
                        o->shape().ToString()));
     }
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> starts, SplitIndexVector(v));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<Instruction*> starts,
+                           SplitIndexVector(v));
     return AddDynamicUpdateSlice(o, u, std::move(starts));
   });
 }
@@ -320,9 +324,9 @@ Op Builder::DynamicUpdateSliceWithIndexVector(Op operand, Op update,
 Op Builder::Pad(Op operand, Op padding_value,
                 const PaddingConfig& padding_config) {
   return Emit("Pad", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
-    BLD_ASSIGN_OR_RETURN(Instruction * v, Resolve(padding_value));
-    BLD_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * v, Resolve(padding_value));
+    PLEXA_ASSIGN_OR_RETURN(
         Shape result,
         shape_inference::InferPadShape(o->shape(), v->shape(), padding_config));
     InstructionAttrs attrs;
@@ -337,11 +341,11 @@ Op Builder::Gather(Op operand, Op start_indices,
                    absl::Span<const int64_t> slice_sizes,
                    bool indices_are_sorted) {
   return Emit("Gather", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
-    BLD_ASSIGN_OR_RETURN(Instruction * i, Resolve(start_indices));
-    BLD_ASSIGN_OR_RETURN(Shape result, shape_inference::InferGatherShape(
-                                           o->shape(), i->shape(),
-                                           dimension_numbers, slice_sizes));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * i, Resolve(start_indices));
+    PLEXA_ASSIGN_OR_RETURN(Shape result, shape_inference::InferGatherShape(
+                                             o->shape(), i->shape(),
+                                             dimension_numbers, slice_sizes));
     InstructionAttrs attrs;
     attrs.gather_dimension_numbers = dimension_numbers;
     attrs.gather_slice_sizes.assign(slice_sizes.begin(), slice_sizes.end());
@@ -366,18 +370,18 @@ Op Builder::Scatter(absl::Span<const Op> operands, Op scatter_indices,
                     const ScatterDimensionNumbers& dimension_numbers,
                     bool indices_are_sorted, bool unique_indices) {
   return Emit("Scatter", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_RETURN_IF_ERROR(CheckComputation(update_computation, "update"));
+    PLEXA_RETURN_IF_ERROR(CheckComputation(update_computation, "update"));
     if (operands.empty() || operands.size() != updates.size()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "needs N >= 1 operands and as many updates, got ", operands.size(),
           " operands and ", updates.size(), " updates"));
     }
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> all, ResolveAll(operands));
-    BLD_ASSIGN_OR_RETURN(Instruction * idx, Resolve(scatter_indices));
-    BLD_ASSIGN_OR_RETURN(std::vector<Instruction*> ups, ResolveAll(updates));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<Instruction*> all, ResolveAll(operands));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * idx, Resolve(scatter_indices));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<Instruction*> ups, ResolveAll(updates));
     all.push_back(idx);
     all.insert(all.end(), ups.begin(), ups.end());
-    BLD_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(
         Shape result,
         shape_inference::InferScatterShape(
             ShapesOf(all), update_computation->ComputeProgramShape(),
@@ -394,8 +398,8 @@ Op Builder::Scatter(absl::Span<const Op> operands, Op scatter_indices,
 
 Op Builder::GetDimensionSize(Op operand, int64_t dimension) {
   return Emit("GetDimensionSize", [&]() -> absl::StatusOr<Instruction*> {
-    BLD_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
-    BLD_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(Instruction * o, Resolve(operand));
+    PLEXA_ASSIGN_OR_RETURN(
         Shape result,
         shape_inference::InferGetDimensionSizeShape(o->shape(), dimension));
     InstructionAttrs attrs;

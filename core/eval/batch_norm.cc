@@ -30,7 +30,7 @@ absl::Status Invalid(const Instruction& instr, absl::string_view what) {
 absl::StatusOr<std::vector<double>> ReadDoubles(const Instruction& instr,
                                                 const Literal& l) {
   std::vector<double> out(ElementCount(l.shape().dimensions()));
-  PLEXA_EVAL_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       ArrayTypeSwitch(l.shape().element_type(), [&](auto tag) -> absl::Status {
         using T = typename decltype(tag)::type;
         if constexpr (kIsFloat<T>) {
@@ -55,7 +55,7 @@ absl::StatusOr<Literal> WriteDoubles(const Shape& shape,
                      " does not hold ", values.size(), " elements"));
   }
   Literal out = MakeLiteral(shape);
-  PLEXA_EVAL_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       ArrayTypeSwitch(shape.element_type(), [&](auto tag) -> absl::Status {
         using T = typename decltype(tag)::type;
         T* d = MutableDataOf<T>(out);
@@ -107,14 +107,12 @@ absl::StatusOr<Literal> EvalBatchNormTraining(Interpreter&,
     return Invalid(instr, "expected operand, scale, offset");
   }
   const Shape& shape = ops[0]->shape();
-  PLEXA_EVAL_ASSIGN_OR_RETURN(Features g,
-                              GetFeatures(instr, shape, ops, {1, 2}));
-  PLEXA_EVAL_ASSIGN_OR_RETURN(std::vector<double> x,
-                              ReadDoubles(instr, *ops[0]));
-  PLEXA_EVAL_ASSIGN_OR_RETURN(std::vector<double> scale,
-                              ReadDoubles(instr, *ops[1]));
-  PLEXA_EVAL_ASSIGN_OR_RETURN(std::vector<double> offset,
-                              ReadDoubles(instr, *ops[2]));
+  PLEXA_ASSIGN_OR_RETURN(Features g, GetFeatures(instr, shape, ops, {1, 2}));
+  PLEXA_ASSIGN_OR_RETURN(std::vector<double> x, ReadDoubles(instr, *ops[0]));
+  PLEXA_ASSIGN_OR_RETURN(std::vector<double> scale,
+                         ReadDoubles(instr, *ops[1]));
+  PLEXA_ASSIGN_OR_RETURN(std::vector<double> offset,
+                         ReadDoubles(instr, *ops[2]));
   const double eps = instr.attrs().epsilon;
   const double m = static_cast<double>(g.per_feature);
   std::vector<double> mean(g.count, 0.0), var(g.count, 0.0);
@@ -131,12 +129,12 @@ absl::StatusOr<Literal> EvalBatchNormTraining(Interpreter&,
     y[i] = (x[i] - mean[c]) / std::sqrt(var[c] + eps) * scale[c] + offset[c];
   }
   std::vector<Literal> outs;
-  PLEXA_EVAL_ASSIGN_OR_RETURN(Literal y_lit,
-                              WriteDoubles(instr.shape().tuple_shapes(0), y));
-  PLEXA_EVAL_ASSIGN_OR_RETURN(
-      Literal mean_lit, WriteDoubles(instr.shape().tuple_shapes(1), mean));
-  PLEXA_EVAL_ASSIGN_OR_RETURN(Literal var_lit,
-                              WriteDoubles(instr.shape().tuple_shapes(2), var));
+  PLEXA_ASSIGN_OR_RETURN(Literal y_lit,
+                         WriteDoubles(instr.shape().tuple_shapes(0), y));
+  PLEXA_ASSIGN_OR_RETURN(Literal mean_lit,
+                         WriteDoubles(instr.shape().tuple_shapes(1), mean));
+  PLEXA_ASSIGN_OR_RETURN(Literal var_lit,
+                         WriteDoubles(instr.shape().tuple_shapes(2), var));
   outs.push_back(std::move(y_lit));
   outs.push_back(std::move(mean_lit));
   outs.push_back(std::move(var_lit));
@@ -149,11 +147,11 @@ absl::StatusOr<Literal> EvalBatchNormInference(Interpreter&,
   if (ops.size() != 5) {
     return Invalid(instr, "expected operand, scale, offset, mean, variance");
   }
-  PLEXA_EVAL_ASSIGN_OR_RETURN(
+  PLEXA_ASSIGN_OR_RETURN(
       Features g, GetFeatures(instr, ops[0]->shape(), ops, {1, 2, 3, 4}));
   std::vector<std::vector<double>> v(5);
   for (int i = 0; i < 5; ++i) {
-    PLEXA_EVAL_ASSIGN_OR_RETURN(v[i], ReadDoubles(instr, *ops[i]));
+    PLEXA_ASSIGN_OR_RETURN(v[i], ReadDoubles(instr, *ops[i]));
   }
   const double eps = instr.attrs().epsilon;
   const std::vector<double>& x = v[0];
@@ -173,14 +171,14 @@ absl::StatusOr<Literal> EvalBatchNormGrad(Interpreter&,
     return Invalid(instr,
                    "expected operand, scale, mean, variance, grad_output");
   }
-  PLEXA_EVAL_ASSIGN_OR_RETURN(
-      Features g, GetFeatures(instr, ops[0]->shape(), ops, {1, 2, 3}));
+  PLEXA_ASSIGN_OR_RETURN(Features g,
+                         GetFeatures(instr, ops[0]->shape(), ops, {1, 2, 3}));
   if (!ShapeUtil::SameDimensions(ops[4]->shape(), ops[0]->shape())) {
     return Invalid(instr, "grad_output must have the operand's shape");
   }
   std::vector<std::vector<double>> v(5);
   for (int i = 0; i < 5; ++i) {
-    PLEXA_EVAL_ASSIGN_OR_RETURN(v[i], ReadDoubles(instr, *ops[i]));
+    PLEXA_ASSIGN_OR_RETURN(v[i], ReadDoubles(instr, *ops[i]));
   }
   const std::vector<double>& x = v[0];
   const std::vector<double>& scale = v[1];
@@ -206,13 +204,13 @@ absl::StatusOr<Literal> EvalBatchNormGrad(Interpreter&,
             (dy[i] - sum_dy[c] / m - xhat * sum_dy_xhat[c] / m);
   }
   std::vector<Literal> outs;
-  PLEXA_EVAL_ASSIGN_OR_RETURN(Literal dx_lit,
-                              WriteDoubles(instr.shape().tuple_shapes(0), dx));
-  PLEXA_EVAL_ASSIGN_OR_RETURN(
+  PLEXA_ASSIGN_OR_RETURN(Literal dx_lit,
+                         WriteDoubles(instr.shape().tuple_shapes(0), dx));
+  PLEXA_ASSIGN_OR_RETURN(
       Literal dscale_lit,
       WriteDoubles(instr.shape().tuple_shapes(1), sum_dy_xhat));
-  PLEXA_EVAL_ASSIGN_OR_RETURN(
-      Literal doffset_lit, WriteDoubles(instr.shape().tuple_shapes(2), sum_dy));
+  PLEXA_ASSIGN_OR_RETURN(Literal doffset_lit,
+                         WriteDoubles(instr.shape().tuple_shapes(2), sum_dy));
   outs.push_back(std::move(dx_lit));
   outs.push_back(std::move(dscale_lit));
   outs.push_back(std::move(doffset_lit));

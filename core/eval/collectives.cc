@@ -132,7 +132,7 @@ absl::Status Combine(ScalarFn* fn, Literal& dst, const Literal& src) {
   for (int64_t i = 0; i < n; ++i) {
     const void* args[2] = {d + i * w, s + i * w};
     void* out = d + i * w;
-    PLEXA_EVAL_RETURN_IF_ERROR(fn->Call(args, &out));
+    PLEXA_RETURN_IF_ERROR(fn->Call(args, &out));
   }
   return absl::OkStatus();
 }
@@ -180,8 +180,8 @@ absl::StatusOr<Literal> EvalAllReduce(Interpreter& interp,
     }
   }
   if (group.size() > 1) {
-    PLEXA_EVAL_ASSIGN_OR_RETURN(ScalarFn * fn,
-                                interp.GetScalarFn(*instr.to_apply()));
+    PLEXA_ASSIGN_OR_RETURN(ScalarFn * fn,
+                           interp.GetScalarFn(*instr.to_apply()));
     if (fn->num_params() != 2 || fn->num_results() != 1) {
       return Invalid(instr, "the reduction computation must be binary");
     }
@@ -198,7 +198,7 @@ absl::StatusOr<Literal> EvalAllReduce(Interpreter& interp,
     const std::string key =
         absl::StrCat(reinterpret_cast<uintptr_t>(&instr), "#",
                      interp.NextExecutionCount(&instr));
-    PLEXA_EVAL_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(
         std::vector<std::vector<Literal>> all,
         interp.hub()->Exchange(key, group, me, std::move(values)));
     values = std::move(all[0]);
@@ -207,7 +207,7 @@ absl::StatusOr<Literal> EvalAllReduce(Interpreter& interp,
         if (!ShapeUtil::SameDimensions(values[i].shape(), all[k][i].shape())) {
           return Invalid(instr, "replicas contributed different shapes");
         }
-        PLEXA_EVAL_RETURN_IF_ERROR(Combine(fn, values[i], all[k][i]));
+        PLEXA_RETURN_IF_ERROR(Combine(fn, values[i], all[k][i]));
       }
     }
   }
@@ -221,7 +221,7 @@ absl::StatusOr<Literal> EvalAllReduce(Interpreter& interp,
 absl::StatusOr<Literal> EvalReplicaId(Interpreter& interp,
                                       const Instruction& instr, Operands) {
   Literal out = MakeLiteral(instr.shape());
-  PLEXA_EVAL_RETURN_IF_ERROR(ArrayTypeSwitch(
+  PLEXA_RETURN_IF_ERROR(ArrayTypeSwitch(
       instr.shape().element_type(), [&](auto tag) -> absl::Status {
         using T = typename decltype(tag)::type;
         MutableDataOf<T>(out)[0] = ConvertElement<T>(interp.replica_id());

@@ -37,16 +37,16 @@ absl::StatusOr<Literal> EvalWhile(Interpreter& interp, const Instruction& instr,
   const std::optional<int64_t> cap = interp.options().max_while_iterations;
   for (int64_t iteration = 0;; ++iteration) {
     const Literal* arg = &state;
-    PLEXA_EVAL_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(
         Literal pred, interp.Evaluate(*cond, absl::MakeConstSpan(&arg, 1)));
-    PLEXA_EVAL_ASSIGN_OR_RETURN(bool go_on, ReadPred(instr, pred));
+    PLEXA_ASSIGN_OR_RETURN(bool go_on, ReadPred(instr, pred));
     if (!go_on) break;
     if (cap.has_value() && iteration >= *cap) {
       return absl::ResourceExhaustedError(absl::StrCat(
           "evaluator: ", InstrName(instr), " did not finish within ", *cap,
           " iterations (max_while_iterations)"));
     }
-    PLEXA_EVAL_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(
         Literal next, interp.Evaluate(*body, absl::MakeConstSpan(&arg, 1)));
     state = std::move(next);
   }
@@ -72,7 +72,7 @@ absl::StatusOr<Literal> EvalConditional(Interpreter& interp,
     b = index.data()[0] != 0 ? 0 : 1;
     if (n != 2) return Invalid(instr, "a pred conditional needs two branches");
   } else {
-    PLEXA_EVAL_ASSIGN_OR_RETURN(b, ReadIndexElement(index, 0));
+    PLEXA_ASSIGN_OR_RETURN(b, ReadIndexElement(index, 0));
     // An index out of [0, n) runs the last branch, as XLA.
     if (b < 0 || b >= n) b = n - 1;
   }

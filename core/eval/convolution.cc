@@ -115,8 +115,8 @@ absl::StatusOr<Literal> EvalConvolution(Interpreter&, const Instruction& instr,
   static const Window kEmptyWindow;
   const Window& window = attrs.window ? *attrs.window : kEmptyWindow;
   const PrimitiveType type = instr.shape().element_type();
-  PLEXA_EVAL_ASSIGN_OR_RETURN(Literal lhs, ConvertLiteral(*ops[0], type));
-  PLEXA_EVAL_ASSIGN_OR_RETURN(Literal rhs, ConvertLiteral(*ops[1], type));
+  PLEXA_ASSIGN_OR_RETURN(Literal lhs, ConvertLiteral(*ops[0], type));
+  PLEXA_ASSIGN_OR_RETURN(Literal rhs, ConvertLiteral(*ops[1], type));
   const Shape& ls = lhs.shape();
   const Shape& rs = rhs.shape();
   const Shape& os = instr.shape();
@@ -181,12 +181,11 @@ absl::StatusOr<Literal> EvalConvolution(Interpreter&, const Instruction& instr,
   if (g.out_features == 0 || ElementCount(os.dimensions()) == 0) return out;
   g.lhs_strides = RowMajorStrides(ls.dimensions());
   g.rhs_strides = RowMajorStrides(rs.dimensions());
-  PLEXA_EVAL_RETURN_IF_ERROR(
-      ArrayTypeSwitch(type, [&](auto tag) -> absl::Status {
-        using T = typename decltype(tag)::type;
-        Convolve<T>(instr, g, lhs, rhs, out);
-        return absl::OkStatus();
-      }));
+  PLEXA_RETURN_IF_ERROR(ArrayTypeSwitch(type, [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    Convolve<T>(instr, g, lhs, rhs, out);
+    return absl::OkStatus();
+  }));
   return out;
 }
 

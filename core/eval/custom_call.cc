@@ -96,7 +96,7 @@ absl::StatusOr<Literal> EvalCustomCall(Interpreter& interp,
       std::vector<const Literal*> ptrs;
       operands.reserve(ops.size());
       for (const Literal* op : ops) {
-        PLEXA_EVAL_ASSIGN_OR_RETURN(Literal dense, ToDefaultLayout(*op));
+        PLEXA_ASSIGN_OR_RETURN(Literal dense, ToDefaultLayout(*op));
         operands.push_back(std::move(dense));
       }
       for (const Literal& op : operands) ptrs.push_back(&op);
@@ -113,7 +113,7 @@ absl::StatusOr<Literal> EvalCustomCall(Interpreter& interp,
             "returned ",
             result->shape().ToString(), " for ", instr.shape().ToString()));
       }
-      PLEXA_EVAL_ASSIGN_OR_RETURN(Literal dense, ToDefaultLayout(*result));
+      PLEXA_ASSIGN_OR_RETURN(Literal dense, ToDefaultLayout(*result));
       NormalizePred(&dense);
       return dense;
     }
@@ -148,8 +148,7 @@ absl::StatusOr<Literal> EvalCustomCall(Interpreter& interp,
   for (size_t i = 0; i < ops.size(); ++i) {
     const Shape target_shape = constrained ? attrs.operand_shapes_with_layout[i]
                                            : StripLayout(ops[i]->shape());
-    PLEXA_EVAL_ASSIGN_OR_RETURN(Literal laid_out,
-                                ToLayoutOf(*ops[i], target_shape));
+    PLEXA_ASSIGN_OR_RETURN(Literal laid_out, ToLayoutOf(*ops[i], target_shape));
     operands.push_back(std::move(laid_out));
   }
   // The result buffer: the custom-call's layout when constrained, else the
@@ -163,7 +162,7 @@ absl::StatusOr<Literal> EvalCustomCall(Interpreter& interp,
   if (in.empty()) in.push_back(nullptr);
   void* out = BufferOf(result, keep);
   target(out, in.data());
-  PLEXA_EVAL_ASSIGN_OR_RETURN(Literal dense, ToDefaultLayout(result));
+  PLEXA_ASSIGN_OR_RETURN(Literal dense, ToDefaultLayout(result));
   NormalizePred(&dense);
   return dense;
 }

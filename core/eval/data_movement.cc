@@ -51,7 +51,7 @@ absl::StatusOr<std::vector<int64_t>> ReadStartIndices(const Instruction& instr,
   if (available == 1 && ops[first]->shape().rank() == 1 &&
       ops[first]->shape().dimensions(0) == rank) {
     for (int64_t i = 0; i < rank; ++i) {
-      PLEXA_EVAL_ASSIGN_OR_RETURN(int64_t v, ReadIndexElement(*ops[first], i));
+      PLEXA_ASSIGN_OR_RETURN(int64_t v, ReadIndexElement(*ops[first], i));
       starts.push_back(v);
     }
     return starts;
@@ -64,7 +64,7 @@ absl::StatusOr<std::vector<int64_t>> ReadStartIndices(const Instruction& instr,
     if (ElementCount(ops[i]->shape().dimensions()) != 1) {
       return Invalid(instr, "start indices must be scalars");
     }
-    PLEXA_EVAL_ASSIGN_OR_RETURN(int64_t v, ReadIndexElement(*ops[i], 0));
+    PLEXA_ASSIGN_OR_RETURN(int64_t v, ReadIndexElement(*ops[i], 0));
     starts.push_back(v);
   }
   return starts;
@@ -74,7 +74,7 @@ absl::StatusOr<std::vector<int64_t>> ReadStartIndices(const Instruction& instr,
 
 absl::StatusOr<Literal> EvalBroadcast(Interpreter&, const Instruction& instr,
                                       Operands ops) {
-  PLEXA_EVAL_RETURN_IF_ERROR(ExpectArrays(instr, ops, 1));
+  PLEXA_RETURN_IF_ERROR(ExpectArrays(instr, ops, 1));
   const Shape& in = ops[0]->shape();
   const Shape& out_shape = instr.shape();
   const absl::Span<const int64_t> dims = instr.dimensions();
@@ -110,7 +110,7 @@ absl::StatusOr<Literal> EvalBroadcast(Interpreter&, const Instruction& instr,
 
 absl::StatusOr<Literal> EvalReshape(Interpreter&, const Instruction& instr,
                                     Operands ops) {
-  PLEXA_EVAL_RETURN_IF_ERROR(ExpectArrays(instr, ops, 1));
+  PLEXA_RETURN_IF_ERROR(ExpectArrays(instr, ops, 1));
   if (ElementCount(ops[0]->shape().dimensions()) !=
           ElementCount(instr.shape().dimensions()) ||
       ops[0]->shape().element_type() != instr.shape().element_type()) {
@@ -129,7 +129,7 @@ absl::StatusOr<Literal> EvalReshape(Interpreter&, const Instruction& instr,
 
 absl::StatusOr<Literal> EvalTranspose(Interpreter&, const Instruction& instr,
                                       Operands ops) {
-  PLEXA_EVAL_RETURN_IF_ERROR(ExpectArrays(instr, ops, 1));
+  PLEXA_RETURN_IF_ERROR(ExpectArrays(instr, ops, 1));
   const Shape& in = ops[0]->shape();
   const absl::Span<const int64_t> perm = instr.dimensions();
   if (static_cast<int64_t>(perm.size()) != in.rank()) {
@@ -163,7 +163,7 @@ absl::StatusOr<Literal> EvalTranspose(Interpreter&, const Instruction& instr,
 
 absl::StatusOr<Literal> EvalReverse(Interpreter&, const Instruction& instr,
                                     Operands ops) {
-  PLEXA_EVAL_RETURN_IF_ERROR(ExpectArrays(instr, ops, 1));
+  PLEXA_RETURN_IF_ERROR(ExpectArrays(instr, ops, 1));
   const Shape& in = ops[0]->shape();
   std::vector<bool> reversed(in.rank(), false);
   for (int64_t d : instr.dimensions()) {
@@ -190,7 +190,7 @@ absl::StatusOr<Literal> EvalReverse(Interpreter&, const Instruction& instr,
 
 absl::StatusOr<Literal> EvalConcatenate(Interpreter&, const Instruction& instr,
                                         Operands ops) {
-  PLEXA_EVAL_RETURN_IF_ERROR(ExpectArrays(instr, ops, ops.size()));
+  PLEXA_RETURN_IF_ERROR(ExpectArrays(instr, ops, ops.size()));
   if (instr.dimensions().size() != 1 || ops.empty()) {
     return Invalid(instr, "expected one dimension and some operands");
   }
@@ -236,7 +236,7 @@ absl::StatusOr<Literal> EvalConcatenate(Interpreter&, const Instruction& instr,
 
 absl::StatusOr<Literal> EvalSlice(Interpreter&, const Instruction& instr,
                                   Operands ops) {
-  PLEXA_EVAL_RETURN_IF_ERROR(ExpectArrays(instr, ops, 1));
+  PLEXA_RETURN_IF_ERROR(ExpectArrays(instr, ops, 1));
   const Shape& in = ops[0]->shape();
   const auto& slice = instr.attrs().slice;
   if (static_cast<int64_t>(slice.size()) != in.rank()) {
@@ -269,7 +269,7 @@ absl::StatusOr<Literal> EvalSlice(Interpreter&, const Instruction& instr,
 
 absl::StatusOr<Literal> EvalPad(Interpreter&, const Instruction& instr,
                                 Operands ops) {
-  PLEXA_EVAL_RETURN_IF_ERROR(ExpectArrays(instr, ops, 2));
+  PLEXA_RETURN_IF_ERROR(ExpectArrays(instr, ops, 2));
   const Shape& in = ops[0]->shape();
   const Shape& out_shape = instr.shape();
   if (!instr.attrs().padding_config.has_value() ||
@@ -311,12 +311,12 @@ absl::StatusOr<Literal> EvalPad(Interpreter&, const Instruction& instr,
 
 absl::StatusOr<Literal> EvalDynamicSlice(Interpreter&, const Instruction& instr,
                                          Operands ops) {
-  PLEXA_EVAL_RETURN_IF_ERROR(ExpectArrays(instr, ops, ops.size()));
+  PLEXA_RETURN_IF_ERROR(ExpectArrays(instr, ops, ops.size()));
   const Shape& in = ops[0]->shape();
   const Shape& out_shape = instr.shape();
   if (out_shape.rank() != in.rank()) return Invalid(instr, "rank mismatch");
-  PLEXA_EVAL_ASSIGN_OR_RETURN(std::vector<int64_t> starts,
-                              ReadStartIndices(instr, ops, 1, in.rank()));
+  PLEXA_ASSIGN_OR_RETURN(std::vector<int64_t> starts,
+                         ReadStartIndices(instr, ops, 1, in.rank()));
   // Today's XLA clamps each start index to [0, dim - size] so the slice is
   // always in bounds (SEMANTICS.md; seed 004 describes the older modulo).
   for (int64_t d = 0; d < in.rank(); ++d) {
@@ -345,15 +345,15 @@ absl::StatusOr<Literal> EvalDynamicSlice(Interpreter&, const Instruction& instr,
 absl::StatusOr<Literal> EvalDynamicUpdateSlice(Interpreter&,
                                                const Instruction& instr,
                                                Operands ops) {
-  PLEXA_EVAL_RETURN_IF_ERROR(ExpectArrays(instr, ops, ops.size()));
+  PLEXA_RETURN_IF_ERROR(ExpectArrays(instr, ops, ops.size()));
   const Shape& in = ops[0]->shape();
   const Shape& update = ops[1]->shape();
   if (update.rank() != in.rank() ||
       update.element_type() != in.element_type()) {
     return Invalid(instr, "update does not match the operand");
   }
-  PLEXA_EVAL_ASSIGN_OR_RETURN(std::vector<int64_t> starts,
-                              ReadStartIndices(instr, ops, 2, in.rank()));
+  PLEXA_ASSIGN_OR_RETURN(std::vector<int64_t> starts,
+                         ReadStartIndices(instr, ops, 2, in.rank()));
   // Clamped to [0, dim - update_dim] as today's XLA (the seed's modulo is
   // the older behaviour).
   for (int64_t d = 0; d < in.rank(); ++d) {
@@ -390,7 +390,7 @@ absl::StatusOr<Literal> EvalIota(Interpreter&, const Instruction& instr,
   const std::vector<int64_t> strides = RowMajorStrides(shape.dimensions());
   const int64_t n = ElementCount(shape.dimensions());
   const int64_t size = shape.dimensions(dim);
-  PLEXA_EVAL_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       ArrayTypeSwitch(shape.element_type(), [&](auto tag) -> absl::Status {
         using T = typename decltype(tag)::type;
         T* o = MutableDataOf<T>(out);
@@ -408,9 +408,9 @@ absl::StatusOr<Literal> EvalBitcast(Interpreter&, const Instruction& instr,
   // Same bytes, reinterpreted: lay the operand out as its instruction's
   // shape says (default layout if none), take the bytes, and read them
   // under the result shape's layout.
-  PLEXA_EVAL_RETURN_IF_ERROR(ExpectArrays(instr, ops, 1));
-  PLEXA_EVAL_ASSIGN_OR_RETURN(Literal src,
-                              ToLayoutOf(*ops[0], instr.operand(0)->shape()));
+  PLEXA_RETURN_IF_ERROR(ExpectArrays(instr, ops, 1));
+  PLEXA_ASSIGN_OR_RETURN(Literal src,
+                         ToLayoutOf(*ops[0], instr.operand(0)->shape()));
   Shape dst_shape = instr.shape();
   dst_shape.set_layout(LayoutUtil::EffectiveLayout(instr.shape()));
   Literal dst(dst_shape);
@@ -424,7 +424,7 @@ absl::StatusOr<Literal> EvalBitcast(Interpreter&, const Instruction& instr,
     std::memcpy(dst.mutable_data().data(), src.data().data(),
                 src.data().size());
   }
-  PLEXA_EVAL_ASSIGN_OR_RETURN(Literal out, ToDefaultLayout(dst));
+  PLEXA_ASSIGN_OR_RETURN(Literal out, ToDefaultLayout(dst));
   NormalizePred(&out);
   return out;
 }
@@ -441,7 +441,7 @@ absl::StatusOr<Literal> EvalGetDimensionSize(Interpreter&,
   }
   Literal out = MakeLiteral(instr.shape());
   const int64_t size = ops[0]->shape().dimensions(instr.dimensions(0));
-  PLEXA_EVAL_RETURN_IF_ERROR(ArrayTypeSwitch(
+  PLEXA_RETURN_IF_ERROR(ArrayTypeSwitch(
       instr.shape().element_type(), [&](auto tag) -> absl::Status {
         using T = typename decltype(tag)::type;
         MutableDataOf<T>(out)[0] = ConvertElement<T>(size);

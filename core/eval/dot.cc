@@ -64,8 +64,8 @@ absl::StatusOr<Literal> EvalDot(Interpreter&, const Instruction& instr,
   }
   const DotDimensionNumbers& dn = *instr.attrs().dot_dimension_numbers;
   const PrimitiveType type = instr.shape().element_type();
-  PLEXA_EVAL_ASSIGN_OR_RETURN(Literal lhs, ConvertLiteral(*ops[0], type));
-  PLEXA_EVAL_ASSIGN_OR_RETURN(Literal rhs, ConvertLiteral(*ops[1], type));
+  PLEXA_ASSIGN_OR_RETURN(Literal lhs, ConvertLiteral(*ops[0], type));
+  PLEXA_ASSIGN_OR_RETURN(Literal rhs, ConvertLiteral(*ops[1], type));
   const Shape& ls = lhs.shape();
   const Shape& rs = rhs.shape();
   if (dn.lhs_batch_dimensions.size() != dn.rhs_batch_dimensions.size() ||
@@ -128,13 +128,12 @@ absl::StatusOr<Literal> EvalDot(Interpreter&, const Instruction& instr,
   const Literal lhs_t = TransposeLiteral(lhs, lhs_order);  // [B, M, K]
   const Literal rhs_t = TransposeLiteral(rhs, rhs_order);  // [B, K, N]
   Literal out = MakeLiteral(instr.shape());
-  PLEXA_EVAL_RETURN_IF_ERROR(
-      ArrayTypeSwitch(type, [&](auto tag) -> absl::Status {
-        using T = typename decltype(tag)::type;
-        BatchMatMul<T>(DataOf<T>(lhs_t), DataOf<T>(rhs_t),
-                       MutableDataOf<T>(out), batch, m, k, n);
-        return absl::OkStatus();
-      }));
+  PLEXA_RETURN_IF_ERROR(ArrayTypeSwitch(type, [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    BatchMatMul<T>(DataOf<T>(lhs_t), DataOf<T>(rhs_t), MutableDataOf<T>(out),
+                   batch, m, k, n);
+    return absl::OkStatus();
+  }));
   return out;
 }
 

@@ -802,7 +802,7 @@ absl::StatusOr<Literal> ConvertLiteral(const Literal& in, PrimitiveType to) {
   const Shape& shape = in.shape();
   if (shape.element_type() == to) return Literal(in);
   Literal out = MakeLiteral(ShapeUtil::ChangeElementType(shape, to));
-  PLEXA_EVAL_RETURN_IF_ERROR(ConvertBuffer(
+  PLEXA_RETURN_IF_ERROR(ConvertBuffer(
       shape.element_type(), to, in.data().data(), out.mutable_data().data(),
       ElementCount(shape.dimensions())));
   return out;
@@ -900,7 +900,7 @@ absl::StatusOr<Literal> EvalElementwise(Interpreter& interp,
         instr.shape().ToString(), " have different byte sizes"));
   }
   Literal out = MakeLiteral(instr.shape());
-  PLEXA_EVAL_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       ElementwiseKernel(instr, in, out.mutable_data().data(), n));
   return out;
 }
@@ -911,13 +911,12 @@ absl::StatusOr<Literal> EvalMap(Interpreter& interp, const Instruction& instr,
     return absl::InvalidArgumentError(
         absl::StrCat(InstrName(instr), ": expected one called computation"));
   }
-  PLEXA_EVAL_ASSIGN_OR_RETURN(ScalarFn * fn,
-                              interp.GetScalarFn(*instr.to_apply()));
+  PLEXA_ASSIGN_OR_RETURN(ScalarFn * fn, interp.GetScalarFn(*instr.to_apply()));
   std::vector<PrimitiveType> param_types;
   for (const Literal* op : ops)
     param_types.push_back(op->shape().element_type());
-  PLEXA_EVAL_RETURN_IF_ERROR(CheckScalarFnTypes(
-      instr, *fn, param_types, {instr.shape().element_type()}));
+  PLEXA_RETURN_IF_ERROR(CheckScalarFnTypes(instr, *fn, param_types,
+                                           {instr.shape().element_type()}));
   const int64_t n = ElementCount(instr.shape().dimensions());
   Literal out = MakeLiteral(instr.shape());
   const int64_t out_width =
@@ -938,7 +937,7 @@ absl::StatusOr<Literal> EvalMap(Interpreter& interp, const Instruction& instr,
       args[k] = ops[k]->data().data() + i * widths[k];
     }
     void* result = o + i * out_width;
-    PLEXA_EVAL_RETURN_IF_ERROR(fn->Call(args.data(), &result));
+    PLEXA_RETURN_IF_ERROR(fn->Call(args.data(), &result));
   }
   return out;
 }

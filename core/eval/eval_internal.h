@@ -24,6 +24,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
+#include "core/base/status_macros.h"
 #include "core/eval/evaluator.h"
 #include "core/ir/computation.h"
 #include "core/ir/instruction.h"
@@ -31,22 +32,6 @@
 #include "core/literal/literal.h"
 #include "core/shape/shape.h"
 #include "core/shape/shape_util.h"
-
-#define PLEXA_EVAL_RETURN_IF_ERROR(expr)           \
-  do {                                             \
-    ::absl::Status _plexa_status = (expr);         \
-    if (!_plexa_status.ok()) return _plexa_status; \
-  } while (0)
-
-#define PLEXA_EVAL_CONCAT_INNER(a, b) a##b
-#define PLEXA_EVAL_CONCAT(a, b) PLEXA_EVAL_CONCAT_INNER(a, b)
-#define PLEXA_EVAL_ASSIGN_OR_RETURN(lhs, expr) \
-  PLEXA_EVAL_ASSIGN_OR_RETURN_IMPL(            \
-      PLEXA_EVAL_CONCAT(_plexa_statusor_, __LINE__), lhs, expr)
-#define PLEXA_EVAL_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
-  auto tmp = (expr);                                     \
-  if (!tmp.ok()) return tmp.status();                    \
-  lhs = std::move(tmp).value()
 
 namespace plexa::eval {
 

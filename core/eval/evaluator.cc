@@ -119,8 +119,8 @@ absl::StatusOr<ScalarFn*> Interpreter::GetScalarFn(
     const Computation& computation) {
   auto it = scalar_fns_.find(&computation);
   if (it != scalar_fns_.end()) return it->second.get();
-  PLEXA_EVAL_ASSIGN_OR_RETURN(std::unique_ptr<ScalarFn> fn,
-                              ScalarFn::Create(computation, this));
+  PLEXA_ASSIGN_OR_RETURN(std::unique_ptr<ScalarFn> fn,
+                         ScalarFn::Create(computation, this));
   ScalarFn* result = fn.get();
   scalar_fns_[&computation] = std::move(fn);
   return result;
@@ -134,7 +134,7 @@ absl::StatusOr<Literal> Interpreter::Evaluate(
                      computation.num_parameters(), " parameters; called with ",
                      args.size()));
   }
-  PLEXA_EVAL_ASSIGN_OR_RETURN(const Plan* plan, GetPlan(computation));
+  PLEXA_ASSIGN_OR_RETURN(const Plan* plan, GetPlan(computation));
   const size_t n = plan->order.size();
   std::vector<Literal> values(n);
   std::vector<const Literal*> refs(n, nullptr);
@@ -148,7 +148,7 @@ absl::StatusOr<Literal> Interpreter::Evaluate(
         return absl::InvalidArgumentError(absl::StrCat(
             "computation ", computation.name(), ": bad parameter number ", p));
       }
-      PLEXA_EVAL_RETURN_IF_ERROR(CheckResultShape(instr, *args[p]));
+      PLEXA_RETURN_IF_ERROR(CheckResultShape(instr, *args[p]));
       refs[pos] = args[p];
       continue;
     }
@@ -156,7 +156,7 @@ absl::StatusOr<Literal> Interpreter::Evaluate(
     for (int32_t o : plan->operands[pos]) operands.push_back(refs[o]);
     absl::StatusOr<Literal> value = EvaluateInstruction(instr, operands, args);
     if (!value.ok()) return value.status();
-    PLEXA_EVAL_RETURN_IF_ERROR(CheckResultShape(instr, *value));
+    PLEXA_RETURN_IF_ERROR(CheckResultShape(instr, *value));
     values[pos] = std::move(value).value();
     refs[pos] = &values[pos];
     for (int32_t o : plan->operands[pos]) {
@@ -329,7 +329,7 @@ absl::StatusOr<std::vector<Literal>> PrepareArguments(
                        param->shape().ToString(false), " but the argument is ",
                        args[i].shape().ToString(false)));
     }
-    PLEXA_EVAL_ASSIGN_OR_RETURN(Literal dense, ToDefaultLayout(args[i]));
+    PLEXA_ASSIGN_OR_RETURN(Literal dense, ToDefaultLayout(args[i]));
     NormalizePred(&dense);
     prepared.push_back(std::move(dense));
   }
@@ -370,7 +370,7 @@ absl::StatusOr<Literal> RunOneReplica(const EvaluatorOptions& options,
   std::vector<const Literal*> ptrs;
   ptrs.reserve(args.size());
   for (const Literal& a : args) ptrs.push_back(&a);
-  PLEXA_EVAL_ASSIGN_OR_RETURN(
+  PLEXA_ASSIGN_OR_RETURN(
       Literal result, interpreter.Evaluate(*module.entry_computation(), ptrs));
   return ToLayoutOf(result, ResultShape(module));
 }
@@ -397,10 +397,10 @@ absl::Status CheckModule(const EvaluatorOptions& options,
 
 absl::StatusOr<Literal> Evaluator::Run(const Module& module,
                                        absl::Span<const Literal> args) const {
-  PLEXA_EVAL_RETURN_IF_ERROR(eval::CheckModule(options_, module));
-  PLEXA_EVAL_RETURN_IF_ERROR(eval::CheckOptions(options_, 1));
-  PLEXA_EVAL_ASSIGN_OR_RETURN(std::vector<Literal> prepared,
-                              eval::PrepareArguments(module, args, 0, 1));
+  PLEXA_RETURN_IF_ERROR(eval::CheckModule(options_, module));
+  PLEXA_RETURN_IF_ERROR(eval::CheckOptions(options_, 1));
+  PLEXA_ASSIGN_OR_RETURN(std::vector<Literal> prepared,
+                         eval::PrepareArguments(module, args, 0, 1));
   return eval::RunOneReplica(options_, module, std::move(prepared), 0, 1,
                              nullptr);
 }
@@ -413,11 +413,11 @@ absl::StatusOr<std::vector<Literal>> Evaluator::RunReplicated(
     return absl::InvalidArgumentError(
         "RunReplicated needs at least one replica");
   }
-  PLEXA_EVAL_RETURN_IF_ERROR(eval::CheckModule(options_, module));
-  PLEXA_EVAL_RETURN_IF_ERROR(eval::CheckOptions(options_, replicas));
+  PLEXA_RETURN_IF_ERROR(eval::CheckModule(options_, module));
+  PLEXA_RETURN_IF_ERROR(eval::CheckOptions(options_, replicas));
   std::vector<std::vector<Literal>> prepared(replicas);
   for (int64_t r = 0; r < replicas; ++r) {
-    PLEXA_EVAL_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(
         prepared[r],
         eval::PrepareArguments(module, args_per_replica[r], r, replicas));
   }

@@ -47,7 +47,7 @@ absl::StatusOr<Literal> EvalInfeed(Interpreter& interp,
                        data_shape.ToString(false), " but the host fed ",
                        item->shape().ToString(false)));
     }
-    PLEXA_EVAL_ASSIGN_OR_RETURN(data, ToDefaultLayout(*item));
+    PLEXA_ASSIGN_OR_RETURN(data, ToDefaultLayout(*item));
     NormalizePred(&data);
   }
   std::vector<Literal> elements;
@@ -62,7 +62,7 @@ absl::StatusOr<Literal> EvalOutfeed(Interpreter& interp,
   const Shape& target = instr.attrs().outfeed_shape.has_value()
                             ? *instr.attrs().outfeed_shape
                             : instr.operand(0)->shape();
-  PLEXA_EVAL_ASSIGN_OR_RETURN(Literal data, ToLayoutOf(*ops[0], target));
+  PLEXA_ASSIGN_OR_RETURN(Literal data, ToLayoutOf(*ops[0], target));
   absl::Status s = interp.feeds().Outfeed(interp.replica_id(), instr.name(),
                                           std::move(data));
   if (!s.ok()) {

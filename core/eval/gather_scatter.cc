@@ -173,7 +173,7 @@ absl::StatusOr<Literal> EvalGather(Interpreter&, const Instruction& instr,
         std::memcpy(dst + linear * w, src + off * w, w);
         ++linear;
       });
-  PLEXA_EVAL_RETURN_IF_ERROR(status);
+  PLEXA_RETURN_IF_ERROR(status);
   return out;
 }
 
@@ -244,8 +244,7 @@ absl::StatusOr<Literal> EvalScatter(Interpreter& interp,
     if (it == bd.end()) return Invalid(instr, "bad batching dimensions");
     batching_pos.push_back(it - bd.begin());
   }
-  PLEXA_EVAL_ASSIGN_OR_RETURN(ScalarFn * fn,
-                              interp.GetScalarFn(*instr.to_apply()));
+  PLEXA_ASSIGN_OR_RETURN(ScalarFn * fn, interp.GetScalarFn(*instr.to_apply()));
   {
     std::vector<PrimitiveType> params, results;
     for (int64_t k = 0; k < n; ++k) {
@@ -255,7 +254,7 @@ absl::StatusOr<Literal> EvalScatter(Interpreter& interp,
     for (int64_t k = 0; k < n; ++k) {
       params.push_back(ops[n + 1 + k]->shape().element_type());
     }
-    PLEXA_EVAL_RETURN_IF_ERROR(CheckScalarFnTypes(instr, *fn, params, results));
+    PLEXA_RETURN_IF_ERROR(CheckScalarFnTypes(instr, *fn, params, results));
   }
 
   std::vector<Literal> results;
@@ -317,7 +316,7 @@ absl::StatusOr<Literal> EvalScatter(Interpreter& interp,
       status = fn->Call(args.data(), outs.data());
     });
   });
-  PLEXA_EVAL_RETURN_IF_ERROR(status);
+  PLEXA_RETURN_IF_ERROR(status);
   if (instr.shape().IsTuple()) return Literal::MakeTuple(std::move(results));
   return std::move(results[0]);
 }

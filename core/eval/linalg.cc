@@ -144,7 +144,7 @@ absl::StatusOr<Literal> EvalTriangularSolve(Interpreter&,
     return Invalid(instr, "the result must have b's shape");
   }
   Literal out(*ops[1]);
-  PLEXA_EVAL_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       ArrayTypeSwitch(as.element_type(), [&](auto tag) -> absl::Status {
         using T = typename decltype(tag)::type;
         if constexpr (kIsFloat<T> || kIsComplex<T>) {
@@ -181,7 +181,7 @@ absl::StatusOr<Literal> EvalCholesky(Interpreter&, const Instruction& instr,
     return Invalid(instr, "the result must have the operand's shape");
   }
   Literal out = MakeLiteral(instr.shape());
-  PLEXA_EVAL_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       ArrayTypeSwitch(as.element_type(), [&](auto tag) -> absl::Status {
         using T = typename decltype(tag)::type;
         if constexpr (kIsFloat<T> || kIsComplex<T>) {

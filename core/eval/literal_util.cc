@@ -74,8 +74,8 @@ absl::StatusOr<Literal> ToDefaultLayout(const Literal& literal) {
     std::vector<Literal> elements;
     elements.reserve(literal.tuple_element_count());
     for (int64_t i = 0; i < literal.tuple_element_count(); ++i) {
-      PLEXA_EVAL_ASSIGN_OR_RETURN(Literal e,
-                                  ToDefaultLayout(literal.tuple_element(i)));
+      PLEXA_ASSIGN_OR_RETURN(Literal e,
+                             ToDefaultLayout(literal.tuple_element(i)));
       elements.push_back(std::move(e));
     }
     return Literal::MakeTuple(std::move(elements));
@@ -102,9 +102,8 @@ absl::StatusOr<Literal> ToLayoutOf(const Literal& dense, const Shape& target) {
     std::vector<Literal> elements;
     elements.reserve(dense.tuple_element_count());
     for (int64_t i = 0; i < dense.tuple_element_count(); ++i) {
-      PLEXA_EVAL_ASSIGN_OR_RETURN(
-          Literal e,
-          ToLayoutOf(dense.tuple_element(i), target.tuple_shapes(i)));
+      PLEXA_ASSIGN_OR_RETURN(Literal e, ToLayoutOf(dense.tuple_element(i),
+                                                   target.tuple_shapes(i)));
       elements.push_back(std::move(e));
     }
     return Literal::MakeTuple(std::move(elements));
@@ -124,7 +123,7 @@ absl::StatusOr<Literal> ToLayoutOf(const Literal& dense, const Shape& target) {
   }
   Shape with_layout = shape;
   with_layout.set_layout(LayoutUtil::EffectiveLayout(target));
-  PLEXA_EVAL_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       LayoutUtil::ValidateLayoutForShape(with_layout.layout(), with_layout));
   Literal out(with_layout);
   CopyElementsAcrossLayouts(dense, &out);

@@ -88,7 +88,7 @@ absl::Status CheckReducerTypes(const Instruction& instr, const ScalarFn& fn,
   for (int64_t k = 0; k < n; ++k) {
     params.push_back(ops[k]->shape().element_type());
   }
-  PLEXA_EVAL_RETURN_IF_ERROR(CheckScalarFnTypes(instr, fn, params, results));
+  PLEXA_RETURN_IF_ERROR(CheckScalarFnTypes(instr, fn, params, results));
   for (int64_t k = 0; k < n; ++k) {
     const Shape& out_k =
         instr.shape().IsTuple() ? instr.shape().tuple_shapes(k) : instr.shape();
@@ -123,9 +123,8 @@ absl::StatusOr<Literal> EvalReduce(Interpreter& interp,
     if (d < 0 || d >= in.rank()) return Invalid(instr, "bad dimension");
     reduced[d] = true;
   }
-  PLEXA_EVAL_ASSIGN_OR_RETURN(ScalarFn * fn,
-                              interp.GetScalarFn(*instr.to_apply()));
-  PLEXA_EVAL_RETURN_IF_ERROR(CheckReducerTypes(instr, *fn, ops, n));
+  PLEXA_ASSIGN_OR_RETURN(ScalarFn * fn, interp.GetScalarFn(*instr.to_apply()));
+  PLEXA_RETURN_IF_ERROR(CheckReducerTypes(instr, *fn, ops, n));
   std::vector<int64_t> kept_dims, kept_extent, red_dims, red_extent;
   for (int64_t d = 0; d < in.rank(); ++d) {
     if (reduced[d]) {
@@ -180,7 +179,7 @@ absl::StatusOr<Literal> EvalReduce(Interpreter& interp,
     });
     ++out_linear;
   });
-  PLEXA_EVAL_RETURN_IF_ERROR(status);
+  PLEXA_RETURN_IF_ERROR(status);
   if (instr.shape().IsTuple()) return Literal::MakeTuple(std::move(results));
   return std::move(results[0]);
 }
@@ -204,10 +203,9 @@ absl::StatusOr<Literal> EvalReduceWindow(Interpreter& interp,
   }
   const Window* window =
       instr.attrs().window.has_value() ? &*instr.attrs().window : nullptr;
-  PLEXA_EVAL_RETURN_IF_ERROR(CheckWindow(instr, window, in.rank()));
-  PLEXA_EVAL_ASSIGN_OR_RETURN(ScalarFn * fn,
-                              interp.GetScalarFn(*instr.to_apply()));
-  PLEXA_EVAL_RETURN_IF_ERROR(CheckReducerTypes(instr, *fn, ops, n));
+  PLEXA_RETURN_IF_ERROR(CheckWindow(instr, window, in.rank()));
+  PLEXA_ASSIGN_OR_RETURN(ScalarFn * fn, interp.GetScalarFn(*instr.to_apply()));
+  PLEXA_RETURN_IF_ERROR(CheckReducerTypes(instr, *fn, ops, n));
   const Shape& out0 =
       instr.shape().IsTuple() ? instr.shape().tuple_shapes(0) : instr.shape();
   if (!out0.IsArray() || out0.rank() != in.rank()) {
@@ -250,7 +248,7 @@ absl::StatusOr<Literal> EvalReduceWindow(Interpreter& interp,
     });
     ++out_linear;
   });
-  PLEXA_EVAL_RETURN_IF_ERROR(status);
+  PLEXA_RETURN_IF_ERROR(status);
   if (instr.shape().IsTuple()) return Literal::MakeTuple(std::move(results));
   return std::move(results[0]);
 }
@@ -266,20 +264,20 @@ absl::StatusOr<Literal> EvalSelectAndScatter(Interpreter& interp,
   const Shape& in = operand.shape();
   const Window* window =
       instr.attrs().window.has_value() ? &*instr.attrs().window : nullptr;
-  PLEXA_EVAL_RETURN_IF_ERROR(CheckWindow(instr, window, in.rank()));
+  PLEXA_RETURN_IF_ERROR(CheckWindow(instr, window, in.rank()));
   if (!source.shape().IsArray() || source.shape().rank() != in.rank() ||
       ElementCount(ops[2]->shape().dimensions()) != 1) {
     return Invalid(instr, "bad source or init value");
   }
-  PLEXA_EVAL_ASSIGN_OR_RETURN(ScalarFn * select,
-                              interp.GetScalarFn(*instr.select()));
-  PLEXA_EVAL_ASSIGN_OR_RETURN(ScalarFn * scatter,
-                              interp.GetScalarFn(*instr.scatter()));
+  PLEXA_ASSIGN_OR_RETURN(ScalarFn * select,
+                         interp.GetScalarFn(*instr.select()));
+  PLEXA_ASSIGN_OR_RETURN(ScalarFn * scatter,
+                         interp.GetScalarFn(*instr.scatter()));
   const PrimitiveType t = in.element_type();
   const PrimitiveType init_t = ops[2]->shape().element_type();
-  PLEXA_EVAL_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       CheckScalarFnTypes(instr, *select, {t, t}, {PrimitiveType::PRED}));
-  PLEXA_EVAL_RETURN_IF_ERROR(CheckScalarFnTypes(
+  PLEXA_RETURN_IF_ERROR(CheckScalarFnTypes(
       instr, *scatter, {init_t, source.shape().element_type()}, {init_t}));
   if (instr.shape().element_type() != init_t) {
     return Invalid(instr, "the result type must be the init value type");
@@ -327,7 +325,7 @@ absl::StatusOr<Literal> EvalSelectAndScatter(Interpreter& interp,
     }
     ++source_linear;
   });
-  PLEXA_EVAL_RETURN_IF_ERROR(status);
+  PLEXA_RETURN_IF_ERROR(status);
   return out;
 }
 

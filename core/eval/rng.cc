@@ -163,7 +163,7 @@ absl::StatusOr<Literal> EvalRng(Interpreter& interp, const Instruction& instr,
         absl::StrCat("evaluator: ", InstrName(instr), ": ", status.message(),
                      " ", primitive_util::Name(type), " is not supported"));
   }
-  PLEXA_EVAL_RETURN_IF_ERROR(status);
+  PLEXA_RETURN_IF_ERROR(status);
   return out;
 }
 

@@ -156,7 +156,7 @@ absl::Status ScalarFn::Call(const void* const* args, void* const* results) {
     const size_t k = step.operands.size();
     if (k > 8) return absl::InternalError("evaluator: too many operands");
     for (size_t i = 0; i < k; ++i) in[i] = &slots_[step.operands[i]];
-    PLEXA_EVAL_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         ElementwiseKernel(*step.instr, absl::Span<const void* const>(in, k),
                           &slots_[step.out], 1));
   }
@@ -178,8 +178,8 @@ absl::Status ScalarFn::CallSlow(const void* const* args, void* const* results) {
     literals.push_back(std::move(lit));
   }
   for (const Literal& l : literals) ptrs.push_back(&l);
-  PLEXA_EVAL_ASSIGN_OR_RETURN(Literal out,
-                              interpreter_->Evaluate(*computation_, ptrs));
+  PLEXA_ASSIGN_OR_RETURN(Literal out,
+                         interpreter_->Evaluate(*computation_, ptrs));
   if (out.shape().IsTuple()) {
     if (out.tuple_element_count() != num_results()) {
       return absl::InternalError("evaluator: scalar function result mismatch");

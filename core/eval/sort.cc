@@ -64,15 +64,14 @@ absl::StatusOr<Literal> EvalSort(Interpreter& interp, const Instruction& instr,
   }
   const int64_t dim = instr.dimensions(0);
   if (dim < 0 || dim >= shape.rank()) return Invalid(instr, "bad dimension");
-  PLEXA_EVAL_ASSIGN_OR_RETURN(ScalarFn * cmp,
-                              interp.GetScalarFn(*instr.to_apply()));
+  PLEXA_ASSIGN_OR_RETURN(ScalarFn * cmp, interp.GetScalarFn(*instr.to_apply()));
   {
     std::vector<PrimitiveType> params;
     for (const Literal* op : ops) {
       params.push_back(op->shape().element_type());
       params.push_back(op->shape().element_type());
     }
-    PLEXA_EVAL_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         CheckScalarFnTypes(instr, *cmp, params, {PrimitiveType::PRED}));
   }
   std::vector<int64_t> widths(n);
@@ -108,7 +107,7 @@ absl::StatusOr<Literal> EvalSort(Interpreter& interp, const Instruction& instr,
       }
       bool result = false;
       void* out = &result;
-      PLEXA_EVAL_RETURN_IF_ERROR(cmp->Call(args.data(), &out));
+      PLEXA_RETURN_IF_ERROR(cmp->Call(args.data(), &out));
       return result;
     };
     status = MergeSort(perm, less);
@@ -122,7 +121,7 @@ absl::StatusOr<Literal> EvalSort(Interpreter& interp, const Instruction& instr,
       }
     }
   });
-  PLEXA_EVAL_RETURN_IF_ERROR(status);
+  PLEXA_RETURN_IF_ERROR(status);
   if (instr.shape().IsTuple()) return Literal::MakeTuple(std::move(results));
   return std::move(results[0]);
 }

@@ -27,8 +27,8 @@ using internal::Str;
 absl::StatusOr<Shape> InferBroadcastShape(const Shape& operand,
                                           const Shape& output,
                                           absl::Span<const int64_t> dims) {
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(operand, "operand of broadcast"));
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(output, "result of broadcast"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(operand, "operand of broadcast"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(output, "result of broadcast"));
   const std::string what =
       absl::StrCat("broadcast of ", Str(operand), " to ", Str(output),
                    " with dimensions=", Str(dims));
@@ -64,7 +64,7 @@ absl::StatusOr<Shape> InferBroadcastShape(const Shape& operand,
 
 absl::StatusOr<Shape> InferBroadcastWithSizesShape(
     const Shape& operand, absl::Span<const int64_t> broadcast_sizes) {
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(operand, "operand of broadcast"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(operand, "operand of broadcast"));
   for (int64_t size : broadcast_sizes) {
     if (size < 0) {
       return Invalid("Broadcast of ", Str(operand),
@@ -82,7 +82,7 @@ absl::StatusOr<Shape> InferBroadcastWithSizesShape(
 
 absl::StatusOr<Shape> InferReshapeShape(const Shape& operand,
                                         absl::Span<const int64_t> new_sizes) {
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(operand, "operand of reshape"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(operand, "operand of reshape"));
   Shape out = MakeArray(operand.element_type(), new_sizes);
   for (int64_t size : new_sizes) {
     if (size < 0) {
@@ -100,7 +100,7 @@ absl::StatusOr<Shape> InferReshapeShape(const Shape& operand,
 
 absl::StatusOr<Shape> InferTransposeShape(
     const Shape& operand, absl::Span<const int64_t> permutation) {
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(operand, "operand of transpose"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(operand, "operand of transpose"));
   if (!IsPermutation(permutation, operand.rank())) {
     return Invalid("Transpose dimensions ", Str(permutation),
                    " are not a permutation of the operand dimensions "
@@ -117,7 +117,7 @@ absl::StatusOr<Shape> InferTransposeShape(
 
 absl::StatusOr<Shape> InferReverseShape(const Shape& operand,
                                         absl::Span<const int64_t> dims) {
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(operand, "operand of reverse"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(operand, "operand of reverse"));
   if (!AllUnique(dims)) {
     return Invalid("A dimension number is duplicated in reverse of ",
                    Str(operand), ": dimensions=", Str(dims), ".");
@@ -137,7 +137,7 @@ absl::StatusOr<Shape> InferConcatenateShape(
     return Invalid("Concatenate expects at least one operand.");
   }
   for (const Shape* s : operands) {
-    PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(*s, "operand of concatenate"));
+    PLEXA_RETURN_IF_ERROR(ExpectArray(*s, "operand of concatenate"));
   }
   const Shape& first = *operands[0];
   // A scalar cannot be concatenated: there is no dimension to name.
@@ -176,7 +176,7 @@ absl::StatusOr<Shape> InferConcatenateShape(
 
 absl::StatusOr<Shape> InferSliceShape(const Shape& operand,
                                       absl::Span<const SliceDimension> slice) {
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(operand, "operand of slice"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(operand, "operand of slice"));
   auto slice_str = [&] {
     std::vector<std::string> parts;
     for (const SliceDimension& s : slice) {
@@ -229,7 +229,7 @@ namespace {
 absl::Status CheckStartIndices(absl::string_view what, const Shape& operand,
                                absl::Span<const Shape* const> indices) {
   for (const Shape* s : indices) {
-    PLEXA_INFER_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         ExpectArray(*s, absl::StrCat("start index of ", what)));
   }
   if (indices.size() == 1 && indices[0]->rank() == 1) {
@@ -272,11 +272,11 @@ absl::Status CheckStartIndices(absl::string_view what, const Shape& operand,
 absl::StatusOr<Shape> InferDynamicSliceShape(
     const Shape& operand, absl::Span<const Shape* const> start_indices,
     absl::Span<const int64_t> slice_sizes) {
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(operand, "operand of dynamic-slice"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(operand, "operand of dynamic-slice"));
   const std::string what = absl::StrCat(
       "dynamic-slice of ", Str(operand), " with start indices ",
       Str(start_indices), " and dynamic_slice_sizes=", Str(slice_sizes));
-  PLEXA_INFER_RETURN_IF_ERROR(CheckStartIndices(what, operand, start_indices));
+  PLEXA_RETURN_IF_ERROR(CheckStartIndices(what, operand, start_indices));
   if (static_cast<int64_t>(slice_sizes.size()) != operand.rank()) {
     return Invalid(what, ": need one slice size per operand dimension.");
   }
@@ -296,14 +296,13 @@ absl::StatusOr<Shape> InferDynamicSliceShape(
 absl::StatusOr<Shape> InferDynamicUpdateSliceShape(
     const Shape& operand, const Shape& update,
     absl::Span<const Shape* const> start_indices) {
-  PLEXA_INFER_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       ExpectArray(operand, "operand of dynamic-update-slice"));
-  PLEXA_INFER_RETURN_IF_ERROR(
-      ExpectArray(update, "update of dynamic-update-slice"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(update, "update of dynamic-update-slice"));
   const std::string what =
       absl::StrCat("dynamic-update-slice of ", Str(operand), " with update ",
                    Str(update), " and start indices ", Str(start_indices));
-  PLEXA_INFER_RETURN_IF_ERROR(CheckStartIndices(what, operand, start_indices));
+  PLEXA_RETURN_IF_ERROR(CheckStartIndices(what, operand, start_indices));
   if (update.rank() != operand.rank()) {
     return Invalid(what, ": the update must have the operand's rank.");
   }
@@ -329,8 +328,8 @@ absl::StatusOr<Shape> InferDynamicUpdateSliceShape(
 absl::StatusOr<Shape> InferPadShape(const Shape& operand,
                                     const Shape& padding_value,
                                     const PaddingConfig& config) {
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(operand, "operand of pad"));
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(padding_value, "padding value"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(operand, "operand of pad"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(padding_value, "padding value"));
   const std::string what =
       absl::StrCat("pad(", Str(operand), ", ", Str(padding_value),
                    "), padding=", internal::PaddingString(config));
@@ -372,9 +371,8 @@ absl::StatusOr<Shape> InferGatherShape(const Shape& operand,
                                        const Shape& start_indices,
                                        const GatherDimensionNumbers& dnums,
                                        absl::Span<const int64_t> slice_sizes) {
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(operand, "operand of gather"));
-  PLEXA_INFER_RETURN_IF_ERROR(
-      ExpectArray(start_indices, "start indices of gather"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(operand, "operand of gather"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(start_indices, "start indices of gather"));
   const std::string what = absl::StrCat(
       "gather(", Str(operand), ", ", Str(start_indices),
       ") with offset_dims=", Str(dnums.offset_dims),
@@ -559,7 +557,7 @@ absl::StatusOr<Shape> InferScatterShape(
   const Shape& indices = *operands_indices_updates[n];
   auto updates = operands_indices_updates.subspan(n + 1, n);
   for (const Shape* s : operands_indices_updates) {
-    PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(*s, "operand of scatter"));
+    PLEXA_RETURN_IF_ERROR(ExpectArray(*s, "operand of scatter"));
   }
   const std::string what =
       absl::StrCat("scatter", Str(operands_indices_updates),
@@ -748,7 +746,7 @@ absl::StatusOr<Shape> InferScatterShape(
 
 absl::StatusOr<Shape> InferIotaShape(const Shape& declared,
                                      int64_t iota_dimension) {
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(declared, "result of iota"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(declared, "result of iota"));
   if (declared.rank() == 0) {
     return Invalid("iota does not support scalars: ", Str(declared), ".");
   }
@@ -773,8 +771,7 @@ absl::StatusOr<Shape> InferIotaShape(const Shape& declared,
 
 absl::StatusOr<Shape> InferGetDimensionSizeShape(const Shape& operand,
                                                  int64_t dimension) {
-  PLEXA_INFER_RETURN_IF_ERROR(
-      ExpectArray(operand, "operand of get-dimension-size"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(operand, "operand of get-dimension-size"));
   if (dimension < 0 || dimension >= operand.rank()) {
     return Invalid("get-dimension-size dimension ", dimension,
                    " is out of bounds for ", Str(operand), ".");

@@ -27,7 +27,7 @@ namespace {
 absl::Status CheckWellFormed(absl::string_view op, const Shape& s) {
   if (s.IsTuple()) {
     for (const Shape& t : s.tuple_shapes()) {
-      PLEXA_INFER_RETURN_IF_ERROR(CheckWellFormed(op, t));
+      PLEXA_RETURN_IF_ERROR(CheckWellFormed(op, t));
     }
     return absl::OkStatus();
   }
@@ -121,7 +121,7 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
 
   switch (opcode) {
     case HloOpcode::kParameter:
-      PLEXA_INFER_RETURN_IF_ERROR(need_declared());
+      PLEXA_RETURN_IF_ERROR(need_declared());
       if (attrs.parameter_number < 0) {
         return Invalid("parameter ", Str(*declared), ": parameter number ",
                        attrs.parameter_number, " is negative.");
@@ -140,22 +140,22 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
       return NoLayout(lit);
     }
     case HloOpcode::kIota:
-      PLEXA_INFER_RETURN_IF_ERROR(need_declared());
+      PLEXA_RETURN_IF_ERROR(need_declared());
       return InferIotaShape(*declared, attrs.iota_dimension);
     case HloOpcode::kRng:
-      PLEXA_INFER_RETURN_IF_ERROR(need_declared());
+      PLEXA_RETURN_IF_ERROR(need_declared());
       return InferRngShape(*operands[0], *operands[1], attrs.distribution,
                            *declared);
     case HloOpcode::kRngBitGenerator:
-      PLEXA_INFER_RETURN_IF_ERROR(need_declared());
+      PLEXA_RETURN_IF_ERROR(need_declared());
       return InferRngBitGeneratorShape(*operands[0], attrs.rng_algorithm,
                                        *declared);
     case HloOpcode::kInfeed:
-      PLEXA_INFER_RETURN_IF_ERROR(need_declared());
+      PLEXA_RETURN_IF_ERROR(need_declared());
       return InferInfeedShape(*operands[0], *declared);
     case HloOpcode::kOutfeed: {
-      PLEXA_INFER_ASSIGN_OR_RETURN(
-          Shape out, InferOutfeedShape(*operands[0], *operands[1]));
+      PLEXA_ASSIGN_OR_RETURN(Shape out,
+                             InferOutfeedShape(*operands[0], *operands[1]));
       if (attrs.outfeed_shape.has_value() &&
           !Compatible(*attrs.outfeed_shape, *operands[0])) {
         return Invalid("outfeed: outfeed_shape ", Str(*attrs.outfeed_shape),
@@ -172,7 +172,7 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
     case HloOpcode::kOptimizationBarrier:
       return NoLayout(*operands[0]);
     case HloOpcode::kCustomCall: {
-      PLEXA_INFER_RETURN_IF_ERROR(need_declared());
+      PLEXA_RETURN_IF_ERROR(need_declared());
       if (called.size() > 1) {
         return Invalid("custom-call may call at most one computation; got ",
                        called.size(), ".");
@@ -195,8 +195,8 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
       return NoLayout(*declared);
     }
     case HloOpcode::kFusion: {
-      PLEXA_INFER_RETURN_IF_ERROR(need_declared());
-      PLEXA_INFER_RETURN_IF_ERROR(need_called(1, "the fused computation"));
+      PLEXA_RETURN_IF_ERROR(need_declared());
+      PLEXA_RETURN_IF_ERROR(need_called(1, "the fused computation"));
       const ProgramShape& fused = called[0];
       if (fused.parameters.size() != operands.size()) {
         return Invalid("fusion: the fused computation ", Str(fused), " takes ",
@@ -219,7 +219,7 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
       return NoLayout(*declared);
     }
     case HloOpcode::kBitcast: {
-      PLEXA_INFER_RETURN_IF_ERROR(need_declared());
+      PLEXA_RETURN_IF_ERROR(need_declared());
       const Shape& in = *operands[0];
       if (!in.IsArray() || !declared->IsArray()) {
         return Invalid("bitcast needs array shapes; got ", Str(in), " -> ",
@@ -238,9 +238,9 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
       return NoLayout(*declared);
     }
     case HloOpcode::kReshape: {
-      PLEXA_INFER_RETURN_IF_ERROR(need_declared());
-      PLEXA_INFER_RETURN_IF_ERROR(internal::ExpectArray(*declared, "reshape"));
-      PLEXA_INFER_ASSIGN_OR_RETURN(
+      PLEXA_RETURN_IF_ERROR(need_declared());
+      PLEXA_RETURN_IF_ERROR(internal::ExpectArray(*declared, "reshape"));
+      PLEXA_ASSIGN_OR_RETURN(
           Shape out, InferReshapeShape(*operands[0], declared->dimensions()));
       // Which result dimensions a dynamic operand dimension lands in is
       // taken from the declared shape; a static operand gives a static
@@ -253,13 +253,13 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
       return out;
     }
     case HloOpcode::kBroadcast:
-      PLEXA_INFER_RETURN_IF_ERROR(need_declared());
+      PLEXA_RETURN_IF_ERROR(need_declared());
       return InferBroadcastShape(*operands[0], *declared, attrs.dimensions);
     case HloOpcode::kConvert:
-      PLEXA_INFER_RETURN_IF_ERROR(need_declared());
+      PLEXA_RETURN_IF_ERROR(need_declared());
       return InferConvertShape(*operands[0], declared->element_type());
     case HloOpcode::kBitcastConvert:
-      PLEXA_INFER_RETURN_IF_ERROR(need_declared());
+      PLEXA_RETURN_IF_ERROR(need_declared());
       return InferBitcastConvertShape(*operands[0], declared->element_type());
     case HloOpcode::kReducePrecision:
       return InferReducePrecisionShape(*operands[0], attrs.exponent_bits,
@@ -273,8 +273,8 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
     case HloOpcode::kSelect:
       return InferSelectShape(*operands[0], *operands[1], *operands[2]);
     case HloOpcode::kMap: {
-      PLEXA_INFER_RETURN_IF_ERROR(need_called(1, "to_apply"));
-      PLEXA_INFER_RETURN_IF_ERROR(need_min_operands(1));
+      PLEXA_RETURN_IF_ERROR(need_called(1, "to_apply"));
+      PLEXA_RETURN_IF_ERROR(need_min_operands(1));
       // Written without dimensions, a map covers all dimensions.
       std::vector<int64_t> dims = attrs.dimensions;
       if (dims.empty() && operands[0]->IsArray()) {
@@ -288,17 +288,17 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
     case HloOpcode::kReverse:
       return InferReverseShape(*operands[0], attrs.dimensions);
     case HloOpcode::kConcatenate: {
-      PLEXA_INFER_ASSIGN_OR_RETURN(int64_t dim, need_one_dimension());
+      PLEXA_ASSIGN_OR_RETURN(int64_t dim, need_one_dimension());
       return InferConcatenateShape(operands, dim);
     }
     case HloOpcode::kSlice:
       return InferSliceShape(*operands[0], attrs.slice);
     case HloOpcode::kDynamicSlice:
-      PLEXA_INFER_RETURN_IF_ERROR(need_min_operands(1));
+      PLEXA_RETURN_IF_ERROR(need_min_operands(1));
       return InferDynamicSliceShape(*operands[0], operands.subspan(1),
                                     attrs.dynamic_slice_sizes);
     case HloOpcode::kDynamicUpdateSlice:
-      PLEXA_INFER_RETURN_IF_ERROR(need_min_operands(2));
+      PLEXA_RETURN_IF_ERROR(need_min_operands(2));
       return InferDynamicUpdateSliceShape(*operands[0], *operands[1],
                                           operands.subspan(2));
     case HloOpcode::kPad:
@@ -316,14 +316,14 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
                               *attrs.gather_dimension_numbers,
                               attrs.gather_slice_sizes);
     case HloOpcode::kScatter:
-      PLEXA_INFER_RETURN_IF_ERROR(need_called(1, "to_apply"));
+      PLEXA_RETURN_IF_ERROR(need_called(1, "to_apply"));
       if (!attrs.scatter_dimension_numbers.has_value()) {
         return Invalid("scatter", Str(operands), " has no dimension numbers.");
       }
       return InferScatterShape(operands, called[0],
                                *attrs.scatter_dimension_numbers);
     case HloOpcode::kGetDimensionSize: {
-      PLEXA_INFER_ASSIGN_OR_RETURN(int64_t dim, need_one_dimension());
+      PLEXA_ASSIGN_OR_RETURN(int64_t dim, need_one_dimension());
       return InferGetDimensionSizeShape(*operands[0], dim);
     }
     case HloOpcode::kTuple:
@@ -331,32 +331,32 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
     case HloOpcode::kGetTupleElement:
       return InferGetTupleElementShape(*operands[0], attrs.tuple_index);
     case HloOpcode::kCall:
-      PLEXA_INFER_RETURN_IF_ERROR(need_called(1, "to_apply"));
+      PLEXA_RETURN_IF_ERROR(need_called(1, "to_apply"));
       return InferCallShape(operands, called[0]);
     case HloOpcode::kWhile:
-      PLEXA_INFER_RETURN_IF_ERROR(need_called(2, "condition, body"));
+      PLEXA_RETURN_IF_ERROR(need_called(2, "condition, body"));
       return InferWhileShape(called[0], called[1], *operands[0]);
     case HloOpcode::kConditional:
-      PLEXA_INFER_RETURN_IF_ERROR(need_min_operands(1));
+      PLEXA_RETURN_IF_ERROR(need_min_operands(1));
       return InferConditionalShape(*operands[0], called, operands.subspan(1));
     case HloOpcode::kReduce:
-      PLEXA_INFER_RETURN_IF_ERROR(need_called(1, "to_apply"));
+      PLEXA_RETURN_IF_ERROR(need_called(1, "to_apply"));
       return InferReduceShape(operands, attrs.dimensions, called[0]);
     case HloOpcode::kReduceWindow:
-      PLEXA_INFER_RETURN_IF_ERROR(need_called(1, "to_apply"));
+      PLEXA_RETURN_IF_ERROR(need_called(1, "to_apply"));
       return InferReduceWindowShape(operands, attrs.window.value_or(Window{}),
                                     called[0]);
     case HloOpcode::kSelectAndScatter:
-      PLEXA_INFER_RETURN_IF_ERROR(need_called(2, "select, scatter"));
+      PLEXA_RETURN_IF_ERROR(need_called(2, "select, scatter"));
       return InferSelectAndScatterShape(*operands[0], called[0],
                                         attrs.window.value_or(Window{}),
                                         *operands[1], *operands[2], called[1]);
     case HloOpcode::kAllReduce:
-      PLEXA_INFER_RETURN_IF_ERROR(need_called(1, "to_apply"));
+      PLEXA_RETURN_IF_ERROR(need_called(1, "to_apply"));
       return InferAllReduceShape(operands, called[0]);
     case HloOpcode::kSort: {
-      PLEXA_INFER_RETURN_IF_ERROR(need_called(1, "comparator"));
-      PLEXA_INFER_ASSIGN_OR_RETURN(int64_t dim, need_one_dimension());
+      PLEXA_RETURN_IF_ERROR(need_called(1, "comparator"));
+      PLEXA_ASSIGN_OR_RETURN(int64_t dim, need_one_dimension());
       return InferSortShape(operands, dim, called[0]);
     }
     case HloOpcode::kDot:

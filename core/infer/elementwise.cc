@@ -28,8 +28,7 @@ absl::StatusOr<Shape> InferUnaryOpShape(HloOpcode opcode,
   const absl::string_view op = HloOpcodeString(opcode);
   // copy is defined for every shape, tuples included.
   if (opcode == HloOpcode::kCopy) return NoLayout(operand);
-  PLEXA_INFER_RETURN_IF_ERROR(
-      ExpectArray(operand, absl::StrCat("operand of ", op)));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(operand, absl::StrCat("operand of ", op)));
   const PrimitiveType t = operand.element_type();
   auto type_error = [&](absl::string_view expected) {
     return Invalid("Expected element type in shape to be ", expected, " for ",
@@ -108,9 +107,9 @@ absl::StatusOr<PrimitiveType> BinaryResultType(HloOpcode opcode,
                                                const Shape& lhs,
                                                const Shape& rhs) {
   const absl::string_view op = HloOpcodeString(opcode);
-  PLEXA_INFER_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       ExpectArray(lhs, absl::StrCat("lhs of binary operation ", op)));
-  PLEXA_INFER_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       ExpectArray(rhs, absl::StrCat("rhs of binary operation ", op)));
   const PrimitiveType t = lhs.element_type();
   // Plexa does not mix precisions implicitly: both sides have one type.
@@ -247,8 +246,8 @@ absl::StatusOr<Shape> InDimBroadcast(const Shape& smaller, const Shape& larger,
 absl::StatusOr<Shape> InferBroadcastedDimensions(
     const Shape& lhs, const Shape& rhs,
     absl::Span<const int64_t> broadcast_dimensions) {
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(lhs, "lhs of broadcasting"));
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(rhs, "rhs of broadcasting"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(lhs, "lhs of broadcasting"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(rhs, "rhs of broadcasting"));
   Shape result;
   if (lhs.rank() == rhs.rank()) {
     // With equal ranks broadcast_dimensions may only be absent or the
@@ -263,16 +262,15 @@ absl::StatusOr<Shape> InferBroadcastedDimensions(
             Str(broadcast_dimensions), ".");
       }
     }
-    PLEXA_INFER_ASSIGN_OR_RETURN(result,
-                                 DegenerateBroadcast(lhs, rhs, lhs, rhs));
+    PLEXA_ASSIGN_OR_RETURN(result, DegenerateBroadcast(lhs, rhs, lhs, rhs));
   } else {
     const bool lhs_larger = lhs.rank() > rhs.rank();
     const Shape& larger = lhs_larger ? lhs : rhs;
     const Shape& smaller = lhs_larger ? rhs : lhs;
     Shape indim;
-    PLEXA_INFER_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(
         indim, InDimBroadcast(smaller, larger, broadcast_dimensions));
-    PLEXA_INFER_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(
         result, lhs_larger ? DegenerateBroadcast(larger, indim, lhs, rhs)
                            : DegenerateBroadcast(indim, larger, lhs, rhs));
   }
@@ -283,7 +281,7 @@ absl::StatusOr<Shape> InferBroadcastedDimensions(
 absl::StatusOr<Shape> InferBinaryOpShape(HloOpcode opcode, const Shape& lhs,
                                          const Shape& rhs) {
   PrimitiveType type;
-  PLEXA_INFER_ASSIGN_OR_RETURN(type, BinaryResultType(opcode, lhs, rhs));
+  PLEXA_ASSIGN_OR_RETURN(type, BinaryResultType(opcode, lhs, rhs));
   // HLO form (SEMANTICS.md "Binary ops"): the operands have equal
   // dimensions; the builder lowers seed 003's implicit broadcasting, and
   // XLA's HLO verifier likewise rejects e.g. add(f32[], f32[2]).
@@ -304,7 +302,7 @@ absl::StatusOr<Shape> InferBinaryOpShapeWithBroadcast(
     HloOpcode opcode, const Shape& lhs, const Shape& rhs,
     absl::Span<const int64_t> broadcast_dimensions) {
   PrimitiveType type;
-  PLEXA_INFER_ASSIGN_OR_RETURN(type, BinaryResultType(opcode, lhs, rhs));
+  PLEXA_ASSIGN_OR_RETURN(type, BinaryResultType(opcode, lhs, rhs));
   absl::StatusOr<Shape> dims =
       InferBroadcastedDimensions(lhs, rhs, broadcast_dimensions);
   if (!dims.ok()) {
@@ -318,8 +316,8 @@ absl::StatusOr<Shape> InferBinaryOpShapeWithBroadcast(
 absl::StatusOr<Shape> InferCompareShape(const Shape& lhs, const Shape& rhs,
                                         ComparisonDirection direction,
                                         ComparisonType type) {
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(lhs, "lhs of compare"));
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(rhs, "rhs of compare"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(lhs, "lhs of compare"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(rhs, "rhs of compare"));
   const std::string what =
       absl::StrCat("compare(", Str(lhs), ", ", Str(rhs),
                    "), direction=", ComparisonDirectionString(direction));
@@ -364,9 +362,9 @@ absl::StatusOr<Shape> InferCompareShape(const Shape& lhs, const Shape& rhs,
 
 absl::StatusOr<Shape> InferClampShape(const Shape& min, const Shape& operand,
                                       const Shape& max) {
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(min, "clamp min"));
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(operand, "clamp operand"));
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(max, "clamp max"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(min, "clamp min"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(operand, "clamp operand"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(max, "clamp max"));
   // Today's XLA (SEMANTICS.md "Clamp"): clamp(min, operand, max); min and
   // max have the operand's shape or are scalars of its element type.
   if (min.element_type() != operand.element_type() ||
@@ -387,9 +385,9 @@ absl::StatusOr<Shape> InferClampShape(const Shape& min, const Shape& operand,
 absl::StatusOr<Shape> InferSelectShape(const Shape& pred, const Shape& on_true,
                                        const Shape& on_false) {
   // Today's XLA has no tuple select (seed 004's tuple form is gone).
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(pred, "select pred"));
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(on_true, "select on-true"));
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(on_false, "select on-false"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(pred, "select pred"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(on_true, "select on-true"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(on_false, "select on-false"));
   if (!Compatible(on_true, on_false)) {
     return Invalid("Operands to select must be the same shape; got select(",
                    Str(pred), ", ", Str(on_true), ", ", Str(on_false), ").");
@@ -470,8 +468,7 @@ absl::StatusOr<Shape> InferBitcastConvertShape(const Shape& operand,
 absl::StatusOr<Shape> InferReducePrecisionShape(const Shape& operand,
                                                 int exponent_bits,
                                                 int mantissa_bits) {
-  PLEXA_INFER_RETURN_IF_ERROR(
-      ExpectArray(operand, "operand of reduce-precision"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(operand, "operand of reduce-precision"));
   if (!IsFloating(operand.element_type())) {
     return Invalid(
         "Expected element type in shape to be floating point for "
@@ -498,7 +495,7 @@ absl::StatusOr<Shape> InferMapShape(absl::Span<const Shape* const> operands,
   }
   const Shape& first = *operands[0];
   for (const Shape* s : operands) {
-    PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(*s, "operand of map"));
+    PLEXA_RETURN_IF_ERROR(ExpectArray(*s, "operand of map"));
     if (!SameDims(*s, first)) {
       return Invalid(
           "Map operation requires all operands to have the same "

@@ -12,25 +12,13 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "core/base/status_macros.h"
 #include "core/ir/attributes.h"
 #include "core/shape/shape.h"
 
 namespace plexa::shape_inference::internal {
 
 // Returns from the enclosing function if `expr` is not OK.
-#define PLEXA_INFER_RETURN_IF_ERROR(expr) \
-  do {                                    \
-    absl::Status _st = (expr);            \
-    if (!_st.ok()) return _st;            \
-  } while (0)
-
-#define PLEXA_INFER_CONCAT_INNER(a, b) a##b
-#define PLEXA_INFER_CONCAT(a, b) PLEXA_INFER_CONCAT_INNER(a, b)
-#define PLEXA_INFER_ASSIGN_OR_RETURN(lhs, expr)         \
-  auto PLEXA_INFER_CONCAT(_so_, __LINE__) = (expr);     \
-  if (!PLEXA_INFER_CONCAT(_so_, __LINE__).ok())         \
-    return PLEXA_INFER_CONCAT(_so_, __LINE__).status(); \
-  lhs = std::move(PLEXA_INFER_CONCAT(_so_, __LINE__)).value()
 
 // InvalidArgument with the pieces concatenated.
 template <typename... Args>

@@ -50,8 +50,8 @@ absl::StatusOr<PrimitiveType> ResultType(absl::string_view what,
 absl::StatusOr<Shape> InferDotShape(const Shape& lhs, const Shape& rhs,
                                     const DotDimensionNumbers& dnums,
                                     PrimitiveType preferred_type) {
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(lhs, "lhs of dot"));
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(rhs, "rhs of dot"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(lhs, "lhs of dot"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(rhs, "rhs of dot"));
   const std::string what =
       absl::StrCat("dot(", Str(lhs), ", ", Str(rhs), ") with ",
                    internal::DotDimsString(dnums));
@@ -103,8 +103,8 @@ absl::StatusOr<Shape> InferDotShape(const Shape& lhs, const Shape& rhs,
     }
   }
   PrimitiveType type;
-  PLEXA_INFER_ASSIGN_OR_RETURN(
-      type, ResultType(what, lhs.element_type(), preferred_type));
+  PLEXA_ASSIGN_OR_RETURN(type,
+                         ResultType(what, lhs.element_type(), preferred_type));
   // Batch dimensions first, then lhs free dimensions, then rhs free ones.
   Shape out = MakeArray(type, {});
   for (int64_t d : dnums.lhs_batch_dimensions) {
@@ -127,8 +127,8 @@ absl::StatusOr<Shape> InferConvolveShape(
     const Shape& lhs, const Shape& rhs, int64_t feature_group_count,
     int64_t batch_group_count, const Window& window,
     const ConvolutionDimensionNumbers& dnums, PrimitiveType preferred_type) {
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(lhs, "lhs of convolution"));
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(rhs, "rhs of convolution"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(lhs, "lhs of convolution"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(rhs, "rhs of convolution"));
   const std::string what =
       absl::StrCat("convolution(", Str(lhs), ", ", Str(rhs), ") with window ",
                    internal::WindowString(window), ", dimension numbers {",
@@ -236,8 +236,8 @@ absl::StatusOr<Shape> InferConvolveShape(
       InferWindowOutputShape(base, window, lhs.element_type());
   if (!spatial.ok()) return Invalid(what, ": ", spatial.status().message());
   PrimitiveType type;
-  PLEXA_INFER_ASSIGN_OR_RETURN(
-      type, ResultType(what, lhs.element_type(), preferred_type));
+  PLEXA_ASSIGN_OR_RETURN(type,
+                         ResultType(what, lhs.element_type(), preferred_type));
   std::vector<int64_t> dims(num_dims);
   std::vector<bool> dynamic(num_dims, false);
   dims[dnums.output_batch_dimension] = input_batch / batch_group_count;
@@ -256,8 +256,8 @@ absl::StatusOr<Shape> InferConvolveShape(
 
 absl::StatusOr<Shape> InferTriangularSolveShape(
     const Shape& a, const Shape& b, const TriangularSolveOptions& options) {
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(a, "a of triangular-solve"));
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(b, "b of triangular-solve"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(a, "a of triangular-solve"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(b, "b of triangular-solve"));
   const std::string what =
       absl::StrCat("triangular-solve(", Str(a), ", ", Str(b),
                    "), left_side=", options.left_side ? "true" : "false");
@@ -302,7 +302,7 @@ absl::StatusOr<Shape> InferTriangularSolveShape(
 }
 
 absl::StatusOr<Shape> InferCholeskyShape(const Shape& a) {
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(a, "operand of cholesky"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(a, "operand of cholesky"));
   if (!IsFloating(a.element_type()) && !IsComplex(a.element_type())) {
     return Invalid("cholesky of ", Str(a),
                    ": the element type must be floating point or complex.");
@@ -326,9 +326,9 @@ namespace {
 absl::StatusOr<int64_t> CheckBatchNorm(
     absl::string_view what, const Shape& operand, int64_t feature_index,
     std::initializer_list<std::pair<const char*, const Shape*>> inputs) {
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(operand, what));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(operand, what));
   for (const auto& [name, s] : inputs) {
-    PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(*s, what));
+    PLEXA_RETURN_IF_ERROR(ExpectArray(*s, what));
   }
   if (operand.rank() < 1) {
     return Invalid(what, ": the operand must have rank >= 1.");
@@ -369,7 +369,7 @@ absl::StatusOr<Shape> InferBatchNormTrainingShape(const Shape& operand,
       absl::StrCat("batch-norm-training(", Str(operand), ", ", Str(scale), ", ",
                    Str(offset), "), feature_index=", feature_index);
   int64_t features;
-  PLEXA_INFER_ASSIGN_OR_RETURN(
+  PLEXA_ASSIGN_OR_RETURN(
       features, CheckBatchNorm(what, operand, feature_index,
                                {{"scale", &scale}, {"offset", &offset}}));
   // (output, batch_mean, batch_var)
@@ -386,12 +386,11 @@ absl::StatusOr<Shape> InferBatchNormInferenceShape(
                    ", ", Str(offset), ", ", Str(mean), ", ", Str(variance),
                    "), feature_index=", feature_index);
   int64_t features;
-  PLEXA_INFER_ASSIGN_OR_RETURN(features,
-                               CheckBatchNorm(what, operand, feature_index,
-                                              {{"scale", &scale},
-                                               {"offset", &offset},
-                                               {"mean", &mean},
-                                               {"variance", &variance}}));
+  PLEXA_ASSIGN_OR_RETURN(features, CheckBatchNorm(what, operand, feature_index,
+                                                  {{"scale", &scale},
+                                                   {"offset", &offset},
+                                                   {"mean", &mean},
+                                                   {"variance", &variance}}));
   (void)features;
   return NoLayout(operand);
 }
@@ -404,12 +403,11 @@ absl::StatusOr<Shape> InferBatchNormGradShape(
                    Str(mean), ", ", Str(variance), ", ", Str(grad_output),
                    "), feature_index=", feature_index);
   int64_t features;
-  PLEXA_INFER_ASSIGN_OR_RETURN(
-      features,
-      CheckBatchNorm(
-          what, operand, feature_index,
-          {{"scale", &scale}, {"mean", &mean}, {"variance", &variance}}));
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(grad_output, what));
+  PLEXA_ASSIGN_OR_RETURN(features, CheckBatchNorm(what, operand, feature_index,
+                                                  {{"scale", &scale},
+                                                   {"mean", &mean},
+                                                   {"variance", &variance}}));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(grad_output, what));
   if (grad_output.element_type() != operand.element_type() ||
       !internal::SameDims(grad_output, operand)) {
     return Invalid(what, ": grad_output must have the operand's shape.");

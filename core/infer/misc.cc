@@ -31,7 +31,7 @@ absl::StatusOr<Shape> InferRngShape(const Shape& a, const Shape& b,
       absl::StrCat("rng(", Str(a), ", ", Str(b),
                    "), distribution=", RandomDistributionString(distribution),
                    " -> ", Str(declared));
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(declared, what));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(declared, what));
   if (!a.IsScalar() || !b.IsScalar()) {
     return Invalid(what, ": both parameters must be scalars.");
   }
@@ -103,7 +103,7 @@ absl::StatusOr<Shape> InferRngBitGeneratorShape(const Shape& state,
                    " differs from the operand ", Str(state), ".");
   }
   const Shape& data = declared.tuple_shapes(1);
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(data, what));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(data, what));
   // XLA's bit generators fill 8-, 16-, 32- and 64-bit elements (prng.cc
   // rejects pred and complex); a signed or floating-point result holds the
   // generated bits unchanged (Plexa: the bits are the value).

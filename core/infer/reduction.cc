@@ -36,7 +36,7 @@ int64_t StridedBound(int64_t bound, int64_t window, int64_t stride) {
 absl::StatusOr<Shape> InferWindowOutputShape(const Shape& base,
                                              const Window& window,
                                              PrimitiveType element_type) {
-  PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(base, "base of a window"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(base, "base of a window"));
   if (static_cast<int64_t>(window.dimensions.size()) != base.rank()) {
     return Invalid("Window ", WindowString(window), " has ",
                    window.dimensions.size(), " dimensions but the base shape ",
@@ -90,7 +90,7 @@ absl::StatusOr<Shape> InferReduceShape(
   auto operands = operands_and_inits.subspan(0, n);
   auto inits = operands_and_inits.subspan(n, n);
   for (const Shape* s : operands_and_inits) {
-    PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(*s, "operand of reduce"));
+    PLEXA_RETURN_IF_ERROR(ExpectArray(*s, "operand of reduce"));
   }
   const Shape& arg = *operands[0];
   const std::string what = absl::StrCat("reduce", Str(operands_and_inits),
@@ -150,7 +150,7 @@ absl::StatusOr<Shape> InferReduceWindowShape(
   auto operands = operands_and_inits.subspan(0, n);
   auto inits = operands_and_inits.subspan(n, n);
   for (const Shape* s : operands_and_inits) {
-    PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(*s, "operand of reduce-window"));
+    PLEXA_RETURN_IF_ERROR(ExpectArray(*s, "operand of reduce-window"));
   }
   const std::string what =
       absl::StrCat("reduce-window", Str(operands_and_inits), " with window ",
@@ -180,11 +180,9 @@ absl::StatusOr<Shape> InferReduceWindowShape(
 absl::StatusOr<Shape> InferSelectAndScatterShape(
     const Shape& operand, const ProgramShape& select, const Window& window,
     const Shape& source, const Shape& init_value, const ProgramShape& scatter) {
-  PLEXA_INFER_RETURN_IF_ERROR(
-      ExpectArray(operand, "operand of select-and-scatter"));
-  PLEXA_INFER_RETURN_IF_ERROR(
-      ExpectArray(source, "source of select-and-scatter"));
-  PLEXA_INFER_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(ExpectArray(operand, "operand of select-and-scatter"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(source, "source of select-and-scatter"));
+  PLEXA_RETURN_IF_ERROR(
       ExpectArray(init_value, "init value of select-and-scatter"));
   const std::string what =
       absl::StrCat("select-and-scatter(", Str(operand), ", ", Str(source), ", ",
@@ -231,7 +229,7 @@ absl::StatusOr<Shape> InferAllReduceShape(
     return Invalid("all-reduce expects at least one operand.");
   }
   for (const Shape* s : operands) {
-    PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(*s, "operand of all-reduce"));
+    PLEXA_RETURN_IF_ERROR(ExpectArray(*s, "operand of all-reduce"));
   }
   // Seed 004's CrossReplicaSum is HLO all-reduce with a to_apply
   // computation (SEMANTICS.md); it combines two scalars of each operand's
@@ -261,7 +259,7 @@ absl::StatusOr<Shape> InferSortShape(absl::Span<const Shape* const> operands,
     return Invalid("sort expects at least one operand.");
   }
   for (const Shape* s : operands) {
-    PLEXA_INFER_RETURN_IF_ERROR(ExpectArray(*s, "operand of sort"));
+    PLEXA_RETURN_IF_ERROR(ExpectArray(*s, "operand of sort"));
   }
   const std::string what =
       absl::StrCat("sort", Str(operands), " with dimensions={", dimension,

@@ -68,10 +68,9 @@ TEST(InstructionTest, ADotWithoutDimensionNumbersIsAnOuterProduct) {
   auto dot = Instruction::Create(HloOpcode::kDot,
                                  ShapeUtil::MakeShape(F32, {3, 2}), {}, {});
   ASSERT_TRUE(dot->attrs().dot_dimension_numbers.has_value());
-  EXPECT_TRUE(dot->attrs().dot_dimension_numbers->lhs_contracting_dimensions
-                  .empty());
   EXPECT_TRUE(
-      dot->attrs().dot_dimension_numbers->lhs_batch_dimensions.empty());
+      dot->attrs().dot_dimension_numbers->lhs_contracting_dimensions.empty());
+  EXPECT_TRUE(dot->attrs().dot_dimension_numbers->lhs_batch_dimensions.empty());
 }
 
 }  // namespace

@@ -385,7 +385,7 @@ absl::StatusOr<bool> Simplifier::HandleGather(Instruction* inst) {
   if (!empty_slice || !inst->shape().IsArray() || inst->shape().is_dynamic()) {
     return false;
   }
-  PLEXA_PASS_ASSIGN_OR_RETURN(
+  PLEXA_ASSIGN_OR_RETURN(
       Instruction * zero,
       AddScalarConstant(inst->parent(), inst->shape().element_type(), 0));
   return UseNew(

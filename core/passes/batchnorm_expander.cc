@@ -54,14 +54,12 @@ class Expansion {
   }
   // A scalar of the accumulation type broadcast to a per-feature vector.
   absl::StatusOr<Instruction*> PerFeatureScalar(double value) {
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * k,
-                                AddScalarConstant(c_, acc_, value));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * k, AddScalarConstant(c_, acc_, value));
     return AddBroadcast(c_, k, {x_dims_[feature_]}, {});
   }
   // Sum over every dimension but the feature one: [C].
   absl::StatusOr<Instruction*> Sum(Instruction* v) {
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * zero,
-                                AddScalarConstant(c_, acc_, 0));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * zero, AddScalarConstant(c_, acc_, 0));
     Computation*& add = (*adders_)[acc_];
     if (add == nullptr) {
       add = AddScalarBinaryComputation(c_->parent(), HloOpcode::kAdd, acc_);
@@ -74,11 +72,11 @@ class Expansion {
   // scale * rsqrt(var + eps), per feature.
   absl::StatusOr<Instruction*> ScaleOverStd(Instruction* scale,
                                             Instruction* var) {
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * eps,
-                                PerFeatureScalar(bn_->attrs().epsilon));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * shifted,
-                                Bin(HloOpcode::kAdd, var, eps));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * rstd, Rsqrt(shifted));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * eps,
+                           PerFeatureScalar(bn_->attrs().epsilon));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * shifted,
+                           Bin(HloOpcode::kAdd, var, eps));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * rstd, Rsqrt(shifted));
     return Bin(HloOpcode::kMultiply, scale, rstd);
   }
   // (x - mean) * (scale * rsqrt(var + eps)) + offset.
@@ -86,98 +84,97 @@ class Expansion {
                                          Instruction* scale,
                                          Instruction* offset,
                                          Instruction* var) {
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * factor, ScaleOverStd(scale, var));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * factor_b, PerElement(factor));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * scaled,
-                                Bin(HloOpcode::kMultiply, centered, factor_b));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * offset_b, PerElement(offset));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * factor, ScaleOverStd(scale, var));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * factor_b, PerElement(factor));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * scaled,
+                           Bin(HloOpcode::kMultiply, centered, factor_b));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * offset_b, PerElement(offset));
     return Bin(HloOpcode::kAdd, scaled, offset_b);
   }
 
   absl::StatusOr<Instruction*> Training() {
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * x, Operand(0));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * scale, Operand(1));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * offset, Operand(2));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * count,
-                                PerFeatureScalar(static_cast<double>(count_)));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * sum, Sum(x));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * mean,
-                                Bin(HloOpcode::kDivide, sum, count));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * mean_b, PerElement(mean));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * centered,
-                                Bin(HloOpcode::kSubtract, x, mean_b));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * squares,
-                                Bin(HloOpcode::kMultiply, centered, centered));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * square_sum, Sum(squares));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * var,
-                                Bin(HloOpcode::kDivide, square_sum, count));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * y,
-                                Normalize(centered, scale, offset, var));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * y_out, Out(y));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * mean_out, Out(mean));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * var_out, Out(var));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * x, Operand(0));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * scale, Operand(1));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * offset, Operand(2));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * count,
+                           PerFeatureScalar(static_cast<double>(count_)));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * sum, Sum(x));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * mean,
+                           Bin(HloOpcode::kDivide, sum, count));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * mean_b, PerElement(mean));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * centered,
+                           Bin(HloOpcode::kSubtract, x, mean_b));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * squares,
+                           Bin(HloOpcode::kMultiply, centered, centered));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * square_sum, Sum(squares));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * var,
+                           Bin(HloOpcode::kDivide, square_sum, count));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * y,
+                           Normalize(centered, scale, offset, var));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * y_out, Out(y));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * mean_out, Out(mean));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * var_out, Out(var));
     return AddInstruction(c_, HloOpcode::kTuple, {y_out, mean_out, var_out});
   }
 
   absl::StatusOr<Instruction*> Inference() {
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * x, Operand(0));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * scale, Operand(1));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * offset, Operand(2));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * mean, Operand(3));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * var, Operand(4));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * mean_b, PerElement(mean));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * centered,
-                                Bin(HloOpcode::kSubtract, x, mean_b));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * y,
-                                Normalize(centered, scale, offset, var));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * x, Operand(0));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * scale, Operand(1));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * offset, Operand(2));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * mean, Operand(3));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * var, Operand(4));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * mean_b, PerElement(mean));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * centered,
+                           Bin(HloOpcode::kSubtract, x, mean_b));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * y,
+                           Normalize(centered, scale, offset, var));
     return Out(y);
   }
 
   absl::StatusOr<Instruction*> Grad() {
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * x, Operand(0));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * scale, Operand(1));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * mean, Operand(2));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * var, Operand(3));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * dy, Operand(4));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * eps,
-                                PerFeatureScalar(bn_->attrs().epsilon));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * shifted,
-                                Bin(HloOpcode::kAdd, var, eps));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * rstd, Rsqrt(shifted));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * mean_b, PerElement(mean));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * centered,
-                                Bin(HloOpcode::kSubtract, x, mean_b));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * rstd_b, PerElement(rstd));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * xhat,
-                                Bin(HloOpcode::kMultiply, centered, rstd_b));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * grad_offset, Sum(dy));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * dy_xhat,
-                                Bin(HloOpcode::kMultiply, dy, xhat));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * grad_scale, Sum(dy_xhat));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * count,
-                                PerFeatureScalar(static_cast<double>(count_)));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * mean_dy,
-                                Bin(HloOpcode::kDivide, grad_offset, count));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * mean_dy_xhat,
-                                Bin(HloOpcode::kDivide, grad_scale, count));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * mean_dy_b, PerElement(mean_dy));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * mean_dy_xhat_b,
-                                PerElement(mean_dy_xhat));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * a,
-                                Bin(HloOpcode::kSubtract, dy, mean_dy_b));
-    PLEXA_PASS_ASSIGN_OR_RETURN(
-        Instruction * b, Bin(HloOpcode::kMultiply, xhat, mean_dy_xhat_b));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * inner,
-                                Bin(HloOpcode::kSubtract, a, b));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * factor,
-                                Bin(HloOpcode::kMultiply, scale, rstd));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * factor_b, PerElement(factor));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * grad_x,
-                                Bin(HloOpcode::kMultiply, factor_b, inner));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * grad_x_out, Out(grad_x));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * grad_scale_out, Out(grad_scale));
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * grad_offset_out,
-                                Out(grad_offset));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * x, Operand(0));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * scale, Operand(1));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * mean, Operand(2));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * var, Operand(3));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * dy, Operand(4));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * eps,
+                           PerFeatureScalar(bn_->attrs().epsilon));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * shifted,
+                           Bin(HloOpcode::kAdd, var, eps));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * rstd, Rsqrt(shifted));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * mean_b, PerElement(mean));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * centered,
+                           Bin(HloOpcode::kSubtract, x, mean_b));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * rstd_b, PerElement(rstd));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * xhat,
+                           Bin(HloOpcode::kMultiply, centered, rstd_b));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * grad_offset, Sum(dy));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * dy_xhat,
+                           Bin(HloOpcode::kMultiply, dy, xhat));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * grad_scale, Sum(dy_xhat));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * count,
+                           PerFeatureScalar(static_cast<double>(count_)));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * mean_dy,
+                           Bin(HloOpcode::kDivide, grad_offset, count));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * mean_dy_xhat,
+                           Bin(HloOpcode::kDivide, grad_scale, count));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * mean_dy_b, PerElement(mean_dy));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * mean_dy_xhat_b,
+                           PerElement(mean_dy_xhat));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * a,
+                           Bin(HloOpcode::kSubtract, dy, mean_dy_b));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * b,
+                           Bin(HloOpcode::kMultiply, xhat, mean_dy_xhat_b));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * inner,
+                           Bin(HloOpcode::kSubtract, a, b));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * factor,
+                           Bin(HloOpcode::kMultiply, scale, rstd));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * factor_b, PerElement(factor));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * grad_x,
+                           Bin(HloOpcode::kMultiply, factor_b, inner));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * grad_x_out, Out(grad_x));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * grad_scale_out, Out(grad_scale));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * grad_offset_out, Out(grad_offset));
     return AddInstruction(c_, HloOpcode::kTuple,
                           {grad_x_out, grad_scale_out, grad_offset_out});
   }
@@ -215,7 +212,7 @@ absl::StatusOr<bool> BatchNormExpander::Run(Module& module) {
                                                  : e.Grad();
       if (!r.ok()) return r.status();
       *(*r)->mutable_shape() = inst->shape();
-      PLEXA_PASS_RETURN_IF_ERROR(ReplaceInstruction(inst, *r, &side_effects));
+      PLEXA_RETURN_IF_ERROR(ReplaceInstruction(inst, *r, &side_effects));
       changed = true;
     }
   }

@@ -23,19 +23,17 @@ absl::StatusOr<bool> ClampExpander::Run(Module& module) {
         continue;
       }
       Instruction* x = clamp->mutable_operand(1);
-      PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * lo,
-                                  Widen(clamp->mutable_operand(0), *x));
-      PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * hi,
-                                  Widen(clamp->mutable_operand(2), *x));
-      PLEXA_PASS_ASSIGN_OR_RETURN(
-          Instruction * at_least,
-          AddInstruction(c, HloOpcode::kMaximum, {x, lo}));
-      PLEXA_PASS_ASSIGN_OR_RETURN(
+      PLEXA_ASSIGN_OR_RETURN(Instruction * lo,
+                             Widen(clamp->mutable_operand(0), *x));
+      PLEXA_ASSIGN_OR_RETURN(Instruction * hi,
+                             Widen(clamp->mutable_operand(2), *x));
+      PLEXA_ASSIGN_OR_RETURN(Instruction * at_least,
+                             AddInstruction(c, HloOpcode::kMaximum, {x, lo}));
+      PLEXA_ASSIGN_OR_RETURN(
           Instruction * result,
           AddInstruction(c, HloOpcode::kMinimum, {hi, at_least}));
       *result->mutable_shape() = clamp->shape();
-      PLEXA_PASS_RETURN_IF_ERROR(
-          ReplaceInstruction(clamp, result, &side_effects));
+      PLEXA_RETURN_IF_ERROR(ReplaceInstruction(clamp, result, &side_effects));
       changed = true;
     }
   }

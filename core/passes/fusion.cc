@@ -239,11 +239,11 @@ absl::StatusOr<int64_t> FusionPlanner::Build() {
     Instruction* fusion = c_->AddInstruction(
         Instruction::Create(HloOpcode::kFusion, g.root->shape(), externals,
                             std::move(attrs), {fc}));
-    PLEXA_PASS_RETURN_IF_ERROR(g.root->ReplaceAllUsesWith(fusion));
+    PLEXA_RETURN_IF_ERROR(g.root->ReplaceAllUsesWith(fusion));
     // Users first, so each has no users left when it goes.
     for (auto it = members.rbegin(); it != members.rend(); ++it) {
       if (!g.moved.contains(*it)) continue;
-      PLEXA_PASS_RETURN_IF_ERROR(c_->RemoveInstruction(*it));
+      PLEXA_RETURN_IF_ERROR(c_->RemoveInstruction(*it));
     }
   }
   return static_cast<int64_t>(groups_.size());
@@ -284,7 +284,7 @@ absl::StatusOr<bool> InstructionFusion::Run(Module& module) {
   for (Computation* c : ControlFlowComputations(module)) {
     FusionPlanner planner(c, options_);
     planner.Plan();
-    PLEXA_PASS_ASSIGN_OR_RETURN(int64_t n, planner.Build());
+    PLEXA_ASSIGN_OR_RETURN(int64_t n, planner.Build());
     fused += n;
   }
   return fused > 0;

@@ -218,19 +218,19 @@ absl::StatusOr<Instruction*> Assigner::ConvertTo(Instruction* value,
     for (int64_t i = 0; i < target.tuple_shapes_size(); ++i) {
       InstructionAttrs attrs;
       attrs.tuple_index = i;
-      PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * gte,
-                                  AddInstruction(c, HloOpcode::kGetTupleElement,
-                                                 {value}, std::move(attrs)));
+      PLEXA_ASSIGN_OR_RETURN(Instruction * gte,
+                             AddInstruction(c, HloOpcode::kGetTupleElement,
+                                            {value}, std::move(attrs)));
       *gte->mutable_shape() = value->shape().tuple_shapes(i);
-      PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * e,
-                                  ConvertTo(gte, target.tuple_shapes(i)));
+      PLEXA_ASSIGN_OR_RETURN(Instruction * e,
+                             ConvertTo(gte, target.tuple_shapes(i)));
       elements.push_back(e);
     }
-    PLEXA_PASS_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(
         result, AddInstruction(c, HloOpcode::kTuple, std::move(elements)));
   } else {
-    PLEXA_PASS_ASSIGN_OR_RETURN(result,
-                                AddInstruction(c, HloOpcode::kCopy, {value}));
+    PLEXA_ASSIGN_OR_RETURN(result,
+                           AddInstruction(c, HloOpcode::kCopy, {value}));
   }
   *result->mutable_shape() = target;
   copies_[key] = result;
@@ -254,9 +254,9 @@ absl::StatusOr<bool> Assigner::AssignComputation(Computation* c) {
           SameLayouts(inst->operand(i)->shape(), *required)) {
         continue;
       }
-      PLEXA_PASS_ASSIGN_OR_RETURN(
-          Instruction * copy, ConvertTo(inst->mutable_operand(i), *required));
-      PLEXA_PASS_RETURN_IF_ERROR(inst->ReplaceOperandWith(i, copy));
+      PLEXA_ASSIGN_OR_RETURN(Instruction * copy,
+                             ConvertTo(inst->mutable_operand(i), *required));
+      PLEXA_RETURN_IF_ERROR(inst->ReplaceOperandWith(i, copy));
       changed = true;
     }
   }
@@ -267,8 +267,7 @@ absl::StatusOr<bool> Assigner::AssignComputation(Computation* c) {
           ? WithLayoutsOf(root->shape(), entry_layout_.result)
           : Defaulted(root->shape());
   if (!SameLayouts(root->shape(), root_want)) {
-    PLEXA_PASS_ASSIGN_OR_RETURN(Instruction * fixed,
-                                ConvertTo(root, root_want));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * fixed, ConvertTo(root, root_want));
     c->set_root_instruction(fixed);
     changed = true;
   }
@@ -303,7 +302,7 @@ absl::StatusOr<bool> Assigner::Run() {
   // Callees first: an instruction forwarding a callee's result reads the
   // callee's root layout.
   for (Computation* c : module_.MakeComputationPostOrder()) {
-    PLEXA_PASS_ASSIGN_OR_RETURN(bool r, AssignComputation(c));
+    PLEXA_ASSIGN_OR_RETURN(bool r, AssignComputation(c));
     changed |= r;
   }
   const std::optional<ProgramShape>& recorded =

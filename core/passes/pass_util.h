@@ -13,26 +13,13 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "core/base/status_macros.h"
 #include "core/ir/computation.h"
 #include "core/ir/instruction.h"
 #include "core/ir/module.h"
 #include "core/literal/literal.h"
 
 // Status plumbing for the passes.
-#define PLEXA_PASS_CONCAT_INNER(a, b) a##b
-#define PLEXA_PASS_CONCAT(a, b) PLEXA_PASS_CONCAT_INNER(a, b)
-#define PLEXA_PASS_ASSIGN_OR_RETURN(lhs, expr)                              \
-  PLEXA_PASS_ASSIGN_OR_RETURN_IMPL(PLEXA_PASS_CONCAT(status_or_, __LINE__), \
-                                   lhs, expr)
-#define PLEXA_PASS_ASSIGN_OR_RETURN_IMPL(var, lhs, expr) \
-  auto var = (expr);                                     \
-  if (!var.ok()) return var.status();                    \
-  lhs = std::move(var).value()
-#define PLEXA_PASS_RETURN_IF_ERROR(expr) \
-  do {                                   \
-    absl::Status status_ = (expr);       \
-    if (!status_.ok()) return status_;   \
-  } while (0)
 
 namespace plexa {
 

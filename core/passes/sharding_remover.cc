@@ -22,8 +22,7 @@ absl::StatusOr<bool> ShardingRemover::Run(Module& module) {
       if (!Shape::Equal().IgnoreLayout()(operand->shape(), call->shape())) {
         continue;
       }
-      PLEXA_PASS_RETURN_IF_ERROR(
-          ReplaceInstruction(call, operand, &side_effects));
+      PLEXA_RETURN_IF_ERROR(ReplaceInstruction(call, operand, &side_effects));
       changed = true;
     }
   }

@@ -22,6 +22,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "core/base/status_macros.h"
 #include "core/ir/computation.h"
 #include "core/ir/instruction.h"
 #include "core/literal/literal.h"
@@ -46,24 +47,6 @@ static_assert(std::endian::native == std::endian::little,
 // both sides, as the text parser does; it also keeps every message well
 // inside protobuf's own parse depth limit (100).
 constexpr int kMaxNestingDepth = 64;
-
-#define PLEXA_PROTO_CONCAT_INNER(a, b) a##b
-#define PLEXA_PROTO_CONCAT(a, b) PLEXA_PROTO_CONCAT_INNER(a, b)
-
-#define PLEXA_PROTO_RETURN_IF_ERROR(expr)                      \
-  do {                                                         \
-    absl::Status plexa_proto_status_ = (expr);                 \
-    if (!plexa_proto_status_.ok()) return plexa_proto_status_; \
-  } while (false)
-
-#define PLEXA_PROTO_ASSIGN_OR_RETURN_IMPL(var, lhs, expr) \
-  auto var = (expr);                                      \
-  if (!var.ok()) return var.status();                     \
-  lhs = std::move(var).value()
-
-#define PLEXA_PROTO_ASSIGN_OR_RETURN(lhs, expr) \
-  PLEXA_PROTO_ASSIGN_OR_RETURN_IMPL(            \
-      PLEXA_PROTO_CONCAT(plexa_proto_statusor_, __LINE__), lhs, expr)
 
 template <typename... Args>
 absl::Status Invalid(const Args&... args) {
@@ -230,7 +213,7 @@ absl::Status LayoutToProto(const Layout& layout, pb::LayoutProto* p,
   }
   p->set_memory_space(layout.memory_space());
   AppendAll(layout.padded_dimensions(), p->mutable_padded_dimensions());
-  PLEXA_PROTO_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       WriteEnum(kPaddingValues, layout.padding_value(), "padding_value", where,
                 [&](pb::PaddingValue v) { p->set_padding_value(v); }));
   if (layout.tail_padding_alignment_in_elements() != 1) {
@@ -252,13 +235,13 @@ absl::Status ShapeToProto(const Shape& shape, pb::ShapeProto* p,
   // PRIMITIVE_TYPE_INVALID (a default Shape) is written as 0, which no
   // reader accepts; any other type missing from the table is a bug here.
   if (shape.element_type() != PrimitiveType::PRIMITIVE_TYPE_INVALID) {
-    PLEXA_PROTO_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         WriteEnum(kElementTypes, shape.element_type(), "element type", where,
                   [&](pb::ElementType v) { p->set_element_type(v); }));
   }
   if (shape.IsTuple()) {
     for (const Shape& t : shape.tuple_shapes()) {
-      PLEXA_PROTO_RETURN_IF_ERROR(
+      PLEXA_RETURN_IF_ERROR(
           ShapeToProto(t, p->add_tuple_shapes(), where, depth + 1));
     }
     return absl::OkStatus();
@@ -268,7 +251,7 @@ absl::Status ShapeToProto(const Shape& shape, pb::ShapeProto* p,
     for (bool d : shape.dynamic_dimensions()) p->add_is_dynamic_dimension(d);
   }
   if (shape.has_layout() && shape.IsArray()) {
-    PLEXA_PROTO_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         LayoutToProto(shape.layout(), p->mutable_layout(), where));
   }
   return absl::OkStatus();
@@ -278,7 +261,7 @@ absl::Status ProgramShapeToProto(const ProgramShape& ps,
                                  pb::ProgramShapeProto* p,
                                  absl::string_view where) {
   for (const Shape& s : ps.parameters) {
-    PLEXA_PROTO_RETURN_IF_ERROR(ShapeToProto(s, p->add_parameters(), where));
+    PLEXA_RETURN_IF_ERROR(ShapeToProto(s, p->add_parameters(), where));
   }
   for (const std::string& n : ps.parameter_names) p->add_parameter_names(n);
   return ShapeToProto(ps.result, p->mutable_result(), where);
@@ -290,11 +273,11 @@ absl::Status LiteralToProto(const Literal& literal, pb::LiteralProto* p,
     return Invalid(where, ": literal nested deeper than ", kMaxNestingDepth,
                    " tuples");
   }
-  PLEXA_PROTO_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       ShapeToProto(literal.shape(), p->mutable_shape(), where));
   if (literal.shape().IsTuple()) {
     for (int64_t i = 0; i < literal.tuple_element_count(); ++i) {
-      PLEXA_PROTO_RETURN_IF_ERROR(LiteralToProto(
+      PLEXA_RETURN_IF_ERROR(LiteralToProto(
           literal.tuple_element(i), p->add_tuple_elements(), where, depth + 1));
     }
     return absl::OkStatus();
@@ -313,7 +296,7 @@ absl::Status AttrsToProto(const InstructionAttrs& a,
   p->set_tuple_index(a.tuple_index);
 
   if (a.literal != nullptr) {
-    PLEXA_PROTO_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         LiteralToProto(*a.literal, p->mutable_literal(), where));
   }
 
@@ -417,11 +400,11 @@ absl::Status AttrsToProto(const InstructionAttrs& a,
   p->set_indices_are_sorted(a.indices_are_sorted);
   p->set_unique_indices(a.unique_indices);
 
-  PLEXA_PROTO_RETURN_IF_ERROR(WriteEnum(
+  PLEXA_RETURN_IF_ERROR(WriteEnum(
       kComparisonDirections, a.comparison_direction, "comparison_direction",
       where,
       [&](pb::ComparisonDirection v) { p->set_comparison_direction(v); }));
-  PLEXA_PROTO_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       WriteEnum(kComparisonTypes, a.comparison_type, "comparison_type", where,
                 [&](pb::ComparisonType v) { p->set_comparison_type(v); }));
 
@@ -430,22 +413,22 @@ absl::Status AttrsToProto(const InstructionAttrs& a,
   p->set_exponent_bits(a.exponent_bits);
   p->set_mantissa_bits(a.mantissa_bits);
 
-  PLEXA_PROTO_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       WriteEnum(kDistributions, a.distribution, "distribution", where,
                 [&](pb::RandomDistribution v) { p->set_distribution(v); }));
-  PLEXA_PROTO_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       WriteEnum(kAlgorithms, a.rng_algorithm, "rng_algorithm", where,
                 [&](pb::RandomAlgorithm v) { p->set_rng_algorithm(v); }));
   p->set_is_stable(a.is_stable);
 
   p->set_custom_call_target(a.custom_call_target);
   p->set_backend_config(a.backend_config);
-  PLEXA_PROTO_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       WriteEnum(kApiVersions, a.api_version, "api_version", where,
                 [&](pb::CustomCallApiVersion v) { p->set_api_version(v); }));
   p->set_has_layout_constraints(a.has_layout_constraints);
   for (const Shape& s : a.operand_shapes_with_layout) {
-    PLEXA_PROTO_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         ShapeToProto(s, p->add_operand_shapes_with_layout(), where));
   }
   p->set_custom_call_has_side_effect(a.custom_call_has_side_effect);
@@ -460,11 +443,11 @@ absl::Status AttrsToProto(const InstructionAttrs& a,
   p->set_infeed_config(a.infeed_config);
   p->set_outfeed_config(a.outfeed_config);
   if (a.outfeed_shape) {
-    PLEXA_PROTO_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         ShapeToProto(*a.outfeed_shape, p->mutable_outfeed_shape(), where));
   }
 
-  PLEXA_PROTO_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       WriteEnum(kFusionKinds, a.fusion_kind, "fusion_kind", where,
                 [&](pb::FusionKind v) { p->set_fusion_kind(v); }));
 
@@ -474,7 +457,7 @@ absl::Status AttrsToProto(const InstructionAttrs& a,
     tp->set_left_side(t.left_side);
     tp->set_lower(t.lower);
     tp->set_unit_diagonal(t.unit_diagonal);
-    PLEXA_PROTO_RETURN_IF_ERROR(WriteEnum(
+    PLEXA_RETURN_IF_ERROR(WriteEnum(
         kTransposes, t.transpose_a, "triangular_solve transpose_a", where,
         [&](pb::TriangularSolveTranspose v) { tp->set_transpose_a(v); }));
   }
@@ -520,7 +503,7 @@ absl::StatusOr<std::string> SerializeModule(const Module& module) {
   }
   mp.set_entry_computation_id(computation_ids[entry]);
   if (module.entry_computation_layout()) {
-    PLEXA_PROTO_RETURN_IF_ERROR(ProgramShapeToProto(
+    PLEXA_RETURN_IF_ERROR(ProgramShapeToProto(
         *module.entry_computation_layout(),
         mp.mutable_entry_computation_layout(),
         absl::StrCat("module '", module.name(), "' entry_computation_layout")));
@@ -541,7 +524,7 @@ absl::StatusOr<std::string> SerializeModule(const Module& module) {
       ip->set_id(instruction_ids[inst]);
       ip->set_name(inst->name());
       ip->set_opcode(std::string(HloOpcodeString(inst->opcode())));
-      PLEXA_PROTO_RETURN_IF_ERROR(
+      PLEXA_RETURN_IF_ERROR(
           ShapeToProto(inst->shape(), ip->mutable_shape(), where));
       for (int64_t i = 0; i < inst->operand_count(); ++i) {
         const Instruction* op = inst->operand(i);
@@ -573,7 +556,7 @@ absl::StatusOr<std::string> SerializeModule(const Module& module) {
           inst->attrs().literal == nullptr) {
         return Invalid(where, ": constant without a literal");
       }
-      PLEXA_PROTO_RETURN_IF_ERROR(
+      PLEXA_RETURN_IF_ERROR(
           AttrsToProto(inst->attrs(), ip->mutable_attrs(), where));
     }
     const Instruction* root = c->root_instruction();
@@ -619,7 +602,7 @@ absl::StatusOr<Layout> LayoutFromProto(const pb::LayoutProto& p,
   }
   layout.set_memory_space(p.memory_space());
   layout.set_padded_dimensions(ToVector(p.padded_dimensions()));
-  PLEXA_PROTO_ASSIGN_OR_RETURN(
+  PLEXA_ASSIGN_OR_RETURN(
       PaddingValue pv,
       ReadEnum(kPaddingValues, p.padding_value(), "padding_value", where));
   layout.set_padding_value(pv);
@@ -641,7 +624,7 @@ absl::StatusOr<Shape> ShapeFromProto(const pb::ShapeProto& p,
     return Invalid(where, ": shape nested deeper than ", kMaxNestingDepth,
                    " tuples");
   }
-  PLEXA_PROTO_ASSIGN_OR_RETURN(
+  PLEXA_ASSIGN_OR_RETURN(
       PrimitiveType type,
       ReadEnum(kElementTypes, p.element_type(), "element type", where));
   if (type == PrimitiveType::TUPLE) {
@@ -654,8 +637,7 @@ absl::StatusOr<Shape> ShapeFromProto(const pb::ShapeProto& p,
     std::vector<Shape> elements;
     elements.reserve(p.tuple_shapes_size());
     for (const pb::ShapeProto& t : p.tuple_shapes()) {
-      PLEXA_PROTO_ASSIGN_OR_RETURN(Shape s,
-                                   ShapeFromProto(t, where, depth + 1));
+      PLEXA_ASSIGN_OR_RETURN(Shape s, ShapeFromProto(t, where, depth + 1));
       elements.push_back(std::move(s));
     }
     return Shape(std::move(elements));
@@ -681,8 +663,7 @@ absl::StatusOr<Shape> ShapeFromProto(const pb::ShapeProto& p,
     }
   }
   if (p.has_layout()) {
-    PLEXA_PROTO_ASSIGN_OR_RETURN(Layout layout,
-                                 LayoutFromProto(p.layout(), where));
+    PLEXA_ASSIGN_OR_RETURN(Layout layout, LayoutFromProto(p.layout(), where));
     shape.set_layout(std::move(layout));
   }
   absl::Status valid = ShapeUtil::ValidateShape(shape);
@@ -697,14 +678,14 @@ absl::StatusOr<ProgramShape> ProgramShapeFromProto(
     const pb::ProgramShapeProto& p, absl::string_view where) {
   ProgramShape ps;
   for (const pb::ShapeProto& s : p.parameters()) {
-    PLEXA_PROTO_ASSIGN_OR_RETURN(Shape shape, ShapeFromProto(s, where));
+    PLEXA_ASSIGN_OR_RETURN(Shape shape, ShapeFromProto(s, where));
     ps.parameters.push_back(std::move(shape));
   }
   for (const std::string& n : p.parameter_names()) {
     ps.parameter_names.push_back(n);
   }
   if (!p.has_result()) return Invalid(where, ": no result shape");
-  PLEXA_PROTO_ASSIGN_OR_RETURN(ps.result, ShapeFromProto(p.result(), where));
+  PLEXA_ASSIGN_OR_RETURN(ps.result, ShapeFromProto(p.result(), where));
   return ps;
 }
 
@@ -716,7 +697,7 @@ absl::StatusOr<Literal> LiteralFromProto(const pb::LiteralProto& p,
                    " tuples");
   }
   if (!p.has_shape()) return Invalid(where, ": a literal without a shape");
-  PLEXA_PROTO_ASSIGN_OR_RETURN(Shape shape, ShapeFromProto(p.shape(), where));
+  PLEXA_ASSIGN_OR_RETURN(Shape shape, ShapeFromProto(p.shape(), where));
   if (shape.IsTuple()) {
     if (!p.data().empty()) {
       return Invalid(where, ": tuple literal ", shape.ToString(),
@@ -729,7 +710,7 @@ absl::StatusOr<Literal> LiteralFromProto(const pb::LiteralProto& p,
     std::vector<Literal> elements;
     elements.reserve(p.tuple_elements_size());
     for (int i = 0; i < p.tuple_elements_size(); ++i) {
-      PLEXA_PROTO_ASSIGN_OR_RETURN(
+      PLEXA_ASSIGN_OR_RETURN(
           Literal e, LiteralFromProto(p.tuple_elements(i), where, depth + 1));
       Shape want = shape.tuple_shapes(i);
       LayoutUtil::SetToDefaultLayoutIfEmpty(&want);
@@ -797,8 +778,8 @@ absl::StatusOr<InstructionAttrs> AttrsFromProto(
   a.tuple_index = p.tuple_index();
 
   if (p.has_literal()) {
-    PLEXA_PROTO_ASSIGN_OR_RETURN(Literal literal,
-                                 LiteralFromProto(p.literal(), where));
+    PLEXA_ASSIGN_OR_RETURN(Literal literal,
+                           LiteralFromProto(p.literal(), where));
     a.literal = std::make_shared<const Literal>(std::move(literal));
   }
 
@@ -895,35 +876,35 @@ absl::StatusOr<InstructionAttrs> AttrsFromProto(
   a.indices_are_sorted = p.indices_are_sorted();
   a.unique_indices = p.unique_indices();
 
-  PLEXA_PROTO_ASSIGN_OR_RETURN(
+  PLEXA_ASSIGN_OR_RETURN(
       a.comparison_direction,
       ReadEnum(kComparisonDirections, p.comparison_direction(),
                "comparison_direction", where));
-  PLEXA_PROTO_ASSIGN_OR_RETURN(a.comparison_type,
-                               ReadEnum(kComparisonTypes, p.comparison_type(),
-                                        "comparison_type", where));
+  PLEXA_ASSIGN_OR_RETURN(a.comparison_type,
+                         ReadEnum(kComparisonTypes, p.comparison_type(),
+                                  "comparison_type", where));
 
   a.epsilon = p.epsilon();
   a.feature_index = p.feature_index();
   a.exponent_bits = p.exponent_bits();
   a.mantissa_bits = p.mantissa_bits();
 
-  PLEXA_PROTO_ASSIGN_OR_RETURN(
+  PLEXA_ASSIGN_OR_RETURN(
       a.distribution,
       ReadEnum(kDistributions, p.distribution(), "distribution", where));
-  PLEXA_PROTO_ASSIGN_OR_RETURN(
+  PLEXA_ASSIGN_OR_RETURN(
       a.rng_algorithm,
       ReadEnum(kAlgorithms, p.rng_algorithm(), "rng_algorithm", where));
   a.is_stable = p.is_stable();
 
   a.custom_call_target = p.custom_call_target();
   a.backend_config = p.backend_config();
-  PLEXA_PROTO_ASSIGN_OR_RETURN(a.api_version,
-                               ReadEnum(kApiVersions, p.api_version(),
-                                        "custom-call api_version", where));
+  PLEXA_ASSIGN_OR_RETURN(a.api_version,
+                         ReadEnum(kApiVersions, p.api_version(),
+                                  "custom-call api_version", where));
   a.has_layout_constraints = p.has_layout_constraints();
   for (const pb::ShapeProto& s : p.operand_shapes_with_layout()) {
-    PLEXA_PROTO_ASSIGN_OR_RETURN(Shape shape, ShapeFromProto(s, where));
+    PLEXA_ASSIGN_OR_RETURN(Shape shape, ShapeFromProto(s, where));
     a.operand_shapes_with_layout.push_back(std::move(shape));
   }
   a.custom_call_has_side_effect = p.custom_call_has_side_effect();
@@ -938,21 +919,20 @@ absl::StatusOr<InstructionAttrs> AttrsFromProto(
   a.infeed_config = p.infeed_config();
   a.outfeed_config = p.outfeed_config();
   if (p.has_outfeed_shape()) {
-    PLEXA_PROTO_ASSIGN_OR_RETURN(a.outfeed_shape,
-                                 ShapeFromProto(p.outfeed_shape(), where));
+    PLEXA_ASSIGN_OR_RETURN(a.outfeed_shape,
+                           ShapeFromProto(p.outfeed_shape(), where));
   }
 
-  PLEXA_PROTO_ASSIGN_OR_RETURN(
-      a.fusion_kind,
-      ReadEnum(kFusionKinds, p.fusion_kind(), "fusion_kind", where));
+  PLEXA_ASSIGN_OR_RETURN(a.fusion_kind, ReadEnum(kFusionKinds, p.fusion_kind(),
+                                                 "fusion_kind", where));
 
   const pb::TriangularSolveOptionsProto& tp = p.triangular_solve_options();
   a.triangular_solve_options.left_side = tp.left_side();
   a.triangular_solve_options.lower = tp.lower();
   a.triangular_solve_options.unit_diagonal = tp.unit_diagonal();
-  PLEXA_PROTO_ASSIGN_OR_RETURN(a.triangular_solve_options.transpose_a,
-                               ReadEnum(kTransposes, tp.transpose_a(),
-                                        "triangular_solve transpose_a", where));
+  PLEXA_ASSIGN_OR_RETURN(a.triangular_solve_options.transpose_a,
+                         ReadEnum(kTransposes, tp.transpose_a(),
+                                  "triangular_solve transpose_a", where));
   a.cholesky_lower = p.cholesky_lower();
 
   for (const pb::OpaqueAttributeProto& o : p.opaque()) {
@@ -1047,10 +1027,9 @@ absl::StatusOr<std::unique_ptr<Module>> DeserializeModule(
         return Invalid(where, ": unknown opcode '", ip.opcode(), "'");
       }
       if (!ip.has_shape()) return Invalid(where, ": no shape");
-      PLEXA_PROTO_ASSIGN_OR_RETURN(Shape shape,
-                                   ShapeFromProto(ip.shape(), where));
-      PLEXA_PROTO_ASSIGN_OR_RETURN(InstructionAttrs attrs,
-                                   AttrsFromProto(ip.attrs(), where));
+      PLEXA_ASSIGN_OR_RETURN(Shape shape, ShapeFromProto(ip.shape(), where));
+      PLEXA_ASSIGN_OR_RETURN(InstructionAttrs attrs,
+                             AttrsFromProto(ip.attrs(), where));
       if (*opcode == HloOpcode::kParameter) {
         // Checked before Computation::AddInstruction sizes its parameter
         // table by this number.
@@ -1102,8 +1081,8 @@ absl::StatusOr<std::unique_ptr<Module>> DeserializeModule(
       Instruction* inst = b.instructions[ii];
       const std::string where = WhereProto(cp, ii, ip);
       for (int64_t id : ip.operand_ids()) {
-        PLEXA_PROTO_ASSIGN_OR_RETURN(Instruction * op,
-                                     find_local(ci, id, "operand", where));
+        PLEXA_ASSIGN_OR_RETURN(Instruction * op,
+                               find_local(ci, id, "operand", where));
         inst->AppendOperand(op);
       }
       std::vector<Computation*> called;
@@ -1118,7 +1097,7 @@ absl::StatusOr<std::unique_ptr<Module>> DeserializeModule(
       }
       inst->set_called_computations(std::move(called));
       for (int64_t id : ip.control_predecessor_ids()) {
-        PLEXA_PROTO_ASSIGN_OR_RETURN(
+        PLEXA_ASSIGN_OR_RETURN(
             Instruction * pred,
             find_local(ci, id, "control predecessor", where));
         pred->AddControlDependencyTo(inst);
@@ -1126,8 +1105,8 @@ absl::StatusOr<std::unique_ptr<Module>> DeserializeModule(
     }
     const std::string where = absl::StrCat("computation '", cp.name(), "'");
     if (!cp.has_root_id()) return Invalid(where, ": no root instruction");
-    PLEXA_PROTO_ASSIGN_OR_RETURN(Instruction * root,
-                                 find_local(ci, cp.root_id(), "root", where));
+    PLEXA_ASSIGN_OR_RETURN(Instruction * root,
+                           find_local(ci, cp.root_id(), "root", where));
     b.computation->set_root_instruction(root);
     if (cp.parameter_ids_size() != b.computation->num_parameters()) {
       return Invalid(where, ": lists ", cp.parameter_ids_size(),
@@ -1136,7 +1115,7 @@ absl::StatusOr<std::unique_ptr<Module>> DeserializeModule(
                      " parameter instruction(s)");
     }
     for (int n = 0; n < cp.parameter_ids_size(); ++n) {
-      PLEXA_PROTO_ASSIGN_OR_RETURN(
+      PLEXA_ASSIGN_OR_RETURN(
           Instruction * param,
           find_local(ci, cp.parameter_ids(n), "parameter", where));
       if (param != b.computation->parameter_instruction(n)) {
@@ -1158,7 +1137,7 @@ absl::StatusOr<std::unique_ptr<Module>> DeserializeModule(
                            ci == entry->second);
   }
   if (mp.has_entry_computation_layout()) {
-    PLEXA_PROTO_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(
         ProgramShape layout,
         ProgramShapeFromProto(
             mp.entry_computation_layout(),
@@ -1169,7 +1148,7 @@ absl::StatusOr<std::unique_ptr<Module>> DeserializeModule(
     module->mutable_opaque_attributes()->emplace_back(o.name(), o.value());
   }
 
-  PLEXA_PROTO_RETURN_IF_ERROR(VerifyModule(*module));
+  PLEXA_RETURN_IF_ERROR(VerifyModule(*module));
   return module;
 }
 

@@ -302,7 +302,7 @@ absl::Status Parser::ParseInstructionAttribute(
   const std::string name = t.str;
   const size_t loc = t.begin;
   lexer_.Take();
-  PLEXA_TEXT_RETURN_IF_ERROR(Expect(
+  PLEXA_RETURN_IF_ERROR(Expect(
       TokKind::kEqual, absl::StrCat("'=' after attribute ", Quoted(name))));
   if (!seen->insert(name).second) {
     return ErrorAt(loc, "each attribute at most once",
@@ -310,13 +310,12 @@ absl::Status Parser::ParseInstructionAttribute(
   }
   InstructionAttrs& a = rec->attrs;
   if (name == "backend_config") {
-    PLEXA_TEXT_ASSIGN_OR_RETURN(a.backend_config,
-                                ParseBackendConfigValue(this));
+    PLEXA_ASSIGN_OR_RETURN(a.backend_config, ParseBackendConfigValue(this));
     return absl::OkStatus();
   }
   if (name == "control-predecessors") {
-    PLEXA_TEXT_ASSIGN_OR_RETURN(std::vector<NameRef> preds,
-                                ParseNameList(this, "control-predecessors"));
+    PLEXA_ASSIGN_OR_RETURN(std::vector<NameRef> preds,
+                           ParseNameList(this, "control-predecessors"));
     for (NameRef& r : preds) {
       rec->control_predecessors.push_back(
           OperandRef{std::move(r.name), r.loc, -1});
@@ -325,22 +324,22 @@ absl::Status Parser::ParseInstructionAttribute(
   }
   const AttrSpec* spec = FindSpec(rec->opcode, name);
   if (spec == nullptr) {
-    PLEXA_TEXT_ASSIGN_OR_RETURN(std::string value, ParseOpaqueValue(name));
+    PLEXA_ASSIGN_OR_RETURN(std::string value, ParseOpaqueValue(name));
     a.opaque.emplace_back(name, std::move(value));
     return absl::OkStatus();
   }
 
   auto ints = [&](std::vector<int64_t>* out) -> absl::Status {
-    PLEXA_TEXT_ASSIGN_OR_RETURN(*out, ParseBracedInt64List(Quoted(name)));
+    PLEXA_ASSIGN_OR_RETURN(*out, ParseBracedInt64List(Quoted(name)));
     return absl::OkStatus();
   };
   auto int64 = [&](int64_t* out) -> absl::Status {
-    PLEXA_TEXT_ASSIGN_OR_RETURN(*out, ParseInt64("an integer"));
+    PLEXA_ASSIGN_OR_RETURN(*out, ParseInt64("an integer"));
     return absl::OkStatus();
   };
   auto int32 = [&](int32_t* out) -> absl::Status {
     const size_t vloc = lexer_.Peek().begin;
-    PLEXA_TEXT_ASSIGN_OR_RETURN(int64_t v, ParseInt64("an integer"));
+    PLEXA_ASSIGN_OR_RETURN(int64_t v, ParseInt64("an integer"));
     if (v < std::numeric_limits<int32_t>::min() ||
         v > std::numeric_limits<int32_t>::max()) {
       return ErrorAt(vloc, "an integer in the range of s32", absl::StrCat(v));
@@ -349,11 +348,11 @@ absl::Status Parser::ParseInstructionAttribute(
     return absl::OkStatus();
   };
   auto boolean = [&](bool* out) -> absl::Status {
-    PLEXA_TEXT_ASSIGN_OR_RETURN(*out, ParseBool("true or false"));
+    PLEXA_ASSIGN_OR_RETURN(*out, ParseBool("true or false"));
     return absl::OkStatus();
   };
   auto comp = [&](std::optional<NameRef>* out) -> absl::Status {
-    PLEXA_TEXT_ASSIGN_OR_RETURN(*out, ParseNameRef("a computation name"));
+    PLEXA_ASSIGN_OR_RETURN(*out, ParseNameRef("a computation name"));
     return absl::OkStatus();
   };
   auto dot = [&]() -> DotDimensionNumbers& {
@@ -377,12 +376,12 @@ absl::Status Parser::ParseInstructionAttribute(
     case AttrId::kIndex:
       return int64(&a.tuple_index);
     case AttrId::kWindow: {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(a.window, ParseWindowValue(this));
+      PLEXA_ASSIGN_OR_RETURN(a.window, ParseWindowValue(this));
       return absl::OkStatus();
     }
     case AttrId::kDimLabels: {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(a.convolution_dimension_numbers,
-                                  ParseDimLabelsValue(this));
+      PLEXA_ASSIGN_OR_RETURN(a.convolution_dimension_numbers,
+                             ParseDimLabelsValue(this));
       return absl::OkStatus();
     }
     case AttrId::kFeatureGroupCount:
@@ -398,11 +397,11 @@ absl::Status Parser::ParseInstructionAttribute(
     case AttrId::kRhsContractingDims:
       return ints(&dot().rhs_contracting_dimensions);
     case AttrId::kPadding: {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(a.padding_config, ParsePaddingValue(this));
+      PLEXA_ASSIGN_OR_RETURN(a.padding_config, ParsePaddingValue(this));
       return absl::OkStatus();
     }
     case AttrId::kSlice: {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(a.slice, ParseSliceValue(this));
+      PLEXA_ASSIGN_OR_RETURN(a.slice, ParseSliceValue(this));
       return absl::OkStatus();
     }
     case AttrId::kDynamicSliceSizes:
@@ -438,7 +437,7 @@ absl::Status Parser::ParseInstructionAttribute(
     case AttrId::kUniqueIndices:
       return boolean(&a.unique_indices);
     case AttrId::kDirection: {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(
+      PLEXA_ASSIGN_OR_RETURN(
           a.comparison_direction,
           ParseEnumValue<ComparisonDirection>(
               this, "a comparison direction (EQ, NE, GE, GT, LE, LT)",
@@ -446,7 +445,7 @@ absl::Status Parser::ParseInstructionAttribute(
       return absl::OkStatus();
     }
     case AttrId::kComparisonType: {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(
+      PLEXA_ASSIGN_OR_RETURN(
           a.comparison_type,
           ParseEnumValue<ComparisonType>(
               this, "a comparison type (FLOAT, TOTALORDER, SIGNED, UNSIGNED)",
@@ -454,8 +453,7 @@ absl::Status Parser::ParseInstructionAttribute(
       return absl::OkStatus();
     }
     case AttrId::kEpsilon: {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(a.epsilon,
-                                  ParseFloat32Value(this, "a number"));
+      PLEXA_ASSIGN_OR_RETURN(a.epsilon, ParseFloat32Value(this, "a number"));
       return absl::OkStatus();
     }
     case AttrId::kFeatureIndex:
@@ -465,7 +463,7 @@ absl::Status Parser::ParseInstructionAttribute(
     case AttrId::kMantissaBits:
       return int32(&a.mantissa_bits);
     case AttrId::kDistribution: {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(
+      PLEXA_ASSIGN_OR_RETURN(
           a.distribution,
           ParseEnumValue<RandomDistribution>(
               this, "a distribution (rng_uniform, rng_normal)",
@@ -473,7 +471,7 @@ absl::Status Parser::ParseInstructionAttribute(
       return absl::OkStatus();
     }
     case AttrId::kRngAlgorithm: {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(
+      PLEXA_ASSIGN_OR_RETURN(
           a.rng_algorithm,
           ParseEnumValue<RandomAlgorithm>(
               this, "an rng algorithm (rng_default, rng_three_fry, rng_philox)",
@@ -483,12 +481,12 @@ absl::Status Parser::ParseInstructionAttribute(
     case AttrId::kIsStable:
       return boolean(&a.is_stable);
     case AttrId::kCustomCallTarget: {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(a.custom_call_target,
-                                  ParseString("a quoted custom-call target"));
+      PLEXA_ASSIGN_OR_RETURN(a.custom_call_target,
+                             ParseString("a quoted custom-call target"));
       return absl::OkStatus();
     }
     case AttrId::kApiVersion: {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(
+      PLEXA_ASSIGN_OR_RETURN(
           a.api_version,
           ParseEnumValue<CustomCallApiVersion>(
               this, "an API version such as API_VERSION_STATUS_RETURNING",
@@ -496,12 +494,12 @@ absl::Status Parser::ParseInstructionAttribute(
       return absl::OkStatus();
     }
     case AttrId::kOperandLayoutConstraints: {
-      PLEXA_TEXT_RETURN_IF_ERROR(
+      PLEXA_RETURN_IF_ERROR(
           Expect(TokKind::kLbrace, "'{' starting operand_layout_constraints"));
       a.has_layout_constraints = true;
       if (TakeIf(TokKind::kRbrace)) return absl::OkStatus();
       while (true) {
-        PLEXA_TEXT_ASSIGN_OR_RETURN(Shape s, ParseShape());
+        PLEXA_ASSIGN_OR_RETURN(Shape s, ParseShape());
         a.operand_shapes_with_layout.push_back(std::move(s));
         if (TakeIf(TokKind::kComma)) continue;
         return Expect(TokKind::kRbrace,
@@ -511,12 +509,11 @@ absl::Status Parser::ParseInstructionAttribute(
     case AttrId::kCustomCallHasSideEffect:
       return boolean(&a.custom_call_has_side_effect);
     case AttrId::kReplicaGroups: {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(a.replica_groups,
-                                  ParseReplicaGroupsValue(this));
+      PLEXA_ASSIGN_OR_RETURN(a.replica_groups, ParseReplicaGroupsValue(this));
       return absl::OkStatus();
     }
     case AttrId::kChannelId: {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(a.channel_id, ParseInt64("an integer"));
+      PLEXA_ASSIGN_OR_RETURN(a.channel_id, ParseInt64("an integer"));
       return absl::OkStatus();
     }
     case AttrId::kUseGlobalDeviceIds:
@@ -524,21 +521,21 @@ absl::Status Parser::ParseInstructionAttribute(
     case AttrId::kConstrainLayout:
       return boolean(&a.constrain_layout);
     case AttrId::kInfeedConfig: {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(a.infeed_config,
-                                  ParseString("a quoted infeed_config"));
+      PLEXA_ASSIGN_OR_RETURN(a.infeed_config,
+                             ParseString("a quoted infeed_config"));
       return absl::OkStatus();
     }
     case AttrId::kOutfeedConfig: {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(a.outfeed_config,
-                                  ParseString("a quoted outfeed_config"));
+      PLEXA_ASSIGN_OR_RETURN(a.outfeed_config,
+                             ParseString("a quoted outfeed_config"));
       return absl::OkStatus();
     }
     case AttrId::kOutfeedShape: {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(a.outfeed_shape, ParseShape());
+      PLEXA_ASSIGN_OR_RETURN(a.outfeed_shape, ParseShape());
       return absl::OkStatus();
     }
     case AttrId::kFusionKind: {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(
+      PLEXA_ASSIGN_OR_RETURN(
           a.fusion_kind,
           ParseEnumValue<FusionKind>(
               this, "a fusion kind (kLoop, kInput, kOutput, kCustom)",
@@ -552,7 +549,7 @@ absl::Status Parser::ParseInstructionAttribute(
     case AttrId::kUnitDiagonal:
       return boolean(&a.triangular_solve_options.unit_diagonal);
     case AttrId::kTransposeA: {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(
+      PLEXA_ASSIGN_OR_RETURN(
           a.triangular_solve_options.transpose_a,
           ParseEnumValue<TriangularSolveTranspose>(
               this, "NO_TRANSPOSE, TRANSPOSE or ADJOINT",
@@ -579,13 +576,13 @@ absl::Status Parser::ParseInstructionAttribute(
     case AttrId::kCalls:
       return comp(&slots->calls);
     case AttrId::kBranchComputations: {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(slots->branch_computations,
-                                  ParseNameList(this, "branch_computations"));
+      PLEXA_ASSIGN_OR_RETURN(slots->branch_computations,
+                             ParseNameList(this, "branch_computations"));
       return absl::OkStatus();
     }
     case AttrId::kCalledComputations: {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(slots->called_computations,
-                                  ParseNameList(this, "called_computations"));
+      PLEXA_ASSIGN_OR_RETURN(slots->called_computations,
+                             ParseNameList(this, "called_computations"));
       return absl::OkStatus();
     }
   }

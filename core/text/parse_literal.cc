@@ -188,20 +188,20 @@ absl::Status ParseScalar(Parser* p, PrimitiveType type, Scalar* out) {
   }
   if (primitive_util::IsFloatingPointType(type)) {
     out->kind = Scalar::kReal;
-    PLEXA_TEXT_ASSIGN_OR_RETURN(out->re, ParseReal(p, type, name));
+    PLEXA_ASSIGN_OR_RETURN(out->re, ParseReal(p, type, name));
     return absl::OkStatus();
   }
   if (primitive_util::IsComplexType(type)) {
     const PrimitiveType component = primitive_util::ComplexComponentType(type);
     out->kind = Scalar::kComplex;
     if (!p->TakeIf(TokKind::kLparen)) {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(out->re, ParseReal(p, component, name));
+      PLEXA_ASSIGN_OR_RETURN(out->re, ParseReal(p, component, name));
       return absl::OkStatus();
     }
-    PLEXA_TEXT_ASSIGN_OR_RETURN(out->re, ParseReal(p, component, name));
-    PLEXA_TEXT_RETURN_IF_ERROR(
+    PLEXA_ASSIGN_OR_RETURN(out->re, ParseReal(p, component, name));
+    PLEXA_RETURN_IF_ERROR(
         p->Expect(TokKind::kComma, "',' between real and imaginary parts"));
-    PLEXA_TEXT_ASSIGN_OR_RETURN(out->im, ParseReal(p, component, name));
+    PLEXA_ASSIGN_OR_RETURN(out->im, ParseReal(p, component, name));
     return p->Expect(TokKind::kRparen, "')' closing the complex value");
   }
   return p->ErrorHere(
@@ -267,26 +267,26 @@ absl::StatusOr<Literal> Parser::ParseLiteral(const Shape& shape) {
   DepthGuard guard(this);
   if (guard.exceeded()) return DepthError();
   if (shape.IsTuple()) {
-    PLEXA_TEXT_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         Expect(TokKind::kLparen, "'(' starting a tuple literal"));
     std::vector<Literal> elements;
     for (int64_t i = 0; i < shape.tuple_shapes_size(); ++i) {
       if (i > 0) {
-        PLEXA_TEXT_RETURN_IF_ERROR(
+        PLEXA_RETURN_IF_ERROR(
             Expect(TokKind::kComma,
                    absl::StrCat("',' before tuple literal element ", i)));
       }
-      PLEXA_TEXT_ASSIGN_OR_RETURN(Literal element,
-                                  ParseLiteral(shape.tuple_shapes(i)));
+      PLEXA_ASSIGN_OR_RETURN(Literal element,
+                             ParseLiteral(shape.tuple_shapes(i)));
       elements.push_back(std::move(element));
     }
-    PLEXA_TEXT_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         Expect(TokKind::kRparen,
                absl::StrCat("')' closing the tuple literal of ",
                             shape.tuple_shapes_size(), " elements")));
     return Literal::MakeTuple(std::move(elements));
   }
-  PLEXA_TEXT_RETURN_IF_ERROR(CheckConstantShape(shape, lexer_.Peek().begin));
+  PLEXA_RETURN_IF_ERROR(CheckConstantShape(shape, lexer_.Peek().begin));
   return ParseArrayLiteral(shape);
 }
 
@@ -296,15 +296,15 @@ absl::StatusOr<Literal> Parser::ParseArrayLiteral(const Shape& shape) {
   std::vector<Scalar> values;
   if (rank == 0) {
     values.emplace_back();
-    PLEXA_TEXT_RETURN_IF_ERROR(ParseScalar(this, type, &values.back()));
+    PLEXA_RETURN_IF_ERROR(ParseScalar(this, type, &values.back()));
   } else {
-    PLEXA_TEXT_RETURN_IF_ERROR(Expect(
+    PLEXA_RETURN_IF_ERROR(Expect(
         TokKind::kLbrace,
         absl::StrCat("'{' starting a literal of shape ", shape.ToString())));
     if (TakeIf(TokKind::kDots)) {
       // XLA elides large constants as {...}; XLA's own parser fills them
       // with arbitrary values, Plexa with zeros.
-      PLEXA_TEXT_RETURN_IF_ERROR(Expect(TokKind::kRbrace, "'}' after '...'"));
+      PLEXA_RETURN_IF_ERROR(Expect(TokKind::kRbrace, "'}' after '...'"));
       return Literal(shape);
     }
     std::vector<int64_t> count(static_cast<size_t>(rank), 0);
@@ -322,7 +322,7 @@ absl::StatusOr<Literal> Parser::ParseArrayLiteral(const Shape& shape) {
         --level;
         ++count[level];
         if (count[level] < shape.dimensions(static_cast<int64_t>(level))) {
-          PLEXA_TEXT_RETURN_IF_ERROR(
+          PLEXA_RETURN_IF_ERROR(
               Expect(TokKind::kComma,
                      absl::StrCat("',' and more elements of dimension ", level,
                                   " of ", shape.ToString())));
@@ -331,16 +331,16 @@ absl::StatusOr<Literal> Parser::ParseArrayLiteral(const Shape& shape) {
       }
       if (static_cast<int64_t>(level) == rank - 1) {
         values.emplace_back();
-        PLEXA_TEXT_RETURN_IF_ERROR(ParseScalar(this, type, &values.back()));
+        PLEXA_RETURN_IF_ERROR(ParseScalar(this, type, &values.back()));
         ++count[level];
         if (count[level] < dim) {
-          PLEXA_TEXT_RETURN_IF_ERROR(Expect(
+          PLEXA_RETURN_IF_ERROR(Expect(
               TokKind::kComma, absl::StrCat("',' and ", dim - count[level],
                                             " more element(s) of dimension ",
                                             level, " of ", shape.ToString())));
         }
       } else {
-        PLEXA_TEXT_RETURN_IF_ERROR(
+        PLEXA_RETURN_IF_ERROR(
             Expect(TokKind::kLbrace,
                    absl::StrCat("'{' starting an element of dimension ", level,
                                 " of ", shape.ToString())));

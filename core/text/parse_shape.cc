@@ -50,10 +50,10 @@ absl::StatusOr<Shape> Parser::ParseShape() {
     std::vector<Shape> elements;
     if (!TakeIf(TokKind::kRparen)) {
       while (true) {
-        PLEXA_TEXT_ASSIGN_OR_RETURN(Shape element, ParseShape());
+        PLEXA_ASSIGN_OR_RETURN(Shape element, ParseShape());
         elements.push_back(std::move(element));
         if (TakeIf(TokKind::kComma)) continue;
-        PLEXA_TEXT_RETURN_IF_ERROR(
+        PLEXA_RETURN_IF_ERROR(
             Expect(TokKind::kRparen, "',' or ')' in the tuple shape"));
         break;
       }
@@ -67,7 +67,7 @@ absl::StatusOr<Shape> Parser::ParseShape() {
   }
   const PrimitiveType type = *primitive_util::FromName(t.str);
   lexer_.Take();
-  PLEXA_TEXT_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       Expect(TokKind::kLsquare, "'[' after the element type"));
   Shape shape(type, {});
   if (!TakeIf(TokKind::kRsquare)) {
@@ -81,11 +81,11 @@ absl::StatusOr<Shape> Parser::ParseShape() {
             "are not supported)");
       }
       const bool dynamic = TakeIf(TokKind::kLeq);
-      PLEXA_TEXT_ASSIGN_OR_RETURN(
+      PLEXA_ASSIGN_OR_RETURN(
           int64_t size, ParseNonNegativeInt64("a non-negative dimension size"));
       shape.add_dimension(size, dynamic);
       if (TakeIf(TokKind::kComma)) continue;
-      PLEXA_TEXT_RETURN_IF_ERROR(
+      PLEXA_RETURN_IF_ERROR(
           Expect(TokKind::kRsquare, "',' or ']' in the dimensions"));
       break;
     }
@@ -95,8 +95,8 @@ absl::StatusOr<Shape> Parser::ParseShape() {
   if (type != PrimitiveType::TOKEN && lexer_.Peek().kind == TokKind::kLbrace &&
       (lexer_.PeekNext().kind == TokKind::kInt ||
        lexer_.PeekNext().kind == TokKind::kColon)) {
-    PLEXA_TEXT_ASSIGN_OR_RETURN(Layout layout,
-                                ParseLayout(shape.rank(), /*check_rank=*/true));
+    PLEXA_ASSIGN_OR_RETURN(Layout layout,
+                           ParseLayout(shape.rank(), /*check_rank=*/true));
     shape.set_layout(std::move(layout));
   }
   return shape;
@@ -104,12 +104,12 @@ absl::StatusOr<Shape> Parser::ParseShape() {
 
 absl::StatusOr<Layout> Parser::ParseLayout(int64_t rank, bool check_rank) {
   const size_t begin = lexer_.Peek().begin;
-  PLEXA_TEXT_RETURN_IF_ERROR(Expect(TokKind::kLbrace, "'{' starting a layout"));
+  PLEXA_RETURN_IF_ERROR(Expect(TokKind::kLbrace, "'{' starting a layout"));
   Layout layout;
   std::vector<int64_t> minor_to_major;
   if (lexer_.Peek().kind == TokKind::kInt) {
     while (true) {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(int64_t d, ParseInt64("a dimension number"));
+      PLEXA_ASSIGN_OR_RETURN(int64_t d, ParseInt64("a dimension number"));
       minor_to_major.push_back(d);
       if (!TakeIf(TokKind::kComma)) break;
     }
@@ -124,10 +124,10 @@ absl::StatusOr<Layout> Parser::ParseLayout(int64_t rank, bool check_rank) {
 
   // Reads '(' int ')'.
   auto paren_int = [&](absl::string_view what) -> absl::StatusOr<int64_t> {
-    PLEXA_TEXT_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         Expect(TokKind::kLparen, absl::StrCat("'(' after ", what)));
-    PLEXA_TEXT_ASSIGN_OR_RETURN(int64_t v, ParseInt64("an integer"));
-    PLEXA_TEXT_RETURN_IF_ERROR(
+    PLEXA_ASSIGN_OR_RETURN(int64_t v, ParseInt64("an integer"));
+    PLEXA_RETURN_IF_ERROR(
         Expect(TokKind::kRparen, absl::StrCat("')' closing ", what)));
     return v;
   };
@@ -144,7 +144,7 @@ absl::StatusOr<Layout> Parser::ParseLayout(int64_t rank, bool check_rank) {
       const Token t = lexer_.Peek();
       if (t.kind == TokKind::kHash || t.kind == TokKind::kStar) {
         lexer_.Take();  // #(s32) / *(s32): sparse index/pointer types
-        PLEXA_TEXT_RETURN_IF_ERROR(
+        PLEXA_RETURN_IF_ERROR(
             skip_parens(t.kind == TokKind::kHash ? "'#'" : "'*'"));
         continue;
       }
@@ -164,12 +164,12 @@ absl::StatusOr<Layout> Parser::ParseLayout(int64_t rank, bool check_rank) {
               if (TakeIf(TokKind::kStar)) {
                 tile.add_dimension(Tile::kCombineDimension);
               } else {
-                PLEXA_TEXT_ASSIGN_OR_RETURN(int64_t d,
-                                            ParseInt64("a tile size or '*'"));
+                PLEXA_ASSIGN_OR_RETURN(int64_t d,
+                                       ParseInt64("a tile size or '*'"));
                 tile.add_dimension(d);
               }
               if (TakeIf(TokKind::kComma)) continue;
-              PLEXA_TEXT_RETURN_IF_ERROR(
+              PLEXA_RETURN_IF_ERROR(
                   Expect(TokKind::kRparen, "',' or ')' in the tile"));
               break;
             }
@@ -177,33 +177,33 @@ absl::StatusOr<Layout> Parser::ParseLayout(int64_t rank, bool check_rank) {
           layout.add_tile(std::move(tile));
         }
       } else if (item == "L") {
-        PLEXA_TEXT_ASSIGN_OR_RETURN(int64_t v, paren_int("L"));
+        PLEXA_ASSIGN_OR_RETURN(int64_t v, paren_int("L"));
         layout.set_tail_padding_alignment_in_elements(v);
       } else if (item == "E") {
-        PLEXA_TEXT_ASSIGN_OR_RETURN(int64_t v, paren_int("E"));
+        PLEXA_ASSIGN_OR_RETURN(int64_t v, paren_int("E"));
         layout.set_element_size_in_bits(v);
       } else if (item == "S") {
-        PLEXA_TEXT_ASSIGN_OR_RETURN(int64_t v, paren_int("S"));
+        PLEXA_ASSIGN_OR_RETURN(int64_t v, paren_int("S"));
         layout.set_memory_space(v);
       } else if (item == "M") {
-        PLEXA_TEXT_RETURN_IF_ERROR(paren_int("M").status());  // dropped
+        PLEXA_RETURN_IF_ERROR(paren_int("M").status());  // dropped
       } else if (item == "PD") {
-        PLEXA_TEXT_RETURN_IF_ERROR(Expect(TokKind::kLparen, "'(' after PD"));
+        PLEXA_RETURN_IF_ERROR(Expect(TokKind::kLparen, "'(' after PD"));
         std::vector<int64_t> padded;
         if (!TakeIf(TokKind::kRparen)) {
           while (true) {
-            PLEXA_TEXT_ASSIGN_OR_RETURN(int64_t d,
-                                        ParseInt64("a padded dimension size"));
+            PLEXA_ASSIGN_OR_RETURN(int64_t d,
+                                   ParseInt64("a padded dimension size"));
             padded.push_back(d);
             if (TakeIf(TokKind::kComma)) continue;
-            PLEXA_TEXT_RETURN_IF_ERROR(
+            PLEXA_RETURN_IF_ERROR(
                 Expect(TokKind::kRparen, "',' or ')' in PD(...)"));
             break;
           }
         }
         layout.set_padded_dimensions(padded);
       } else if (item == "PV") {
-        PLEXA_TEXT_RETURN_IF_ERROR(Expect(TokKind::kLparen, "'(' after PV"));
+        PLEXA_RETURN_IF_ERROR(Expect(TokKind::kLparen, "'(' after PV"));
         const Token& v = lexer_.Peek();
         PaddingValue pv;
         if (v.kind == TokKind::kIdent && v.str == "zero") {
@@ -219,21 +219,19 @@ absl::StatusOr<Layout> Parser::ParseLayout(int64_t rank, bool check_rank) {
         }
         lexer_.Take();
         layout.set_padding_value(pv);
-        PLEXA_TEXT_RETURN_IF_ERROR(
-            Expect(TokKind::kRparen, "')' closing PV(...)"));
+        PLEXA_RETURN_IF_ERROR(Expect(TokKind::kRparen, "')' closing PV(...)"));
       } else if (item == "D" || item == "SC") {
-        PLEXA_TEXT_RETURN_IF_ERROR(skip_parens(item));  // dropped
+        PLEXA_RETURN_IF_ERROR(skip_parens(item));  // dropped
         if (item == "SC") {
           // SC(dim:i,j)(dim:k)...: one group per split config.
           while (lexer_.Peek().kind == TokKind::kLparen) {
-            PLEXA_TEXT_RETURN_IF_ERROR(skip_parens(item));
+            PLEXA_RETURN_IF_ERROR(skip_parens(item));
           }
         }
       } else if (item == "P") {
-        PLEXA_TEXT_RETURN_IF_ERROR(Expect(TokKind::kLparen, "'(' after P"));
-        PLEXA_TEXT_RETURN_IF_ERROR(ParseShape().status());  // dropped
-        PLEXA_TEXT_RETURN_IF_ERROR(
-            Expect(TokKind::kRparen, "')' closing P(...)"));
+        PLEXA_RETURN_IF_ERROR(Expect(TokKind::kLparen, "'(' after P"));
+        PLEXA_RETURN_IF_ERROR(ParseShape().status());  // dropped
+        PLEXA_RETURN_IF_ERROR(Expect(TokKind::kRparen, "')' closing P(...)"));
       } else {
         return ErrorAt(t.begin,
                        "a layout item (T, L, E, S, PD, PV, ...) or '}'",
@@ -241,37 +239,36 @@ absl::StatusOr<Layout> Parser::ParseLayout(int64_t rank, bool check_rank) {
       }
     }
   }
-  PLEXA_TEXT_RETURN_IF_ERROR(
-      Expect(TokKind::kRbrace, "'}' closing the layout"));
+  PLEXA_RETURN_IF_ERROR(Expect(TokKind::kRbrace, "'}' closing the layout"));
   return layout;
 }
 
 absl::StatusOr<ProgramShape> Parser::ParseComputationLayout() {
-  PLEXA_TEXT_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       Expect(TokKind::kLbrace, "'{' starting entry_computation_layout"));
-  PLEXA_TEXT_ASSIGN_OR_RETURN(ProgramShape program_shape, ParseProgramShape());
-  PLEXA_TEXT_RETURN_IF_ERROR(
+  PLEXA_ASSIGN_OR_RETURN(ProgramShape program_shape, ParseProgramShape());
+  PLEXA_RETURN_IF_ERROR(
       Expect(TokKind::kRbrace, "'}' closing entry_computation_layout"));
   return program_shape;
 }
 
 absl::StatusOr<ProgramShape> Parser::ParseProgramShape() {
-  PLEXA_TEXT_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       Expect(TokKind::kLparen, "'(' starting the parameter shapes"));
   ProgramShape program_shape;
   if (!TakeIf(TokKind::kRparen)) {
     while (true) {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(Shape p, ParseShape());
+      PLEXA_ASSIGN_OR_RETURN(Shape p, ParseShape());
       program_shape.parameters.push_back(std::move(p));
       if (TakeIf(TokKind::kComma)) continue;
-      PLEXA_TEXT_RETURN_IF_ERROR(
+      PLEXA_RETURN_IF_ERROR(
           Expect(TokKind::kRparen, "',' or ')' in the parameter shapes"));
       break;
     }
   }
-  PLEXA_TEXT_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       Expect(TokKind::kArrow, "'->' before the result shape"));
-  PLEXA_TEXT_ASSIGN_OR_RETURN(program_shape.result, ParseShape());
+  PLEXA_ASSIGN_OR_RETURN(program_shape.result, ParseShape());
   return program_shape;
 }
 

@@ -152,7 +152,7 @@ absl::StatusOr<std::string> Parser::ParseOpaqueValue(
         break;
       }
     }
-    PLEXA_TEXT_RETURN_IF_ERROR(ConsumeAtom());
+    PLEXA_RETURN_IF_ERROR(ConsumeAtom());
     end = lexer_.last_end();
     any = true;
   }
@@ -210,8 +210,7 @@ absl::StatusOr<std::string> Parser::ParseOpaqueValue(
 absl::StatusOr<Window> ParseWindowValue(Parser* p) {
   Lexer& lex = p->lexer();
   const size_t window_loc = lex.Peek().begin;
-  PLEXA_TEXT_RETURN_IF_ERROR(
-      p->Expect(TokKind::kLbrace, "'{' starting window"));
+  PLEXA_RETURN_IF_ERROR(p->Expect(TokKind::kLbrace, "'{' starting window"));
   std::vector<int64_t> size, stride, lhs_dilate, rhs_dilate, reversal;
   std::vector<int64_t> pad_low, pad_high;
   absl::flat_hash_map<std::string, size_t> seen;  // field -> location
@@ -231,7 +230,7 @@ absl::StatusOr<Window> ParseWindowValue(Parser* p) {
     if (field == "rhs_reversal") target = &reversal;
     if (target == nullptr && field != "pad") return p->ErrorHere(kFields);
     lex.Take();
-    PLEXA_TEXT_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         p->Expect(TokKind::kEqual, absl::StrCat("'=' after ", Quoted(field))));
     if (!seen.emplace(field, field_loc).second) {
       return p->ErrorAt(field_loc, "each window field at most once",
@@ -281,11 +280,11 @@ absl::StatusOr<Window> ParseWindowValue(Parser* p) {
     }
     return absl::OkStatus();
   };
-  PLEXA_TEXT_RETURN_IF_ERROR(check(stride, "stride"));
-  PLEXA_TEXT_RETURN_IF_ERROR(check(pad_low, "pad"));
-  PLEXA_TEXT_RETURN_IF_ERROR(check(lhs_dilate, "lhs_dilate"));
-  PLEXA_TEXT_RETURN_IF_ERROR(check(rhs_dilate, "rhs_dilate"));
-  PLEXA_TEXT_RETURN_IF_ERROR(check(reversal, "rhs_reversal"));
+  PLEXA_RETURN_IF_ERROR(check(stride, "stride"));
+  PLEXA_RETURN_IF_ERROR(check(pad_low, "pad"));
+  PLEXA_RETURN_IF_ERROR(check(lhs_dilate, "lhs_dilate"));
+  PLEXA_RETURN_IF_ERROR(check(rhs_dilate, "rhs_dilate"));
+  PLEXA_RETURN_IF_ERROR(check(reversal, "rhs_reversal"));
   Window window;
   for (size_t i = 0; i < rank; ++i) {
     WindowDimension d;
@@ -414,26 +413,25 @@ absl::StatusOr<PaddingConfig> ParsePaddingValue(Parser* p) {
 
 // slice={[0:2:1], [1:3]}
 absl::StatusOr<std::vector<SliceDimension>> ParseSliceValue(Parser* p) {
-  PLEXA_TEXT_RETURN_IF_ERROR(p->Expect(TokKind::kLbrace, "'{' starting slice"));
+  PLEXA_RETURN_IF_ERROR(p->Expect(TokKind::kLbrace, "'{' starting slice"));
   std::vector<SliceDimension> out;
   if (p->TakeIf(TokKind::kRbrace)) return out;
   while (true) {
-    PLEXA_TEXT_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         p->Expect(TokKind::kLsquare, "'[' starting a slice dimension"));
     SliceDimension d;
-    PLEXA_TEXT_ASSIGN_OR_RETURN(d.start, p->ParseInt64("a slice start"));
-    PLEXA_TEXT_RETURN_IF_ERROR(
+    PLEXA_ASSIGN_OR_RETURN(d.start, p->ParseInt64("a slice start"));
+    PLEXA_RETURN_IF_ERROR(
         p->Expect(TokKind::kColon, "':' after the slice start"));
-    PLEXA_TEXT_ASSIGN_OR_RETURN(d.limit, p->ParseInt64("a slice limit"));
+    PLEXA_ASSIGN_OR_RETURN(d.limit, p->ParseInt64("a slice limit"));
     if (p->TakeIf(TokKind::kColon)) {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(d.stride, p->ParseInt64("a slice stride"));
+      PLEXA_ASSIGN_OR_RETURN(d.stride, p->ParseInt64("a slice stride"));
     }
-    PLEXA_TEXT_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         p->Expect(TokKind::kRsquare, "':' or ']' in a slice dimension"));
     out.push_back(d);
     if (p->TakeIf(TokKind::kComma)) continue;
-    PLEXA_TEXT_RETURN_IF_ERROR(
-        p->Expect(TokKind::kRbrace, "',' or '}' in slice"));
+    PLEXA_RETURN_IF_ERROR(p->Expect(TokKind::kRbrace, "',' or '}' in slice"));
     return out;
   }
 }
@@ -448,11 +446,11 @@ absl::StatusOr<std::vector<std::vector<int64_t>>> ParseReplicaGroupsValue(
     lex.Take();
     if (p->TakeIf(TokKind::kRbrace)) return groups;
     while (true) {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(std::vector<int64_t> g,
-                                  p->ParseBracedInt64List("a replica group"));
+      PLEXA_ASSIGN_OR_RETURN(std::vector<int64_t> g,
+                             p->ParseBracedInt64List("a replica group"));
       groups.push_back(std::move(g));
       if (p->TakeIf(TokKind::kComma)) continue;
-      PLEXA_TEXT_RETURN_IF_ERROR(
+      PLEXA_RETURN_IF_ERROR(
           p->Expect(TokKind::kRbrace, "',' or '}' in replica_groups"));
       return groups;
     }
@@ -464,32 +462,32 @@ absl::StatusOr<std::vector<std::vector<int64_t>>> ParseReplicaGroupsValue(
   auto bracketed =
       [&](TokKind open, TokKind close,
           absl::string_view what) -> absl::StatusOr<std::vector<int64_t>> {
-    PLEXA_TEXT_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         p->Expect(open, absl::StrCat("the opening of ", what)));
     std::vector<int64_t> v;
     while (true) {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(
+      PLEXA_ASSIGN_OR_RETURN(
           int64_t x, p->ParseNonNegativeInt64("a non-negative integer"));
       v.push_back(x);
       if (p->TakeIf(TokKind::kComma)) continue;
-      PLEXA_TEXT_RETURN_IF_ERROR(
+      PLEXA_RETURN_IF_ERROR(
           p->Expect(close, absl::StrCat("',' or the end of ", what)));
       return v;
     }
   };
-  PLEXA_TEXT_ASSIGN_OR_RETURN(
+  PLEXA_ASSIGN_OR_RETURN(
       std::vector<int64_t> dims,
       bracketed(TokKind::kLsquare, TokKind::kRsquare, "the group dimensions"));
-  PLEXA_TEXT_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       p->Expect(TokKind::kLeq, "'<=' in iota replica groups"));
-  PLEXA_TEXT_ASSIGN_OR_RETURN(
+  PLEXA_ASSIGN_OR_RETURN(
       std::vector<int64_t> reshape,
       bracketed(TokKind::kLsquare, TokKind::kRsquare, "the iota dimensions"));
   std::vector<int64_t> perm(reshape.size());
   std::iota(perm.begin(), perm.end(), 0);
   if (p->PeekIsIdent("T") && lex.PeekNext().kind == TokKind::kLparen) {
     lex.Take();
-    PLEXA_TEXT_ASSIGN_OR_RETURN(
+    PLEXA_ASSIGN_OR_RETURN(
         perm, bracketed(TokKind::kLparen, TokKind::kRparen, "T(...)"));
   }
   // Validate before expanding (and bound the size: this is untrusted text).
@@ -550,15 +548,15 @@ absl::StatusOr<float> ParseFloat32Value(Parser* p, absl::string_view what) {
 
 absl::StatusOr<std::vector<NameRef>> ParseNameList(Parser* p,
                                                    absl::string_view what) {
-  PLEXA_TEXT_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       p->Expect(TokKind::kLbrace, absl::StrCat("'{' starting ", what)));
   std::vector<NameRef> out;
   if (p->TakeIf(TokKind::kRbrace)) return out;
   while (true) {
-    PLEXA_TEXT_ASSIGN_OR_RETURN(NameRef r, p->ParseNameRef("a name"));
+    PLEXA_ASSIGN_OR_RETURN(NameRef r, p->ParseNameRef("a name"));
     out.push_back(std::move(r));
     if (p->TakeIf(TokKind::kComma)) continue;
-    PLEXA_TEXT_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         p->Expect(TokKind::kRbrace, absl::StrCat("',' or '}' in ", what)));
     return out;
   }

@@ -124,15 +124,15 @@ absl::StatusOr<int64_t> Parser::ParseNonNegativeInt64(absl::string_view what) {
 
 absl::StatusOr<std::vector<int64_t>> Parser::ParseBracedInt64List(
     absl::string_view what) {
-  PLEXA_TEXT_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       Expect(TokKind::kLbrace, absl::StrCat("'{' starting ", what)));
   std::vector<int64_t> out;
   if (TakeIf(TokKind::kRbrace)) return out;
   while (true) {
-    PLEXA_TEXT_ASSIGN_OR_RETURN(int64_t v, ParseInt64("an integer"));
+    PLEXA_ASSIGN_OR_RETURN(int64_t v, ParseInt64("an integer"));
     out.push_back(v);
     if (TakeIf(TokKind::kComma)) continue;
-    PLEXA_TEXT_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         Expect(TokKind::kRbrace, absl::StrCat("',' or '}' in ", what)));
     return out;
   }
@@ -179,8 +179,8 @@ absl::Status Parser::ParseModuleHeader(std::unique_ptr<Module>* module,
   }
   lexer_.Take();
   *has_header = true;
-  PLEXA_TEXT_ASSIGN_OR_RETURN(NameRef name,
-                              ParseNameRef("a module name after HloModule"));
+  PLEXA_ASSIGN_OR_RETURN(NameRef name,
+                         ParseNameRef("a module name after HloModule"));
   *module = std::make_unique<Module>(name.name);
   absl::flat_hash_set<std::string> seen;
   while (TakeIf(TokKind::kComma)) {
@@ -189,19 +189,18 @@ absl::Status Parser::ParseModuleHeader(std::unique_ptr<Module>* module,
     const std::string attr = t.str;
     const size_t attr_loc = t.begin;
     lexer_.Take();
-    PLEXA_TEXT_RETURN_IF_ERROR(Expect(
+    PLEXA_RETURN_IF_ERROR(Expect(
         TokKind::kEqual, absl::StrCat("'=' after attribute ", Quoted(attr))));
     if (!seen.insert(attr).second) {
       return ErrorAt(attr_loc, "each module attribute at most once",
                      absl::StrCat("a second ", Quoted(attr)));
     }
     if (attr == "entry_computation_layout") {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(ProgramShape layout,
-                                  ParseComputationLayout());
+      PLEXA_ASSIGN_OR_RETURN(ProgramShape layout, ParseComputationLayout());
       (*module)->set_entry_computation_layout(std::move(layout));
       continue;
     }
-    PLEXA_TEXT_ASSIGN_OR_RETURN(std::string value, ParseOpaqueValue(attr));
+    PLEXA_ASSIGN_OR_RETURN(std::string value, ParseOpaqueValue(attr));
     (*module)->mutable_opaque_attributes()->emplace_back(attr,
                                                          std::move(value));
   }
@@ -225,7 +224,7 @@ absl::Status Parser::SkipStackFrameIndex() {
       continue;
     }
     if (t.kind == TokKind::kLbrace) {
-      PLEXA_TEXT_RETURN_IF_ERROR(ConsumeAtom());
+      PLEXA_RETURN_IF_ERROR(ConsumeAtom());
       continue;
     }
     return absl::OkStatus();
@@ -237,8 +236,8 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
   if (lexer_.text().substr(0, 3) == "\xEF\xBB\xBF") lexer_.AdvanceTo(3);
   std::unique_ptr<Module> module;
   bool has_header = false;
-  PLEXA_TEXT_RETURN_IF_ERROR(ParseModuleHeader(&module, &has_header));
-  PLEXA_TEXT_RETURN_IF_ERROR(SkipStackFrameIndex());
+  PLEXA_RETURN_IF_ERROR(ParseModuleHeader(&module, &has_header));
+  PLEXA_RETURN_IF_ERROR(SkipStackFrameIndex());
 
   std::vector<ComputationRecord> comps;
   absl::flat_hash_map<std::string, int> comp_by_name;
@@ -247,7 +246,7 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
   do {
     ComputationRecord comp;
     const size_t start = lexer_.Peek().begin;
-    PLEXA_TEXT_RETURN_IF_ERROR(ParseComputation(&comp));
+    PLEXA_RETURN_IF_ERROR(ParseComputation(&comp));
     if (!comp_by_name.emplace(comp.name, static_cast<int>(comps.size()))
              .second) {
       return ErrorAt(comp.name_loc, "a unique computation name",
@@ -278,8 +277,8 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
   std::vector<PendingCalls> pending;
   absl::flat_hash_map<std::string, Computation*> built;
   for (size_t i = 0; i < comps.size(); ++i) {
-    PLEXA_TEXT_ASSIGN_OR_RETURN(std::unique_ptr<Computation> c,
-                                BuildComputation(&comps[i], &pending));
+    PLEXA_ASSIGN_OR_RETURN(std::unique_ptr<Computation> c,
+                           BuildComputation(&comps[i], &pending));
     Computation* added =
         module->AddComputation(std::move(c), static_cast<int>(i) == entry);
     built[comps[i].name] = added;
@@ -310,7 +309,7 @@ absl::Status Parser::ParseComputation(ComputationRecord* comp) {
     lexer_.Take();
     comp->is_entry = true;
   }
-  PLEXA_TEXT_ASSIGN_OR_RETURN(
+  PLEXA_ASSIGN_OR_RETURN(
       NameRef name,
       ParseNameRef(comp->is_entry ? "a computation name"
                                   : "a computation name or ENTRY"));
@@ -322,24 +321,24 @@ absl::Status Parser::ParseComputation(ComputationRecord* comp) {
   if (TakeIf(TokKind::kLparen)) {
     if (!TakeIf(TokKind::kRparen)) {
       while (true) {
-        PLEXA_TEXT_RETURN_IF_ERROR(ParseNameRef("a parameter name").status());
-        PLEXA_TEXT_RETURN_IF_ERROR(
+        PLEXA_RETURN_IF_ERROR(ParseNameRef("a parameter name").status());
+        PLEXA_RETURN_IF_ERROR(
             Expect(TokKind::kColon, "':' after the parameter name"));
-        PLEXA_TEXT_RETURN_IF_ERROR(ParseShape().status());
+        PLEXA_RETURN_IF_ERROR(ParseShape().status());
         if (TakeIf(TokKind::kComma)) continue;
-        PLEXA_TEXT_RETURN_IF_ERROR(
+        PLEXA_RETURN_IF_ERROR(
             Expect(TokKind::kRparen, "',' or ')' in the parameter list"));
         break;
       }
     }
-    PLEXA_TEXT_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         Expect(TokKind::kArrow, "'->' after the parameter list"));
     comp->declared_result_loc = lexer_.Peek().begin;
-    PLEXA_TEXT_ASSIGN_OR_RETURN(Shape result, ParseShape());
+    PLEXA_ASSIGN_OR_RETURN(Shape result, ParseShape());
     comp->declared_result = std::move(result);
   }
 
-  PLEXA_TEXT_RETURN_IF_ERROR(Expect(
+  PLEXA_RETURN_IF_ERROR(Expect(
       TokKind::kLbrace, absl::StrCat("'{' starting the body of computation ",
                                      Quoted(comp->name))));
   if (lexer_.Peek().kind == TokKind::kRbrace) {
@@ -350,7 +349,7 @@ absl::Status Parser::ParseComputation(ComputationRecord* comp) {
       return ErrorHere(
           absl::StrCat("'}' closing computation ", Quoted(comp->name)));
     }
-    PLEXA_TEXT_RETURN_IF_ERROR(ParseInstruction(comp));
+    PLEXA_RETURN_IF_ERROR(ParseInstruction(comp));
   }
 
   // `, execution_thread="name"` follows computations of other threads. Plexa
@@ -360,9 +359,9 @@ absl::Status Parser::ParseComputation(ComputationRecord* comp) {
          lexer_.PeekNext().str == "execution_thread") {
     lexer_.Take();
     lexer_.Take();
-    PLEXA_TEXT_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         Expect(TokKind::kEqual, "'=' after execution_thread"));
-    PLEXA_TEXT_RETURN_IF_ERROR(
+    PLEXA_RETURN_IF_ERROR(
         ParseString("a quoted execution thread name").status());
   }
   return absl::OkStatus();
@@ -380,9 +379,9 @@ absl::Status Parser::ParseInstruction(ComputationRecord* comp) {
     lexer_.Take();
     is_root = true;
   }
-  PLEXA_TEXT_ASSIGN_OR_RETURN(
-      NameRef name, ParseNameRef(is_root ? "an instruction name"
-                                         : "an instruction name or '}'"));
+  PLEXA_ASSIGN_OR_RETURN(NameRef name,
+                         ParseNameRef(is_root ? "an instruction name"
+                                              : "an instruction name or '}'"));
   if (comp->by_name.contains(name.name)) {
     return ErrorAt(name.loc,
                    absl::StrCat("a unique instruction name in computation ",
@@ -392,15 +391,15 @@ absl::Status Parser::ParseInstruction(ComputationRecord* comp) {
   if (is_root && comp->root >= 0) {
     return ErrorAt(start, "one ROOT per computation", "a second ROOT");
   }
-  PLEXA_TEXT_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       Expect(TokKind::kEqual, "'=' after the instruction name"));
 
   InstrRecord rec;
   rec.name = name.name;
   rec.name_loc = name.loc;
   if (!AtShapeStart()) return ErrorHere("a shape");
-  PLEXA_TEXT_ASSIGN_OR_RETURN(rec.shape, ParseShape());
-  PLEXA_TEXT_RETURN_IF_ERROR(
+  PLEXA_ASSIGN_OR_RETURN(rec.shape, ParseShape());
+  PLEXA_RETURN_IF_ERROR(
       ParseInstructionRest(comp, &rec, /*allow_attributes=*/true));
   const int index = static_cast<int>(comp->instructions.size());
   comp->by_name[rec.name] = index;
@@ -425,26 +424,26 @@ absl::Status Parser::ParseInstructionRest(ComputationRecord* comp,
 
   switch (rec->opcode) {
     case HloOpcode::kParameter: {
-      PLEXA_TEXT_RETURN_IF_ERROR(
+      PLEXA_RETURN_IF_ERROR(
           Expect(TokKind::kLparen, "'(' before the parameter number"));
-      PLEXA_TEXT_ASSIGN_OR_RETURN(
+      PLEXA_ASSIGN_OR_RETURN(
           rec->attrs.parameter_number,
           ParseNonNegativeInt64("a non-negative parameter number"));
-      PLEXA_TEXT_RETURN_IF_ERROR(
+      PLEXA_RETURN_IF_ERROR(
           Expect(TokKind::kRparen, "')' after the parameter number"));
       break;
     }
     case HloOpcode::kConstant: {
-      PLEXA_TEXT_RETURN_IF_ERROR(
+      PLEXA_RETURN_IF_ERROR(
           Expect(TokKind::kLparen, "'(' before the constant's literal"));
-      PLEXA_TEXT_ASSIGN_OR_RETURN(Literal literal, ParseLiteral(rec->shape));
+      PLEXA_ASSIGN_OR_RETURN(Literal literal, ParseLiteral(rec->shape));
       rec->attrs.literal = std::make_shared<const Literal>(std::move(literal));
-      PLEXA_TEXT_RETURN_IF_ERROR(
+      PLEXA_RETURN_IF_ERROR(
           Expect(TokKind::kRparen, "')' after the constant's literal"));
       break;
     }
     default:
-      PLEXA_TEXT_RETURN_IF_ERROR(ParseOperands(comp, rec));
+      PLEXA_RETURN_IF_ERROR(ParseOperands(comp, rec));
       break;
   }
 
@@ -462,20 +461,20 @@ absl::Status Parser::ParseInstructionRest(ComputationRecord* comp,
   // Nested instructions have no attributes: a ',' after them separates the
   // enclosing operand list.
   while (allow_attributes && TakeIf(TokKind::kComma)) {
-    PLEXA_TEXT_RETURN_IF_ERROR(ParseInstructionAttribute(rec, &slots, &seen));
+    PLEXA_RETURN_IF_ERROR(ParseInstructionAttribute(rec, &slots, &seen));
   }
   return FinishAttributes(rec, slots, seen);
 }
 
 absl::Status Parser::ParseOperands(ComputationRecord* comp, InstrRecord* rec) {
-  PLEXA_TEXT_RETURN_IF_ERROR(
+  PLEXA_RETURN_IF_ERROR(
       Expect(TokKind::kLparen, absl::StrCat("'(' starting the operands of ",
                                             HloOpcodeString(rec->opcode))));
   if (TakeIf(TokKind::kRparen)) return absl::OkStatus();
   while (true) {
     std::optional<Shape> shape;
     if (AtShapeStart()) {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(shape, ParseShape());
+      PLEXA_ASSIGN_OR_RETURN(shape, ParseShape());
     }
     const Token t = lexer_.Peek();
     if (!IsNameToken(t)) return ErrorHere("an operand name");
@@ -487,7 +486,7 @@ absl::Status Parser::ParseOperands(ComputationRecord* comp, InstrRecord* rec) {
       nested.anonymous = true;
       nested.name_loc = t.begin;
       nested.shape = std::move(*shape);
-      PLEXA_TEXT_RETURN_IF_ERROR(
+      PLEXA_RETURN_IF_ERROR(
           ParseInstructionRest(comp, &nested, /*allow_attributes=*/false));
       rec->operands.push_back(
           OperandRef{"", t.begin, static_cast<int>(comp->instructions.size())});
@@ -540,11 +539,11 @@ absl::StatusOr<std::unique_ptr<Computation>> Parser::BuildComputation(
   std::vector<std::vector<size_t>> operands(n), preds(n);
   for (size_t i = 0; i < n; ++i) {
     for (const OperandRef& ref : recs[i].operands) {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(size_t j, lookup(ref));
+      PLEXA_ASSIGN_OR_RETURN(size_t j, lookup(ref));
       operands[i].push_back(j);
     }
     for (const OperandRef& ref : recs[i].control_predecessors) {
-      PLEXA_TEXT_ASSIGN_OR_RETURN(size_t j, lookup(ref));
+      PLEXA_ASSIGN_OR_RETURN(size_t j, lookup(ref));
       preds[i].push_back(j);
     }
   }
@@ -639,27 +638,27 @@ absl::StatusOr<std::unique_ptr<Computation>> Parser::BuildComputation(
 // ---------------------------------------------------------------------------
 
 absl::StatusOr<Shape> Parser::ParseStandaloneShape() {
-  PLEXA_TEXT_ASSIGN_OR_RETURN(Shape shape, ParseShape());
-  PLEXA_TEXT_RETURN_IF_ERROR(ExpectEnd());
+  PLEXA_ASSIGN_OR_RETURN(Shape shape, ParseShape());
+  PLEXA_RETURN_IF_ERROR(ExpectEnd());
   return shape;
 }
 
 absl::StatusOr<ProgramShape> Parser::ParseStandaloneProgramShape() {
-  PLEXA_TEXT_ASSIGN_OR_RETURN(ProgramShape shape, ParseProgramShape());
-  PLEXA_TEXT_RETURN_IF_ERROR(ExpectEnd());
+  PLEXA_ASSIGN_OR_RETURN(ProgramShape shape, ParseProgramShape());
+  PLEXA_RETURN_IF_ERROR(ExpectEnd());
   return shape;
 }
 
 absl::StatusOr<Layout> Parser::ParseStandaloneLayout() {
-  PLEXA_TEXT_ASSIGN_OR_RETURN(Layout layout,
-                              ParseLayout(/*rank=*/0, /*check_rank=*/false));
-  PLEXA_TEXT_RETURN_IF_ERROR(ExpectEnd());
+  PLEXA_ASSIGN_OR_RETURN(Layout layout,
+                         ParseLayout(/*rank=*/0, /*check_rank=*/false));
+  PLEXA_RETURN_IF_ERROR(ExpectEnd());
   return layout;
 }
 
 absl::StatusOr<Literal> Parser::ParseStandaloneLiteral(const Shape& shape) {
-  PLEXA_TEXT_ASSIGN_OR_RETURN(Literal literal, ParseLiteral(shape));
-  PLEXA_TEXT_RETURN_IF_ERROR(ExpectEnd());
+  PLEXA_ASSIGN_OR_RETURN(Literal literal, ParseLiteral(shape));
+  PLEXA_RETURN_IF_ERROR(ExpectEnd());
   return literal;
 }
 

@@ -23,6 +23,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "core/base/status_macros.h"
 #include "core/ir/attributes.h"
 #include "core/ir/module.h"
 #include "core/ir/opcode.h"
@@ -31,24 +32,6 @@
 #include "core/text/lexer.h"
 
 namespace plexa::text_internal {
-
-#define PLEXA_TEXT_CONCAT_INNER(a, b) a##b
-#define PLEXA_TEXT_CONCAT(a, b) PLEXA_TEXT_CONCAT_INNER(a, b)
-
-#define PLEXA_TEXT_RETURN_IF_ERROR(expr)                     \
-  do {                                                       \
-    absl::Status plexa_text_status_ = (expr);                \
-    if (!plexa_text_status_.ok()) return plexa_text_status_; \
-  } while (false)
-
-#define PLEXA_TEXT_ASSIGN_OR_RETURN_IMPL(var, lhs, expr) \
-  auto var = (expr);                                     \
-  if (!var.ok()) return var.status();                    \
-  lhs = std::move(var).value()
-
-#define PLEXA_TEXT_ASSIGN_OR_RETURN(lhs, expr) \
-  PLEXA_TEXT_ASSIGN_OR_RETURN_IMPL(            \
-      PLEXA_TEXT_CONCAT(plexa_text_statusor_, __LINE__), lhs, expr)
 
 // Nesting limit for tuples, nested operands, literals and layouts' P(...):
 // deeper input is an error, never a stack overflow.

@@ -83,8 +83,8 @@ TEST_P(ResourcesTest, TheClientOptionLowersTheLimit) {
 }
 
 TEST_P(ResourcesTest, ABadLimitIsRefused) {
-  auto client = plugin_->CreateClient(
-      {{"memory_limit_bytes", PLX_Value_INT64, "", 0}});
+  auto client =
+      plugin_->CreateClient({{"memory_limit_bytes", PLX_Value_INT64, "", 0}});
   ASSERT_FALSE(client.ok());
   EXPECT_EQ(client.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(client.status().message(), HasSubstr("memory_limit_bytes"));
