@@ -6,7 +6,7 @@
 # the plugins (component Unspecified), the development files (component
 # Plexa_Development, installable alone with --component Plexa_Development):
 #   P/include/plexa/plexa_c_api.h                 the C ABI
-#   P/include/plexa/internal/{abi/sdk,abi/host,core}/...h
+#   P/include/plexa/internal/{abi/sdk,abi/host,abi/shape,core}/...h
 #                                                 SDK, host and core headers
 #   P/lib/libplexa_*.a                            static libraries
 #   P/lib/cmake/Plexa/PlexaConfig.cmake           Plexa::sdk, Plexa::c_api, ...
@@ -19,7 +19,8 @@ set(PLEXA_DEV_COMPONENT Plexa_Development)
 # What the SDK, the host and the evaluator need, bottom-up; exported as
 # Plexa::<name without the plexa_ prefix>.
 set(plexa_exported_libraries plexa_shape plexa_literal plexa_ir plexa_infer
-    plexa_verifier plexa_text plexa_proto plexa_eval plexa_sdk plexa_host)
+    plexa_verifier plexa_text plexa_proto plexa_eval plexa_abi_shape plexa_sdk
+    plexa_host)
 foreach(lib ${plexa_exported_libraries} plexa_c_api)
   string(REGEX REPLACE "^plexa_" "" export_name ${lib})
   set_target_properties(${lib} PROPERTIES EXPORT_NAME ${export_name})
@@ -35,6 +36,7 @@ install(EXPORT PlexaTargets NAMESPACE Plexa::
 install(FILES ${PROJECT_SOURCE_DIR}/abi/include/plexa/plexa_c_api.h
         DESTINATION include/plexa COMPONENT ${PLEXA_DEV_COMPONENT})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/abi/sdk ${PROJECT_SOURCE_DIR}/abi/host
+                  ${PROJECT_SOURCE_DIR}/abi/shape
         DESTINATION include/plexa/internal/abi COMPONENT ${PLEXA_DEV_COMPONENT}
         FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/

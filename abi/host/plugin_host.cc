@@ -7,10 +7,12 @@
 #include <cstring>
 #include <filesystem>
 
+#include "abi/shape/abi_shape.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "core/base/status_macros.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
 #include "core/text/hlo_parser.h"
@@ -303,29 +305,14 @@ absl::StatusOr<std::unique_ptr<Buffer>> Client::BufferFromLiteral(
         absl::StrCat("device index ", device_index, " out of range (",
                      devices_.size(), " devices)"));
   }
-  const Layout layout = LayoutUtil::EffectiveLayout(shape);
-  std::vector<int64_t> dims(shape.dimensions().begin(),
-                            shape.dimensions().end());
-  std::vector<int64_t> m2m(layout.minor_to_major().begin(),
-                           layout.minor_to_major().end());
-  const std::string layout_text = layout.ToString();
-  const bool plain = layout.tiles().empty() &&
-                     layout.padded_dimensions().empty() &&
-                     layout.tail_padding_alignment_in_elements() == 1 &&
-                     layout.element_size_in_bits() == 0;
-  PLX_ArrayShape abi_shape{};
-  abi_shape.struct_size = PLX_ArrayShape_STRUCT_SIZE;
-  abi_shape.element_type = static_cast<PLX_Type>(shape.element_type());
-  abi_shape.dims = dims.data();
-  abi_shape.num_dims = dims.size();
-  abi_shape.minor_to_major = m2m.data();
-  abi_shape.layout = plain ? nullptr : layout_text.c_str();
+  abi::ArrayShapeStorage abi_shape;
+  PLEXA_RETURN_IF_ERROR(abi_shape.Set(shape));
   auto args = PLX_ARGS(PLX_Client_BufferFromHost_Args);
   args.client = client_.get();
   args.device = devices_[device_index].handle;
   args.data = literal.data().data();
   args.data_size = literal.data().size();
-  args.shape = &abi_shape;
+  args.shape = &abi_shape.view;
   RETURN_IF_PLX_ERROR(plugin_->api(),
                       plugin_->api()->PLX_Client_BufferFromHost(&args));
   return std::unique_ptr<Buffer>(new Buffer(plugin_, client_, args.buffer));
@@ -403,22 +390,9 @@ absl::StatusOr<std::vector<std::unique_ptr<Buffer>>> ParameterBuffers(
   return out;
 }
 
-absl::StatusOr<Shape> ShapeFromAbi(const PLX_ArrayShape& s) {
-  std::vector<int64_t> dims(s.dims, s.dims + s.num_dims);
-  auto shape = ShapeUtil::MakeValidatedShape(
-      static_cast<PrimitiveType>(s.element_type), dims);
-  if (!shape.ok()) return shape.status();
-  if (s.layout != nullptr) {
-    auto layout = ParseLayout(s.layout);
-    if (!layout.ok()) return layout.status();
-    *shape->mutable_layout() = *layout;
-  } else if (s.minor_to_major != nullptr) {
-    *shape->mutable_layout() = LayoutUtil::MakeLayout(
-        absl::MakeConstSpan(s.minor_to_major, s.num_dims));
-  } else {
-    LayoutUtil::SetToDefaultLayout(&*shape);
-  }
-  return shape;
+absl::StatusOr<Shape> ShapeFromAbi(const PLX_ArrayShape& s,
+                                   absl::string_view context) {
+  return abi::ShapeFromAbi(&s, absl::StrCat("plugin's ", context));
 }
 
 Buffer::~Buffer() {
@@ -432,7 +406,7 @@ absl::StatusOr<Shape> Buffer::shape() const {
   auto args = PLX_ARGS(PLX_Buffer_Shape_Args);
   args.buffer = buffer_;
   RETURN_IF_PLX_ERROR(plugin_->api(), plugin_->api()->PLX_Buffer_Shape(&args));
-  return ShapeFromAbi(args.shape);
+  return ShapeFromAbi(args.shape, "PLX_Buffer_Shape result");
 }
 
 absl::StatusOr<Literal> Buffer::ToLiteral() const {
@@ -476,12 +450,14 @@ absl::Status Executable::LoadSignature() {
   RETURN_IF_PLX_ERROR(plugin_->api(),
                       plugin_->api()->PLX_Executable_Signature(&args));
   for (size_t i = 0; i < args.num_parameters; ++i) {
-    auto s = ShapeFromAbi(args.parameters[i]);
+    auto s = ShapeFromAbi(args.parameters[i],
+                          absl::StrCat("signature parameter ", i));
     if (!s.ok()) return s.status();
     parameters_.push_back(*s);
   }
   for (size_t i = 0; i < args.num_outputs; ++i) {
-    auto s = ShapeFromAbi(args.outputs[i]);
+    auto s =
+        ShapeFromAbi(args.outputs[i], absl::StrCat("signature output ", i));
     if (!s.ok()) return s.status();
     outputs_.push_back(*s);
   }
@@ -538,7 +514,8 @@ absl::StatusOr<std::vector<Literal>> LeavesForAbi(Literal value,
                      " expected by the plugin"));
   }
   for (size_t i = 0; i < leaves.size(); ++i) {
-    absl::StatusOr<Shape> want = ShapeFromAbi(args.leaves[i]);
+    absl::StatusOr<Shape> want =
+        ShapeFromAbi(args.leaves[i], absl::StrCat("feed leaf ", i));
     if (!want.ok()) return want.status();
     if (!Shape::Equal().IgnoreLayout()(leaves[i].shape(), *want)) {
       return absl::InvalidArgumentError(

@@ -213,8 +213,10 @@ class Executable {
 absl::StatusOr<std::vector<std::unique_ptr<Buffer>>> ParameterBuffers(
     Client& client, const Literal& parameter, int64_t device_index = 0);
 
-// Converts an ABI array shape (with its layout) to a Shape.
-absl::StatusOr<Shape> ShapeFromAbi(const PLX_ArrayShape& shape);
+// Converts an array shape a plugin returned (with its layout) to a Shape,
+// validated (abi::ShapeFromAbi); errors begin "plugin's <context>".
+absl::StatusOr<Shape> ShapeFromAbi(const PLX_ArrayShape& shape,
+                                   absl::string_view context);
 
 }  // namespace plexa::host
 

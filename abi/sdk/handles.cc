@@ -72,21 +72,3 @@ absl::Status CheckHandle(const void* p, HandleKind kind, const char* function,
 }
 
 }  // namespace plexa::sdk
-
-void ArrayShapeStorage::Set(const plexa::Shape& shape) {
-  dims.assign(shape.dimensions().begin(), shape.dimensions().end());
-  const plexa::Layout layout = plexa::LayoutUtil::EffectiveLayout(shape);
-  minor_to_major.assign(layout.minor_to_major().begin(),
-                        layout.minor_to_major().end());
-  const bool plain = layout.tiles().empty() &&
-                     layout.padded_dimensions().empty() &&
-                     layout.tail_padding_alignment_in_elements() == 1 &&
-                     layout.element_size_in_bits() == 0;
-  layout_text = plain ? "" : layout.ToString();
-  view.struct_size = PLX_ArrayShape_STRUCT_SIZE;
-  view.element_type = static_cast<PLX_Type>(shape.element_type());
-  view.dims = dims.data();
-  view.num_dims = dims.size();
-  view.minor_to_major = minor_to_major.data();
-  view.layout = layout_text.empty() ? nullptr : layout_text.c_str();
-}

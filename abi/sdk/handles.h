@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "abi/sdk/plugin.h"
+#include "abi/shape/abi_shape.h"
 #include "absl/status/status.h"
 
 struct PLX_Error {
@@ -41,22 +42,8 @@ struct PLX_Client {
   int64_t memory_limit_bytes = 0;
 };
 
-// Storage behind a PLX_ArrayShape handed out to the caller.
-// Owns what `view` points into. `view` points at this object's own members
-// (and a short layout string lives inside the std::string object itself), so
-// the storage must never move once `view` is handed out: copying and moving
-// are deleted, and containers of it must not relocate their elements (use
-// std::deque, or size a std::vector once).
-struct ArrayShapeStorage {
-  ArrayShapeStorage() = default;
-  ArrayShapeStorage(const ArrayShapeStorage&) = delete;
-  ArrayShapeStorage& operator=(const ArrayShapeStorage&) = delete;
-  std::vector<int64_t> dims;
-  std::vector<int64_t> minor_to_major;
-  std::string layout_text;  // empty: no tiles/padding
-  PLX_ArrayShape view{};
-  void Set(const plexa::Shape& shape);
-};
+// Storage behind a PLX_ArrayShape handed out to the caller (never moves).
+using ArrayShapeStorage = plexa::abi::ArrayShapeStorage;
 
 struct PLX_Buffer {
   std::unique_ptr<plexa::sdk::Buffer> impl;

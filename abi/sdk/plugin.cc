@@ -266,74 +266,18 @@ absl::StatusOr<Options> ReadOptions(const PLX_NamedValue* values, size_t n,
 }
 
 absl::StatusOr<Shape> ReadArrayShape(const PLX_ArrayShape* s, const char* fn) {
-  if (s == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat(fn, ": shape is NULL"));
-  }
-  if (s->struct_size < PLX_ArrayShape_STRUCT_SIZE) {
-    return absl::InvalidArgumentError(absl::StrCat(fn, ": shape struct_size ",
-                                                   s->struct_size, " < ",
-                                                   PLX_ArrayShape_STRUCT_SIZE));
-  }
-  const int64_t element_type = RawEnum(s->element_type);
-  if (element_type <= PLX_Type_INVALID || element_type > PLX_Type_C128) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(fn, ": invalid element type ", element_type));
-  }
-  if (s->num_dims > 64) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(fn, ": rank ", s->num_dims, " is more than 64"));
-  }
-  if (s->num_dims > 0 && s->dims == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        fn, ": shape has ", s->num_dims, " dims but dims is NULL"));
-  }
-  std::vector<int64_t> dims(s->dims, s->dims + s->num_dims);
-  // The byte size must be representable: ShapeUtil's arithmetic is int64
-  // and overflow there is undefined behaviour. 16 bytes is the widest
-  // element (c128).
-  int64_t bytes = 16;
-  for (int64_t d : dims) {
-    if (d > 0 && __builtin_mul_overflow(bytes, d, &bytes)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(fn, ": shape [", absl::StrJoin(dims, ","),
-                       "] is too large (its byte size overflows 64 bits)"));
-    }
-  }
-  auto shape = ShapeUtil::MakeValidatedShape(
-      static_cast<PrimitiveType>(s->element_type), dims);
-  if (!shape.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(fn, ": ", shape.status().message()));
-  }
-  if (s->layout != nullptr) {
-    auto layout = ParseLayout(s->layout);
-    if (!layout.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          fn, ": bad layout '", s->layout, "': ", layout.status().message()));
-    }
-    *shape->mutable_layout() = *layout;
-  } else if (s->minor_to_major != nullptr) {
-    *shape->mutable_layout() = LayoutUtil::MakeLayout(
-        absl::MakeConstSpan(s->minor_to_major, s->num_dims));
-  } else {
-    LayoutUtil::SetToDefaultLayout(&*shape);
-  }
-  if (absl::Status v =
-          LayoutUtil::ValidateLayoutForShape(shape->layout(), *shape);
-      !v.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(fn, ": ", v.message()));
-  }
-  return shape;
+  return abi::ShapeFromAbi(s, fn);
 }
 
-PLX_Buffer* WrapBuffer(PLX_Client* client, std::unique_ptr<Buffer> b) {
-  auto* h = new PLX_Buffer;
-  h->shape.Set(b->shape());
+absl::StatusOr<PLX_Buffer*> WrapBuffer(PLX_Client* client,
+                                       std::unique_ptr<Buffer> b) {
+  auto h = std::make_unique<PLX_Buffer>();
+  PLEXA_RETURN_IF_ERROR(h->shape.Set(b->shape()));
   h->impl = std::move(b);
   h->client = client;
   client->live_buffers.fetch_add(1);
-  RegisterHandle(h, HandleKind::kBuffer);
-  return h;
+  RegisterHandle(h.get(), HandleKind::kBuffer);
+  return h.release();
 }
 
 PLX_Event* WrapEvent(std::shared_ptr<Event> e) {
@@ -632,7 +576,8 @@ PLX_Error* ClientBufferFromHost(PLX_Client_BufferFromHost_Args* args) {
       absl::Status s = ready->Await();
       if (!s.ok()) return s;
     }
-    args->buffer = WrapBuffer(args->client, std::move(*buffer));
+    PLEXA_ASSIGN_OR_RETURN(args->buffer,
+                           WrapBuffer(args->client, std::move(*buffer)));
     if (args->done_with_host_buffer != nullptr) {
       *args->done_with_host_buffer = WrapEvent(ready);
     }
@@ -714,7 +659,8 @@ PLX_Error* BufferCopyToDevice(PLX_Buffer_CopyToDevice_Args* args) {
     }
     auto copy = client->impl->CopyToDevice(args->buffer->impl.get(), *device);
     if (!copy.ok()) return copy.status();
-    args->dst_buffer = WrapBuffer(client, std::move(*copy));
+    PLEXA_ASSIGN_OR_RETURN(args->dst_buffer,
+                           WrapBuffer(client, std::move(*copy)));
     return absl::OkStatus();
   });
 }
@@ -809,15 +755,15 @@ absl::Status CheckFlatSignature(const Executable& exe, const char* fn) {
   return absl::OkStatus();
 }
 
-PLX_Executable* WrapExecutable(PLX_Client* client,
-                               std::unique_ptr<Executable> exe,
-                               std::shared_ptr<CustomCallResolver> resolver) {
-  auto* h = new PLX_Executable;
+absl::StatusOr<PLX_Executable*> WrapExecutable(
+    PLX_Client* client, std::unique_ptr<Executable> exe,
+    std::shared_ptr<CustomCallResolver> resolver) {
+  auto h = std::make_unique<PLX_Executable>();
   for (const Shape& s : exe->parameter_shapes()) {
-    h->parameter_storage.emplace_back().Set(s);
+    PLEXA_RETURN_IF_ERROR(h->parameter_storage.emplace_back().Set(s));
   }
   for (const Shape& s : exe->output_shapes()) {
-    h->output_storage.emplace_back().Set(s);
+    PLEXA_RETURN_IF_ERROR(h->output_storage.emplace_back().Set(s));
   }
   for (auto& s : h->parameter_storage) h->parameters.push_back(s.view);
   for (auto& s : h->output_storage) h->outputs.push_back(s.view);
@@ -826,8 +772,8 @@ PLX_Executable* WrapExecutable(PLX_Client* client,
   h->client = client;
   h->resolver = std::move(resolver);
   client->live_executables.fetch_add(1);
-  RegisterHandle(h, HandleKind::kExecutable);
-  return h;
+  RegisterHandle(h.get(), HandleKind::kExecutable);
+  return h.release();
 }
 
 PLX_Error* ClientCompile(PLX_Client_Compile_Args* args) {
@@ -887,8 +833,9 @@ PLX_Error* ClientCompile(PLX_Client_Compile_Args* args) {
         args->client->impl->Compile(std::move(*module), *options, **resolver);
     if (!exe.ok()) return exe.status();
     PLEXA_RETURN_IF_ERROR(CheckFlatSignature(**exe, fn));
-    args->executable =
-        WrapExecutable(args->client, std::move(*exe), std::move(*resolver));
+    PLEXA_ASSIGN_OR_RETURN(
+        args->executable,
+        WrapExecutable(args->client, std::move(*exe), std::move(*resolver)));
     return absl::OkStatus();
   });
 }
@@ -993,7 +940,7 @@ class AbiFeeds : public HostFeeds {
     std::vector<PLX_ArrayShape> views;
     std::vector<void*> data;
     for (size_t i = 0; i < leaves.size(); ++i) {
-      storage[i].Set(leaves[i]->shape());
+      PLEXA_RETURN_IF_ERROR(storage[i].Set(leaves[i]->shape()));
       storage[i].view.minor_to_major = nullptr;  // row-major by contract
       views.push_back(storage[i].view);
       data.push_back(leaves[i]->mutable_data().data());
@@ -1137,8 +1084,10 @@ PLX_Error* ExecutableExecute(PLX_Executable_Execute_Args* args) {
     if (completion.empty()) completion.assign(replicas, Event::Ready());
     for (size_t r = 0; r < replicas; ++r) {
       for (size_t i = 0; i < result->outputs[r].size(); ++i) {
-        args->outputs[r][i] =
-            WrapBuffer(e->client, std::move(result->outputs[r][i]));
+        // Output shapes were checked when the executable was wrapped.
+        PLEXA_ASSIGN_OR_RETURN(
+            args->outputs[r][i],
+            WrapBuffer(e->client, std::move(result->outputs[r][i])));
       }
       for (size_t d = 0; d < args->num_donated; ++d) {
         Buffer* donated = per_replica[r][args->donated[d]];
@@ -1189,7 +1138,9 @@ PLX_Error* ClientDeserializeExecutable(
         absl::string_view(args->bytes, args->bytes_size));
     if (!exe.ok()) return exe.status();
     PLEXA_RETURN_IF_ERROR(CheckFlatSignature(**exe, fn));
-    args->executable = WrapExecutable(args->client, std::move(*exe), nullptr);
+    PLEXA_ASSIGN_OR_RETURN(
+        args->executable,
+        WrapExecutable(args->client, std::move(*exe), nullptr));
     return absl::OkStatus();
   });
 }
