@@ -199,6 +199,37 @@ def bitcast_source(src_dims, src_layout, dst_dims, dst_layout):
     return source
 
 
+def check_model():
+    """The model against the worked examples of the layout specification
+    (seeds 000-002, XLA's tiled layouts); raises AssertionError."""
+    def slot(dims, layout, index):
+        lin, _ = slot_map(dims, layout)
+        return int(lin[np.ravel_multi_index(index, dims)])
+    # f32[2,3] = [[a,b,c],[d,e,f]]: {0,1} is "a d b e c f", {1,0} row major.
+    assert list(slot_map((2, 3), Layout((0, 1)))[0]) == [0, 2, 4, 1, 3, 5]
+    assert list(slot_map((2, 3), Layout((1, 0)))[0]) == [0, 1, 2, 3, 4, 5]
+    # f32[3,5]{1,0:T(2,2)}: padded to [4,6] in 2x2 tiles, {2,3} -> 17.
+    assert slot((3, 5), Layout((1, 0), [(2, 2)]), (2, 3)) == 17
+    assert physical_slots((3, 5), Layout((1, 0), [(2, 2)])) == 24
+    # T(8,128)(2,1) for 16-bit types: rows of an 8x128 tile interleaved in
+    # pairs, so (1,0) sits next to (0,0) and (0,1) two slots further.
+    bf = Layout((1, 0), [(8, 128), (2, 1)])
+    assert [slot((8, 128), bf, i) for i in [(1, 0), (0, 1), (2, 0)]] == \
+        [1, 2, 256]
+    # A tile with more dimensions than the shape: missing major dims are 1.
+    assert physical_slots((3,), Layout((0,), [(8, 128)])) == 1024
+    # minor_to_major {0,1} with T(2,3): dimension 0 is the minor tiled one.
+    assert slot((5, 2), Layout((0, 1), [(2, 3)]), (4, 1)) == 6 + 1 * 3 + 1
+    # Bitcast of the layout spec's example: f32[1,256,256]{2,1,0:T(8,128)}
+    # and f32[256,256]{1,0:T(8,128)} share their bytes element for element.
+    src = bitcast_source((1, 256, 256), Layout((2, 1, 0), [(8, 128)]),
+                         (256, 256), Layout((1, 0), [(8, 128)]))
+    assert src is not None and (src == np.arange(256 * 256)).all()
+    # ... and an untiled reshape of a padded tiled array reads padding.
+    assert bitcast_source((6, 10), Layout((1, 0), [(4, 6)]), (96,),
+                          Layout((0,))) is None
+
+
 # ---------------------------------------------------------------------------
 # The generator.
 
@@ -569,6 +600,7 @@ class Generator:
             dims = self.random_dims(rank)
         v = self.param(dtype, dims)
         values = [v]
+        marks = [(len(self.lines), len(self.params))]
         steps = self.rng.randint(2, 7)
         tries = 0
         while len(values) <= steps and tries < 100:
@@ -582,12 +614,23 @@ class Generator:
                 continue
             v = w
             values.append(v)
+            marks.append((len(self.lines), len(self.params)))
+        self.values, self.marks = values, marks
         results = [v]
         if len(values) > 2 and self.rng.random() < 0.25:
             results.append(self.rng.choice(values[1:-1]))
         return self.module_text(results), results
 
-    def module_text(self, results):
+    def prefix(self, k):
+        """(text, params, results) of the module cut after the k-th value of
+        the chain, which becomes the result (after generate())."""
+        nlines, nparams = self.marks[k]
+        params = self.params[:nparams]
+        results = [self.values[k]]
+        return (self.module_text(results, self.lines[:nlines], params),
+                params, results)
+
+    def module_text(self, results, lines=None, params=None):
         out = ["HloModule layout_fuzz_%d" % self.seed, ""]
         for name in sorted(self.reducers):
             t = name
@@ -595,9 +638,14 @@ class Generator:
                     "  %%a = %s[] parameter(0)" % t,
                     "  %%b = %s[] parameter(1)" % t,
                     "  ROOT %%s = %s[] add(%%a, %%b)" % t, "}", ""]
-        sig = ", ".join("%s: %s" % (p.name, p.shape()) for p in self.params)
-        lines = list(self.lines)
-        if len(results) == 1:
+        params = self.params if params is None else params
+        lines = list(self.lines if lines is None else lines)
+        sig = ", ".join("%s: %s" % (p.name, p.shape()) for p in params)
+        if len(results) == 1 and results[0] in params:
+            lines.append("  ROOT %%r = %s copy(%%%s)"
+                         % (results[0].shape(), results[0].name))
+            root_shape = results[0].shape()
+        elif len(results) == 1:
             root_shape = results[0].shape()
             last = lines.pop()
             lines.append("  ROOT " + last.lstrip())
@@ -639,17 +687,17 @@ def max_difference(expected, got):
         tuple(int(i) for i in where), want[where], have[where])
 
 
-def run_case(plexa, seed, ops, backends, pipelines, workdir, timeout):
-    """Returns (module_text, [failure dicts])."""
-    gen = Generator(seed, ops)
-    text, results = gen.generate()
-    case = os.path.join(workdir, "seed%d" % seed)
+def run_case(plexa, label, text, params, results, backends, pipelines,
+             workdir, timeout):
+    """Runs one module on every backend and pipeline; returns failure dicts
+    (backend, pipeline, diff, detail, module)."""
+    case = os.path.join(workdir, label)
     os.makedirs(case, exist_ok=True)
     hlo = os.path.join(case, "module.hlo")
     with open(hlo, "w") as f:
         f.write(text)
     inputs = []
-    for p in gen.params:
+    for p in params:
         path = os.path.join(case, "%s.npy" % p.name)
         np.save(path, p.dtype.to_npy(p.arr))
         inputs.append("--input=" + path)
@@ -666,7 +714,7 @@ def run_case(plexa, seed, ops, backends, pipelines, workdir, timeout):
                 cmd.append("--output=" + os.path.join(out, "0.npy"))
             else:
                 cmd.append("--output-dir=" + out)
-            failure = {"seed": seed, "backend": backend,
+            failure = {"backend": backend,
                        "pipeline": pipeline, "module": text}
             try:
                 proc = subprocess.run(cmd, capture_output=True, text=True,
@@ -693,7 +741,20 @@ def run_case(plexa, seed, ops, backends, pipelines, workdir, timeout):
                     worst, detail = d, "result %d %s" % (i, what)
             if worst > 0:
                 failures.append(dict(failure, diff=worst, detail=detail))
-    return text, failures
+    return failures
+
+
+def shrink(plexa, gen, failure, workdir, timeout):
+    """The shortest prefix of the seed's chain that still fails on the same
+    backend and pipeline: (text, failure) or None."""
+    for k in range(len(gen.values)):
+        text, params, results = gen.prefix(k)
+        fails = run_case(plexa, "seed%d_prefix%d" % (gen.seed, k), text,
+                         params, results, [failure["backend"]],
+                         [failure["pipeline"]], workdir, timeout)
+        if fails:
+            return fails[0]
+    return None
 
 
 def parse_seeds(spec):
@@ -734,6 +795,9 @@ def main():
                     help="comma-separated: " + ",".join(ALL_PIPELINES))
     ap.add_argument("--list-failures", action="store_true",
                     help="one line per failing (seed, backend, pipeline)")
+    ap.add_argument("--shrink", action="store_true",
+                    help="for each failure also print the shortest prefix "
+                    "of the chain that fails on that backend and pipeline")
     ap.add_argument("--print-module", action="store_true",
                     help="print the generated modules and run nothing")
     ap.add_argument("--keep", metavar="DIR",
@@ -742,6 +806,7 @@ def main():
                     help="seconds per plexa run")
     args = ap.parse_args()
 
+    check_model()
     seeds = parse_seeds(args.seeds)
     ops = parse_list(args.ops, ALL_OPS, "op")
     backends = parse_list(args.backends, ALL_BACKENDS, "backend")
@@ -759,21 +824,29 @@ def main():
     failures = []
     try:
         for seed in seeds:
-            _, fails = run_case(args.plexa, seed, ops, backends, pipelines,
-                                workdir, args.timeout)
-            failures += fails
+            gen = Generator(seed, ops)
+            text, results = gen.generate()
+            fails = run_case(args.plexa, "seed%d" % seed, text, gen.params,
+                             results, backends, pipelines, workdir,
+                             args.timeout)
             for f in fails:
+                f["seed"] = seed
+                failures.append(f)
                 if args.list_failures:
                     print("seed=%d backend=%s pipeline=%s diff=%g %s"
-                          % (f["seed"], f["backend"], f["pipeline"],
-                             f["diff"], f["detail"].splitlines()[0][:160]),
-                          flush=True)
-                else:
-                    print("FAIL seed=%d backend=%s pipeline=%s "
-                          "max difference=%g\n  %s\n%s"
-                          % (f["seed"], f["backend"], f["pipeline"],
-                             f["diff"], f["detail"], f["module"]),
-                          flush=True)
+                          % (seed, f["backend"], f["pipeline"], f["diff"],
+                             f["detail"].splitlines()[0][:160]), flush=True)
+                    continue
+                print("FAIL seed=%d backend=%s pipeline=%s "
+                      "max difference=%g\n  %s\n%s"
+                      % (seed, f["backend"], f["pipeline"], f["diff"],
+                         f["detail"], f["module"]), flush=True)
+                if args.shrink:
+                    small = shrink(args.plexa, gen, f, workdir, args.timeout)
+                    if small and small["module"] != f["module"]:
+                        print("  shortest failing prefix (max difference=%g)"
+                              "\n  %s\n%s" % (small["diff"], small["detail"],
+                                               small["module"]), flush=True)
     finally:
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)
