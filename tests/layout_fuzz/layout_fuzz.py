@@ -33,6 +33,7 @@ Exit status: 0 when every run matches the model, 1 otherwise.
 """
 
 import argparse
+import concurrent.futures
 import math
 import os
 import random
@@ -47,6 +48,8 @@ import numpy as np
 ALL_OPS = ("transpose", "copy", "bitcast", "reshape", "dot", "reduce",
            "all-reduce", "broadcast", "add", "negate", "slice",
            "dynamic-slice", "concatenate")
+# Relative frequency in the op mix: the layout-sensitive ops more often.
+OP_WEIGHTS = {"bitcast": 4, "copy": 2, "transpose": 2}
 ALL_BACKENDS = ("interpreter", "reference", "cpu")
 ALL_PIPELINES = ("default", "no-opt")
 
@@ -253,10 +256,15 @@ class Generator:
         self.rng = random.Random(seed)
         self.nrng = np.random.default_rng(seed)
         self.ops = ops
+        self.weights = [OP_WEIGHTS.get(op, 1) for op in ops]
         self.lines = []
         self.params = []
         self.counter = 0
         self.reducers = set()
+        self.stats = {}   # what the module exercises, for the summary
+
+    def count(self, what, n=1):
+        self.stats[what] = self.stats.get(what, 0) + n
 
     # -- helpers --
     def fresh(self, prefix):
@@ -441,6 +449,13 @@ class Generator:
             if source is None:
                 continue
             arr = v.arr.reshape(-1)[source].reshape(dims)
+            src_layout = v.layout or default_layout(len(v.dims))
+            self.count("bitcasts")
+            if src_layout.tiles or layout.tiles:
+                self.count("bitcasts with a tiled side")
+            if (physical_slots(v.dims, src_layout) > math.prod(v.dims) or
+                    physical_slots(dims, layout) > math.prod(dims)):
+                self.count("bitcasts with padding")
             return self.emit(v.dtype, dims, layout,
                              "bitcast(%%%s)" % v.name, arr, v.approx)
         return None
@@ -605,7 +620,7 @@ class Generator:
         tries = 0
         while len(values) <= steps and tries < 100:
             tries += 1
-            op = self.rng.choice(self.ops)
+            op = self.rng.choices(self.ops, self.weights)[0]
             mark = (len(self.lines), len(self.params))
             w = getattr(self, "op_" + op.replace("-", "_"))(v)
             if w is None or math.prod(w.dims) > MAX_ELEMENTS:
@@ -619,7 +634,11 @@ class Generator:
         results = [v]
         if len(values) > 2 and self.rng.random() < 0.25:
             results.append(self.rng.choice(values[1:-1]))
-        return self.module_text(results), results
+        text = self.module_text(results)
+        self.count("two-level tilings", text.count(")("))
+        self.count("S(1) layouts", text.count("S(1)"))
+        self.count("tuple results", int(len(results) > 1))
+        return text, results
 
     def prefix(self, k):
         """(text, params, results) of the module cut after the k-th value of
@@ -725,6 +744,7 @@ def run_case(plexa, label, text, params, results, backends, pipelines,
                 continue
             if proc.returncode != 0:
                 msg = (proc.stderr.strip() or proc.stdout.strip())
+                msg = msg.replace(hlo, "module.hlo")
                 failures.append(dict(failure, diff=math.inf,
                                      detail="exit %d: %s" % (
                                          proc.returncode, msg[-2000:])))
@@ -755,6 +775,11 @@ def shrink(plexa, gen, failure, workdir, timeout):
         if fails:
             return fails[0]
     return None
+
+
+FEATURES = ("bitcasts", "bitcasts with a tiled side",
+            "bitcasts with padding", "two-level tilings", "S(1) layouts",
+            "tuple results")
 
 
 def parse_seeds(spec):
@@ -802,6 +827,8 @@ def main():
                     help="print the generated modules and run nothing")
     ap.add_argument("--keep", metavar="DIR",
                     help="write modules, inputs and outputs under DIR")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="seeds run at once (default 1)")
     ap.add_argument("--timeout", type=int, default=120,
                     help="seconds per plexa run")
     args = ap.parse_args()
@@ -822,27 +849,37 @@ def main():
     os.makedirs(workdir, exist_ok=True)
     start = time.time()
     failures = []
+    coverage = dict.fromkeys(FEATURES, 0)
+    def one_seed(seed):
+        """Generates and runs one seed: (generator, failures, shrunk)."""
+        gen = Generator(seed, ops)
+        text, results = gen.generate()
+        fails = run_case(args.plexa, "seed%d" % seed, text, gen.params,
+                         results, backends, pipelines, workdir, args.timeout)
+        shrunk = [shrink(args.plexa, gen, f, workdir, args.timeout)
+                  if args.shrink else None for f in fails]
+        return gen, fails, shrunk
+
     try:
-        for seed in seeds:
-            gen = Generator(seed, ops)
-            text, results = gen.generate()
-            fails = run_case(args.plexa, "seed%d" % seed, text, gen.params,
-                             results, backends, pipelines, workdir,
-                             args.timeout)
-            for f in fails:
-                f["seed"] = seed
-                failures.append(f)
-                if args.list_failures:
-                    print("seed=%d backend=%s pipeline=%s diff=%g %s"
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            # map() yields in seed order, so the output is deterministic.
+            for seed, (gen, fails, shrunk) in zip(
+                    seeds, pool.map(one_seed, seeds)):
+                for what in FEATURES:
+                    coverage[what] += gen.stats.get(what, 0)
+                for f, small in zip(fails, shrunk):
+                    f["seed"] = seed
+                    failures.append(f)
+                    if args.list_failures:
+                        print("seed=%d backend=%s pipeline=%s diff=%g %s"
+                              % (seed, f["backend"], f["pipeline"],
+                                 f["diff"], f["detail"].splitlines()[0][:160]),
+                              flush=True)
+                        continue
+                    print("FAIL seed=%d backend=%s pipeline=%s "
+                          "max difference=%g\n  %s\n%s"
                           % (seed, f["backend"], f["pipeline"], f["diff"],
-                             f["detail"].splitlines()[0][:160]), flush=True)
-                    continue
-                print("FAIL seed=%d backend=%s pipeline=%s "
-                      "max difference=%g\n  %s\n%s"
-                      % (seed, f["backend"], f["pipeline"], f["diff"],
-                         f["detail"], f["module"]), flush=True)
-                if args.shrink:
-                    small = shrink(args.plexa, gen, f, workdir, args.timeout)
+                             f["detail"], f["module"]), flush=True)
                     if small and small["module"] != f["module"]:
                         print("  shortest failing prefix (max difference=%g)"
                               "\n  %s\n%s" % (small["diff"], small["detail"],
@@ -854,6 +891,8 @@ def main():
     print("layout_fuzz: %d seeds, %d runs, %d failures (%d seeds), %.1f s"
           % (len(seeds), runs, len(failures),
              len({f["seed"] for f in failures}), time.time() - start))
+    print("layout_fuzz: generated " + ", ".join(
+        "%d %s" % (n, what) for what, n in coverage.items()))
     return 1 if failures else 0
 
 
