@@ -374,8 +374,11 @@ class Generator:
         rank = len(v.dims)
         layout = v.layout or default_layout(rank)
         total = physical_slots(v.dims, layout)
-        space = lambda: 1 if self.rng.random() < 0.15 else 0
+
         cands = []
+
+        def space():
+            return 1 if self.rng.random() < 0.15 else 0
 
         def with_random_m2m(phys_dims, tiles):
             r = len(phys_dims)
