@@ -811,7 +811,7 @@ def parse_list(spec, allowed, what):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--plexa", required=True, help="the plexa binary")
+    ap.add_argument("--plexa", help="the plexa binary (needed to run)")
     ap.add_argument("--seeds", default="0-29",
                     help="seeds: '0-99', '3,5,7', '0-9,42' (default 0-29)")
     ap.add_argument("--ops", default="all",
@@ -826,6 +826,9 @@ def main():
     ap.add_argument("--shrink", action="store_true",
                     help="for each failure also print the shortest prefix "
                     "of the chain that fails on that backend and pipeline")
+    ap.add_argument("--self-test", action="store_true",
+                    help="check the model against the layout spec's worked "
+                    "examples and generate the seeds' modules; run nothing")
     ap.add_argument("--print-module", action="store_true",
                     help="print the generated modules and run nothing")
     ap.add_argument("--keep", metavar="DIR",
@@ -838,9 +841,17 @@ def main():
 
     check_model()
     seeds = parse_seeds(args.seeds)
+    if not (args.self_test or args.print_module or args.plexa):
+        ap.error("--plexa is needed to run the modules")
     ops = parse_list(args.ops, ALL_OPS, "op")
     backends = parse_list(args.backends, ALL_BACKENDS, "backend")
     pipelines = parse_list(args.pipelines, ALL_PIPELINES, "pipeline")
+
+    if args.self_test:
+        for seed in seeds:
+            Generator(seed, ops).generate()
+        print("layout_fuzz: model checked, %d modules generated" % len(seeds))
+        return 0
 
     if args.print_module:
         for seed in seeds:
