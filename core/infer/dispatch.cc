@@ -225,11 +225,13 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
         return Invalid("bitcast needs array shapes; got ", Str(in), " -> ",
                        Str(*declared), ".");
       }
-      const int64_t in_bytes =
-          ElementCount(in) * primitive_util::ByteWidth(in.element_type());
-      const int64_t out_bytes =
-          ElementCount(*declared) *
-          primitive_util::ByteWidth(declared->element_type());
+      // A bitcast reinterprets the operand's buffer: the physical sizes,
+      // tile and seed-000 padding included, must agree (XLA's verifier
+      // compares ShapeUtil::ByteSizeOf of both), not the element counts.
+      // f32[96]{0} -> f32[6,10]{1,0:T(4,6)} is valid (8 x 12 tile slots =
+      // 96 elements, 384 bytes each side).
+      const int64_t in_bytes = ShapeUtil::ByteSizeOf(in);
+      const int64_t out_bytes = ShapeUtil::ByteSizeOf(*declared);
       if (in_bytes != out_bytes) {
         return Invalid("bitcast from ", Str(in), " to ", Str(*declared),
                        " changes the size in bytes (", in_bytes, " vs ",
