@@ -13,11 +13,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/types/span.h"
-#include "plugins/cpu/runtime/aligned_memory.h"
+#include "plugins/common/aligned_memory.h"
 #include "plugins/cpu/runtime/conv_internal.h"
 #include "plugins/cpu/runtime/gemm.h"
 
 namespace plexa::cpu {
+
+using ::plexa::backend::AlignedMemory;
 namespace {
 
 // Patch and output scratch per tile of output positions: the usual budget
