@@ -82,11 +82,7 @@ std::optional<ConvDims> MakeConvDims(const Instruction& h) {
   const Shape& ls = h.operand(0)->shape();
   const Shape& rs = h.operand(1)->shape();
   const Shape out = WithLayout(h.shape());
-  const PrimitiveType t = out.element_type();
-  if ((t != PrimitiveType::F32 && t != PrimitiveType::F64) ||
-      ls.element_type() != t || rs.element_type() != t ||
-      !ShapeUtil::IsDenseArray(ls) || !ShapeUtil::IsDenseArray(rs) ||
-      !ShapeUtil::IsDenseArray(out) ||
+  if (!HasDenseFloatOperands(h) ||
       !h.attrs().convolution_dimension_numbers.has_value()) {
     return std::nullopt;
   }

@@ -468,22 +468,24 @@ ENTRY main {
 // replicas that happen to run. Both the matched reducer (a runtime thunk)
 // and an unmatched one (the evaluator on one replica) are checked.
 TEST_F(CpuPluginTest, AnAllReduceNamingAMissingReplicaIsAnError) {
-  auto client = NewClient();
-  ASSERT_NE(client, nullptr);
-  for (const char* reducer : {"add(a, b)", "subtract(a, b)"}) {
-    const std::string program = absl::StrCat(R"(HloModule groups
+  auto program = [](const char* reducer) {
+    return absl::StrCat(R"(HloModule groups
 sum {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
   ROOT r = f32[] )",
-                                             reducer, R"(
+                        reducer, R"(
 }
 ENTRY main {
   x = f32[4] parameter(0)
   ROOT ar = f32[4] all-reduce(x), replica_groups={{0,1}}, to_apply=sum
 }
 )");
-    auto exe = client->Compile(program, "hlo-text");
+  };
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  for (const char* reducer : {"add(a, b)", "subtract(a, b)"}) {
+    auto exe = client->Compile(program(reducer), "hlo-text");
     ASSERT_FALSE(exe.ok()) << reducer;
     EXPECT_EQ(exe.status().code(), absl::StatusCode::kInvalidArgument);
     EXPECT_THAT(exe.status().message(), HasSubstr("ar: replica_groups"));
@@ -495,18 +497,7 @@ ENTRY main {
   two.num_replicas = 2;
   auto two_client = NewClient({{"num_devices", PLX_Value_INT64, "", 2}});
   ASSERT_NE(two_client, nullptr);
-  auto exe = two_client->Compile(R"(HloModule groups
-sum {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT r = f32[] add(a, b)
-}
-ENTRY main {
-  x = f32[4] parameter(0)
-  ROOT ar = f32[4] all-reduce(x), replica_groups={{0,1}}, to_apply=sum
-}
-)",
-                                 "hlo-text", two);
+  auto exe = two_client->Compile(program("add(a, b)"), "hlo-text", two);
   EXPECT_TRUE(exe.ok()) << exe.status();
 }
 

@@ -4,6 +4,8 @@
 #ifndef PLEXA_PLUGINS_CPU_CPU_THUNK_H_
 #define PLEXA_PLUGINS_CPU_CPU_THUNK_H_
 
+#include "core/ir/instruction.h"
+#include "core/shape/shape_util.h"
 #include "plugins/common/thunk.h"
 #include "plugins/cpu/runtime/thread_pool.h"
 
@@ -25,6 +27,20 @@ struct CpuExecContext : backend::ExecContext {
 // The thread pool of the run `f` belongs to (CpuProgram::Run sets it).
 inline ThreadPool* PoolOf(const Frame& f) {
   return static_cast<const CpuExecContext*>(f.ctx)->pool;
+}
+
+// True when `h`'s first two operands and its result are dense f32 arrays or
+// dense f64 arrays, one type for all three (what the GEMM and convolution
+// kernels take).
+inline bool HasDenseFloatOperands(const Instruction& h) {
+  const Shape& ls = h.operand(0)->shape();
+  const Shape& rs = h.operand(1)->shape();
+  const Shape out = WithLayout(h.shape());
+  const PrimitiveType t = out.element_type();
+  return (t == PrimitiveType::F32 || t == PrimitiveType::F64) &&
+         ls.element_type() == t && rs.element_type() == t &&
+         ShapeUtil::IsDenseArray(ls) && ShapeUtil::IsDenseArray(rs) &&
+         ShapeUtil::IsDenseArray(out);
 }
 
 }  // namespace plexa::cpu

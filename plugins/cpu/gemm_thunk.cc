@@ -62,12 +62,7 @@ std::unique_ptr<Thunk> MakeGemmThunk(const Instruction& h) {
   const Shape& rs = h.operand(1)->shape();
   const Shape out = WithLayout(h.shape());
   const PrimitiveType t = out.element_type();
-  if ((t != PrimitiveType::F32 && t != PrimitiveType::F64) ||
-      ls.element_type() != t || rs.element_type() != t ||
-      !ShapeUtil::IsDenseArray(ls) || !ShapeUtil::IsDenseArray(rs) ||
-      !ShapeUtil::IsDenseArray(out)) {
-    return nullptr;
-  }
+  if (!HasDenseFloatOperands(h)) return nullptr;
   const DotDimensionNumbers& dn = *h.attrs().dot_dimension_numbers;
   auto free_dims = [](const Shape& s, const std::vector<int64_t>& batch,
                       const std::vector<int64_t>& contract) {
