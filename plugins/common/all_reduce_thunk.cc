@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "core/shape/shape_util.h"
+#include "plugins/common/reduction_ops.h"
 #include "plugins/common/replica_hub.h"
 
 namespace plexa::backend {
@@ -40,41 +41,40 @@ absl::Status AllReduceThunk::Run(Frame& f) const {
 
 template <typename T>
 T AllReduceThunk::Apply(HloOpcode op, T a, T b) {
-  switch (op) {
-    case HloOpcode::kAdd:
-      if constexpr (std::is_integral_v<T>) {
-        // Wraps (two's complement), without signed-overflow UB.
-        using U = std::make_unsigned_t<T>;
-        return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-      } else {
-        return a + b;
-      }
-    case HloOpcode::kMultiply:
-      if constexpr (std::is_integral_v<T>) {
-        using U = std::make_unsigned_t<T>;
-        // uint16 * uint16 promotes to int: multiply as uint64.
-        return static_cast<T>(
-            static_cast<U>(static_cast<uint64_t>(static_cast<U>(a)) *
-                           static_cast<uint64_t>(static_cast<U>(b))));
-      } else {
-        return a * b;
-      }
-    case HloOpcode::kMaximum:
-      if (a != a) return a;
-      if (b != b) return b;
-      return a < b ? b : a;
-    case HloOpcode::kMinimum:
-      if (a != a) return a;
-      if (b != b) return b;
-      return b < a ? b : a;
-    case HloOpcode::kAnd:
-      if constexpr (std::is_integral_v<T>) return static_cast<T>(a & b);
-      return a;
-    case HloOpcode::kOr:
-      if constexpr (std::is_integral_v<T>) return static_cast<T>(a | b);
-      return a;
-    default:
-      return a;
+  if constexpr (std::is_integral_v<T>) {
+    // Wrapping and bitwise operations on the unsigned twin (two's
+    // complement, no signed-overflow UB); maximum and minimum signed.
+    using U = std::make_unsigned_t<T>;
+    const U ua = static_cast<U>(a), ub = static_cast<U>(b);
+    switch (op) {
+      case HloOpcode::kAdd:
+        return static_cast<T>(WrapAddOp<U>::Apply(ua, ub));
+      case HloOpcode::kMultiply:
+        return static_cast<T>(WrapMulOp<U>::Apply(ua, ub));
+      case HloOpcode::kMaximum:
+        return MaxOp<T>::Apply(a, b);
+      case HloOpcode::kMinimum:
+        return MinOp<T>::Apply(a, b);
+      case HloOpcode::kAnd:
+        return static_cast<T>(AndOp<U>::Apply(ua, ub));
+      case HloOpcode::kOr:
+        return static_cast<T>(OrOp<U>::Apply(ua, ub));
+      default:
+        return a;
+    }
+  } else {
+    switch (op) {
+      case HloOpcode::kAdd:
+        return FloatAddOp<T>::Apply(a, b);
+      case HloOpcode::kMultiply:
+        return FloatMulOp<T>::Apply(a, b);
+      case HloOpcode::kMaximum:
+        return MaxOp<T>::Apply(a, b);
+      case HloOpcode::kMinimum:
+        return MinOp<T>::Apply(a, b);
+      default:  // and/or of floats: turned down when emitted
+        return a;
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 // all-reduce across the replicas of one execution (ReplicaHub), with a
 // reducer matched to add, multiply, maximum, minimum, and, or
-// (reducer.h), on host memory: f32, f64, integers and pred.
+// (reducer.h) and applied with reduction_ops.h, on host memory: f32, f64,
+// integers and pred.
 #ifndef PLEXA_PLUGINS_COMMON_ALL_REDUCE_THUNK_H_
 #define PLEXA_PLUGINS_COMMON_ALL_REDUCE_THUNK_H_
 
