@@ -42,6 +42,7 @@ absl::Status CallTypedCustomCall(void* function, absl::string_view call,
 struct CustomCallRegistry::Impl {
   mutable std::mutex mu;  // std::mutex for ThreadSanitizer: see event.h
   absl::flat_hash_map<std::string, CustomCallTarget> targets;  // guarded by mu
+  uint64_t generation = 0;                                     // guarded by mu
 };
 
 CustomCallRegistry::CustomCallRegistry() : impl_(std::make_shared<Impl>()) {}
@@ -54,7 +55,14 @@ CustomCallRegistry& CustomCallRegistry::Global() {
 void CustomCallRegistry::Register(const std::string& name, void* function,
                                   int32_t api_version) {
   std::lock_guard<std::mutex> lock(impl_->mu);
-  impl_->targets[name] = CustomCallTarget{function, api_version, "registry"};
+  impl_->targets[name] =
+      CustomCallTarget{function, api_version, "registry", nullptr};
+  ++impl_->generation;
+}
+
+uint64_t CustomCallRegistry::generation() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->generation;
 }
 
 bool CustomCallRegistry::Lookup(absl::string_view name,
@@ -66,24 +74,35 @@ bool CustomCallRegistry::Lookup(absl::string_view name,
   return true;
 }
 
+absl::StatusOr<std::shared_ptr<const CustomCallLibrary>>
+CustomCallLibrary::Open(const std::string& path) {
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* why = dlerror();
+    return absl::NotFoundError(
+        absl::StrCat("cannot load custom-call library '", path,
+                     "': ", why ? why : "unknown dlopen error"));
+  }
+  return std::shared_ptr<const CustomCallLibrary>(
+      new CustomCallLibrary(path, handle));
+}
+
+CustomCallLibrary::~CustomCallLibrary() { dlclose(handle_); }
+
+void* CustomCallLibrary::Find(const std::string& symbol) const {
+  return dlsym(handle_, symbol.c_str());
+}
+
 absl::StatusOr<std::shared_ptr<CustomCallResolver>> CustomCallResolver::Create(
     const std::vector<std::string>& libraries) {
   std::shared_ptr<CustomCallResolver> r(new CustomCallResolver());
   for (const std::string& path : libraries) {
-    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (handle == nullptr) {
-      const char* why = dlerror();
-      return absl::NotFoundError(
-          absl::StrCat("cannot load custom-call library '", path,
-                       "': ", why ? why : "unknown dlopen error"));
-    }
-    r->libraries_.emplace_back(path, handle);
+    absl::StatusOr<std::shared_ptr<const CustomCallLibrary>> library =
+        CustomCallLibrary::Open(path);
+    if (!library.ok()) return library.status();
+    r->libraries_.push_back(std::move(*library));
   }
   return r;
-}
-
-CustomCallResolver::~CustomCallResolver() {
-  for (auto& [path, handle] : libraries_) dlclose(handle);
 }
 
 absl::StatusOr<CustomCallTarget> CustomCallResolver::Resolve(
@@ -92,14 +111,14 @@ absl::StatusOr<CustomCallTarget> CustomCallResolver::Resolve(
   if (CustomCallRegistry::Global().Lookup(name, &target)) return target;
   const std::string symbol(name);
   std::vector<std::string> searched = {"the registry"};
-  for (const auto& [path, handle] : libraries_) {
-    if (void* fn = dlsym(handle, symbol.c_str())) {
-      return CustomCallTarget{fn, 0, path};
+  for (const std::shared_ptr<const CustomCallLibrary>& library : libraries_) {
+    if (void* fn = library->Find(symbol)) {
+      return CustomCallTarget{fn, 0, library->path(), library};
     }
-    searched.push_back(path);
+    searched.push_back(library->path());
   }
   if (void* fn = dlsym(RTLD_DEFAULT, symbol.c_str())) {
-    return CustomCallTarget{fn, 0, "process"};
+    return CustomCallTarget{fn, 0, "process", nullptr};
   }
   searched.push_back("the process (dlsym RTLD_DEFAULT)");
   return absl::NotFoundError(absl::StrCat("custom-call target '", name,

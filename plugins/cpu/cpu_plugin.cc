@@ -34,13 +34,17 @@
 #include "core/text/hlo_parser.h"
 #include "core/text/hlo_printer.h"
 #include "core/verifier/verifier.h"
+#include "plugins/common/aligned_memory.h"
+#include "plugins/common/compile_cache.h"
 #include "plugins/cpu/codegen/jit.h"
+#include "plugins/cpu/cpu_pipeline.h"
 #include "plugins/cpu/cpu_program.h"
-#include "plugins/cpu/runtime/aligned_memory.h"
 #include "plugins/cpu/runtime/gemm.h"
 #include "plugins/cpu/runtime/thread_pool.h"
 
 namespace plexa::cpu {
+
+using ::plexa::backend::AlignedMemory;
 namespace {
 
 using sdk::Buffer;
@@ -335,22 +339,19 @@ class CpuClient : public sdk::Client {
     absl::StatusOr<std::vector<Device*>> devices =
         ReplicaDevices(options.device_assignment);
     if (!devices.ok()) return devices.status();
-    // The compile cache: the same module (as text) with the same replica
-    // count compiles once per client.
-    const std::string key =
-        absl::StrCat(devices->size(), "\n", PrintModule(*module));
-    {
-      std::lock_guard<std::mutex> lock(cache_mu_);
-      if (auto it = cache_.find(key); it != cache_.end()) {
-        ++cache_hits_;
-        if (config_.report) {
-          std::fprintf(stderr, "plexa cpu: compile cache hit (%lld so far)\n",
-                       static_cast<long long>(cache_hits_));
-        }
-        return std::make_unique<CpuExecutable>(it->second, std::move(*devices),
-                                               pool_, memory_,
-                                               options.custom_call_libraries);
+    // The compile cache (CompileCacheKey: the module's text, the replica
+    // count, the options, the custom-call libraries and registry). A cached
+    // program holds the custom-call libraries it was resolved from.
+    const std::string key = backend::CompileCacheKey(
+        PrintModule(*module), options, static_cast<int64_t>(devices->size()));
+    if (std::shared_ptr<const CpuProgram> cached = cache_.Lookup(key)) {
+      if (config_.report) {
+        std::fprintf(stderr, "plexa cpu: compile cache hit (%lld so far)\n",
+                     static_cast<long long>(cache_.hits()));
       }
+      return std::make_unique<CpuExecutable>(
+          std::move(cached), std::move(*devices), pool_, memory_,
+          options.custom_call_libraries);
     }
     const auto start = std::chrono::steady_clock::now();
     if (absl::Status s = RunCpuPipeline(module.get()); !s.ok()) return s;
@@ -362,25 +363,15 @@ class CpuClient : public sdk::Client {
     popts.compile_threads = static_cast<int>(config_.num_threads);
     std::string ir;
     if (!config_.dump_ir.empty()) popts.ir_dump = &ir;
-    auto lookup =
-        [&resolver](
-            const std::string& name) -> absl::StatusOr<CustomCallTargetFn> {
-      absl::StatusOr<sdk::CustomCallTarget> t = resolver.Resolve(name);
-      if (!t.ok()) return t.status();
-      return CustomCallTargetFn{t->function, t->api_version};
-    };
     const std::string name = module->name();
     absl::StatusOr<std::shared_ptr<const CpuProgram>> program =
-        CompileProgram(std::move(module), popts, lookup);
+        CompileProgram(std::move(module), popts, resolver);
     if (!program.ok()) return program.status();
     if (!config_.dump_ir.empty()) {
       std::ofstream(absl::StrCat(config_.dump_ir, "/", name, ".ll")) << ir;
     }
     if (config_.report) Report(**program, pipeline_ms);
-    {
-      std::lock_guard<std::mutex> lock(cache_mu_);
-      cache_[key] = *program;
-    }
+    cache_.Insert(key, *program);
     return std::make_unique<CpuExecutable>(*program, std::move(*devices), pool_,
                                            memory_,
                                            options.custom_call_libraries);
@@ -425,18 +416,11 @@ class CpuClient : public sdk::Client {
     absl::StatusOr<std::shared_ptr<sdk::CustomCallResolver>> resolver =
         sdk::CustomCallResolver::Create(libs);
     if (!resolver.ok()) return resolver.status();
-    std::shared_ptr<sdk::CustomCallResolver> res = *resolver;
-    auto lookup =
-        [res](const std::string& name) -> absl::StatusOr<CustomCallTargetFn> {
-      absl::StatusOr<sdk::CustomCallTarget> t = res->Resolve(name);
-      if (!t.ok()) return t.status();
-      return CustomCallTargetFn{t->function, t->api_version};
-    };
     ProgramCompileOptions popts;
     popts.num_replicas = num_replicas;
     popts.object_code = &object;
     absl::StatusOr<std::shared_ptr<const CpuProgram>> program =
-        CompileProgram(std::move(*module), popts, lookup);
+        CompileProgram(std::move(*module), popts, **resolver);
     if (!program.ok()) return program.status();
     return std::make_unique<CpuExecutable>(*program, std::move(*devices), pool_,
                                            memory_, std::move(libs));
@@ -477,9 +461,7 @@ class CpuClient : public sdk::Client {
   std::shared_ptr<MemoryCache> memory_ = std::make_shared<MemoryCache>();
   std::vector<std::unique_ptr<Device>> devices_owned_;
   std::vector<Device*> devices_;
-  std::mutex cache_mu_;
-  absl::flat_hash_map<std::string, std::shared_ptr<const CpuProgram>> cache_;
-  int64_t cache_hits_ = 0;
+  backend::CompileCache<CpuProgram> cache_;
 };
 
 class CpuPlugin : public sdk::Plugin {

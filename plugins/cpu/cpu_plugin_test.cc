@@ -1,8 +1,8 @@
 // The CPU plugin through the C ABI: what the conformance suite does not
 // cover — the compile cache, executable serialization, buffer reuse, the
-// thread count, large kernels split across threads, GEMM layouts — and the
-// buffer assignment on its own. Expected values are hand-computed or come
-// from a naive loop written here.
+// thread count, large kernels split across threads, GEMM layouts (the buffer
+// assignment has its own test in plugins/common). Expected values are
+// hand-computed or come from a naive loop written here.
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -16,54 +16,11 @@
 #include "core/text/hlo_parser.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "plugins/cpu/buffer_assignment.h"
 
 namespace plexa::cpu {
 namespace {
 
 using ::testing::HasSubstr;
-
-// ---- Buffer assignment ----------------------------------------------------
-
-TEST(BufferAssignmentTest, DeadValuesAreReused) {
-  // a (0..1) -> b (1..2) -> c (2..3): c reuses a; b cannot (a is read at 1).
-  BufferAssignment a = AssignBuffers({{100, 0, 1}, {100, 1, 2}, {100, 2, 3}});
-  EXPECT_EQ(a.offsets[0], 0);
-  EXPECT_EQ(a.offsets[1], 128);
-  EXPECT_EQ(a.offsets[2], 0);
-  EXPECT_EQ(a.arena_bytes, 256);
-  EXPECT_EQ(a.total_bytes, 384);
-}
-
-TEST(BufferAssignmentTest, LiveTogetherNeverOverlap) {
-  std::vector<LiveValue> values = {
-      {64, 0, 5}, {200, 1, 2}, {64, 2, 3}, {500, 3, 5}, {1, 4, 5}};
-  BufferAssignment a = AssignBuffers(values);
-  for (size_t i = 0; i < values.size(); ++i) {
-    EXPECT_EQ(a.offsets[i] % kBufferAlignment, 0);
-    for (size_t j = i + 1; j < values.size(); ++j) {
-      const bool overlap_in_time = values[i].def <= values[j].last_use &&
-                                   values[j].def <= values[i].last_use;
-      const int64_t ei = a.offsets[i] + values[i].bytes;
-      const int64_t ej = a.offsets[j] + values[j].bytes;
-      const bool overlap_in_space = a.offsets[i] < ej && a.offsets[j] < ei;
-      EXPECT_FALSE(overlap_in_time && overlap_in_space) << i << " " << j;
-    }
-  }
-}
-
-TEST(BufferAssignmentTest, FreedNeighboursCoalesce) {
-  // Two 64-byte values die, then a 128-byte value fits where they were.
-  BufferAssignment a =
-      AssignBuffers({{64, 0, 1}, {64, 0, 1}, {64, 0, 3}, {128, 2, 3}});
-  EXPECT_EQ(a.offsets[3], 0);
-  EXPECT_EQ(a.arena_bytes, 192);
-}
-
-TEST(BufferAssignmentTest, ZeroSizedValuesTakeNothing) {
-  BufferAssignment a = AssignBuffers({{0, 0, 1}, {0, 1, 2}});
-  EXPECT_EQ(a.arena_bytes, 0);
-}
 
 // ---- Through the ABI -------------------------------------------------------
 
@@ -504,6 +461,44 @@ ENTRY main {
   ASSERT_FALSE(out.ok());
   EXPECT_EQ(out.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(out.status().message(), HasSubstr("feed_in"));
+}
+
+// An all-reduce whose replica groups name a replica that does not run is
+// an error naming it (the evaluator's rule), not a reduction over the
+// replicas that happen to run. Both the matched reducer (a runtime thunk)
+// and an unmatched one (the evaluator on one replica) are checked.
+TEST_F(CpuPluginTest, AnAllReduceNamingAMissingReplicaIsAnError) {
+  auto program = [](const char* reducer) {
+    return absl::StrCat(R"(HloModule groups
+sum {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT r = f32[] )",
+                        reducer, R"(
+}
+ENTRY main {
+  x = f32[4] parameter(0)
+  ROOT ar = f32[4] all-reduce(x), replica_groups={{0,1}}, to_apply=sum
+}
+)");
+  };
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  for (const char* reducer : {"add(a, b)", "subtract(a, b)"}) {
+    auto exe = client->Compile(program(reducer), "hlo-text");
+    ASSERT_FALSE(exe.ok()) << reducer;
+    EXPECT_EQ(exe.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(exe.status().message(), HasSubstr("ar: replica_groups"));
+    EXPECT_THAT(exe.status().message(),
+                HasSubstr("replica 1 but 1 replica(s) run"));
+  }
+  // With two replicas the same module compiles.
+  host::CompileOptions two;
+  two.num_replicas = 2;
+  auto two_client = NewClient({{"num_devices", PLX_Value_INT64, "", 2}});
+  ASSERT_NE(two_client, nullptr);
+  auto exe = two_client->Compile(program("add(a, b)"), "hlo-text", two);
+  EXPECT_TRUE(exe.ok()) << exe.status();
 }
 
 }  // namespace

@@ -1,19 +1,19 @@
-# libplexa_plugin_cpu.so: the compiler, the thunks and the SDK glue, with
-# plexa_cpu_codegen (LLVM, linked as the shared libLLVM) and
-# plexa_cpu_runtime.
+# libplexa_plugin_cpu.so: the CPU thunks (one file per kind), the thunk
+# emitter, the pipeline, the program and the SDK glue (every .cc here but
+# the tests and the conformance hook), with plexa_backend_toolkit
+# (plugins/common), plexa_cpu_codegen (LLVM, linked as the shared libLLVM)
+# and plexa_cpu_runtime.
+file(GLOB cpu_plugin_srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cc)
+list(FILTER cpu_plugin_srcs EXCLUDE REGEX "(_test|conformance_backend)\\.cc$")
 plexa_add_plugin(cpu
-  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/cpu_plugin.cc
-          ${CMAKE_CURRENT_SOURCE_DIR}/cpu_program.cc
-          ${CMAKE_CURRENT_SOURCE_DIR}/buffer_assignment.cc
-          ${CMAKE_CURRENT_SOURCE_DIR}/reduction_splitter.cc
-  LIBS plexa_cpu_codegen plexa_cpu_runtime plexa_eval plexa_passes
-       plexa_text plexa_verifier)
+  SOURCES ${cpu_plugin_srcs}
+  LIBS plexa_backend_toolkit plexa_cpu_codegen plexa_cpu_runtime plexa_eval
+       plexa_passes plexa_text plexa_verifier)
 
 if(PLEXA_BUILD_TESTS)
   file(GLOB cpu_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*_test.cc)
   if(cpu_tests)
-    add_executable(plexa_cpu_plugin_test ${cpu_tests}
-                   ${CMAKE_CURRENT_SOURCE_DIR}/buffer_assignment.cc)
+    add_executable(plexa_cpu_plugin_test ${cpu_tests})
     target_link_libraries(plexa_cpu_plugin_test PRIVATE plexa_host plexa_core
                           plexa_testing GTest::gtest GTest::gtest_main)
     target_compile_definitions(plexa_cpu_plugin_test PRIVATE

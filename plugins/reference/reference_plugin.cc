@@ -17,6 +17,7 @@
 #include "core/eval/evaluator.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
+#include "plugins/common/custom_call.h"
 
 namespace plexa::reference {
 namespace {
@@ -282,33 +283,18 @@ class ReferenceClient : public sdk::Client {
         sdk::AssignedDevices(*this, options.device_assignment);
     if (!assigned.ok()) return assigned.status();
     std::vector<Device*> replica_devices = std::move(*assigned);
-    // Resolve every custom-call target now: a missing one is a compile
-    // error naming it and where it was looked for.
+    // Resolve every custom-call target now (the toolkit's checks): a
+    // missing one is a compile error naming it and where it was looked for.
+    // The targets hold their libraries for as long as the executable lives.
     absl::flat_hash_map<std::string, sdk::CustomCallTarget> targets;
     for (Computation* c : module->computations()) {
       for (Instruction* inst : c->instructions()) {
         if (inst->opcode() != HloOpcode::kCustomCall) continue;
         const std::string& name = inst->attrs().custom_call_target;
         if (targets.contains(name)) continue;
-        auto target = resolver.Resolve(name);
-        if (!target.ok()) {
-          return absl::Status(
-              target.status().code(),
-              absl::StrCat(inst->name(), ": ", target.status().message()));
-        }
-        if (target->api_version != 0 && target->api_version != 1) {
-          return absl::UnimplementedError(
-              absl::StrCat(inst->name(), ": custom-call target '", name,
-                           "' has api_version ", target->api_version,
-                           "; the reference plugin calls 0 and 1"));
-        }
-        if (inst->attrs().api_version == CustomCallApiVersion::kTypedFfi &&
-            target->api_version != 1) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              inst->name(), ": the program calls '", name,
-              "' with api_version=API_VERSION_TYPED_FFI but the target is "
-              "registered with api_version 0 (void(void*, const void**))"));
-        }
+        auto target = backend::ResolveCustomCallTarget(*inst, resolver,
+                                                       "the reference plugin");
+        if (!target.ok()) return target.status();
         targets[name] = *target;
       }
     }

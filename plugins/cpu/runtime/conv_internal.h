@@ -110,6 +110,15 @@ inline BlockKernelFn BlockKernelFor(int64_t features) {
   return kKernels[(features + 15) / 16 - 1];
 }
 
+// ---- Implicit im2col (conv_direct.cc) ----
+
+// Computes the convolution d (f32, one group, no base dilation, 1 or 2
+// spatial dimensions, validated; AVX-512 CPU) without a patch matrix,
+// including the on_rows_done calls. ResourceExhausted if scratch memory
+// cannot be allocated. Thread-safe.
+absl::Status FastConv(const ConvDims& d, const float* lhs, const float* rhs,
+                      float* out, ThreadPool* pool);
+
 // ---- Winograd F(2x2, 3x3) (winograd.cc) ----
 
 // Whether the Winograd path can compute d (already validated): f32, 2

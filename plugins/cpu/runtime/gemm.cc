@@ -23,12 +23,14 @@
 #include <cstring>
 #include <type_traits>
 
-#include "plugins/cpu/runtime/aligned_memory.h"
+#include "plugins/common/aligned_memory.h"
 
 #define PLEXA_TARGET_AVX512 __attribute__((target("avx512f,avx512vl,fma")))
 #define PLEXA_TARGET_AVX2 __attribute__((target("avx2,fma")))
 
 namespace plexa::cpu {
+
+using ::plexa::backend::AlignedMemory;
 namespace {
 
 enum KernelFamily : int { kGeneric = 0, kAvx2 = 1, kAvx512 = 2 };

@@ -22,6 +22,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "plugins/common/reduction_ops.h"
 
 namespace plexa::cpu {
 namespace {
@@ -108,91 +109,21 @@ int64_t ReadIndex(const uint8_t* base, int64_t element) {
 }
 
 // ---- Combiners --------------------------------------------------------------
-// Each is Apply(first argument, second argument) of the update computation.
+// The toolkit's reduction operations (plugins/common/reduction_ops.h), each
+// Apply(first argument, second argument) of the update computation.
 
-template <typename T>
-struct AssignOp {
-  static T Apply(T, T update) { return update; }
-};
-
-// Integers as unsigned: wrapping arithmetic without signed overflow.
-template <typename U>
-struct WrapAddOp {
-  static U Apply(U a, U b) { return static_cast<U>(a + b); }
-};
-
-template <typename U>
-struct WrapMulOp {
-  // Multiplied as uint64 so narrow types do not promote to (overflowing) int.
-  static U Apply(U a, U b) {
-    return static_cast<U>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
-  }
-};
-
-template <typename U>
-struct AndOp {
-  static U Apply(U a, U b) { return static_cast<U>(a & b); }
-};
-
-template <typename U>
-struct OrOp {
-  static U Apply(U a, U b) { return static_cast<U>(a | b); }
-};
-
-template <typename F>
-struct FloatAddOp {
-  static F Apply(F a, F b) { return a + b; }
-};
-
-template <typename F>
-struct FloatMulOp {
-  static F Apply(F a, F b) { return a * b; }
-};
-
-// The evaluator's maximum/minimum: NaN-propagating (the first NaN wins),
-// else std::max/std::min, which return the first argument on ties.
-template <typename T>
-struct MaxOp {
-  static T Apply(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) {
-      if (std::isnan(a)) return a;
-      if (std::isnan(b)) return b;
-    }
-    return a < b ? b : a;
-  }
-};
-
-template <typename T>
-struct MinOp {
-  static T Apply(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) {
-      if (std::isnan(a)) return a;
-      if (std::isnan(b)) return b;
-    }
-    return b < a ? b : a;
-  }
-};
-
-struct PredOrOp {
-  static uint8_t Apply(uint8_t a, uint8_t b) {
-    return static_cast<uint8_t>((a != 0) || (b != 0));
-  }
-};
-
-struct PredAndOp {
-  static uint8_t Apply(uint8_t a, uint8_t b) {
-    return static_cast<uint8_t>((a != 0) && (b != 0));
-  }
-};
-
-// combiner(update, current).
-template <typename Op>
-struct UpdateFirst {
-  template <typename T>
-  static T Apply(T current, T update) {
-    return Op::Apply(update, current);
-  }
-};
+using backend::AndOp;
+using backend::AssignOp;
+using backend::FloatAddOp;
+using backend::FloatMulOp;
+using backend::MaxOp;
+using backend::MinOp;
+using backend::OrOp;
+using backend::PredAndOp;
+using backend::PredOrOp;
+using backend::UpdateFirst;
+using backend::WrapAddOp;
+using backend::WrapMulOp;
 
 // ---- Plan -------------------------------------------------------------------
 

@@ -53,10 +53,12 @@
 #include <mutex>
 
 #include "absl/status/statusor.h"
-#include "plugins/cpu/runtime/aligned_memory.h"
+#include "plugins/common/aligned_memory.h"
 #include "plugins/cpu/runtime/conv_internal.h"
 
 namespace plexa::cpu::conv_internal {
+
+using ::plexa::backend::AlignedMemory;
 namespace {
 
 constexpr int kElems = 16;                 // elements of a transformed 4x4 tile

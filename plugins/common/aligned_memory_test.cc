@@ -1,4 +1,4 @@
-#include "plugins/cpu/runtime/aligned_memory.h"
+#include "plugins/common/aligned_memory.h"
 
 #include <cstdint>
 #include <cstring>
@@ -8,7 +8,7 @@
 
 #include "gtest/gtest.h"
 
-namespace plexa::cpu {
+namespace plexa::backend {
 namespace {
 
 uintptr_t Address(const void* p) { return reinterpret_cast<uintptr_t>(p); }
@@ -83,4 +83,4 @@ TEST(AlignedMemoryTest, ReserveGrowsOnlyWhenTooSmall) {
 }
 
 }  // namespace
-}  // namespace plexa::cpu
+}  // namespace plexa::backend

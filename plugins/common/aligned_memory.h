@@ -1,15 +1,15 @@
-// Owned, aligned scratch memory for the CPU runtime: 64-byte (cache line)
-// alignment, and for blocks of 2 MiB or more 2 MiB alignment plus
+// Owned, aligned host memory for backends (arenas, scratch, buffers): 64-byte
+// (cache line) alignment, and for blocks of 2 MiB or more 2 MiB alignment plus
 // madvise(MADV_HUGEPAGE) so packed GEMM panels and large buffers sit on
 // transparent huge pages when the system allows it.
-#ifndef PLEXA_PLUGINS_CPU_RUNTIME_ALIGNED_MEMORY_H_
-#define PLEXA_PLUGINS_CPU_RUNTIME_ALIGNED_MEMORY_H_
+#ifndef PLEXA_PLUGINS_COMMON_ALIGNED_MEMORY_H_
+#define PLEXA_PLUGINS_COMMON_ALIGNED_MEMORY_H_
 
 #include <cstddef>
 
 #include "absl/status/statusor.h"
 
-namespace plexa::cpu {
+namespace plexa::backend {
 
 class AlignedMemory {
  public:
@@ -55,6 +55,6 @@ class AlignedMemory {
   size_t size_ = 0;
 };
 
-}  // namespace plexa::cpu
+}  // namespace plexa::backend
 
-#endif  // PLEXA_PLUGINS_CPU_RUNTIME_ALIGNED_MEMORY_H_
+#endif  // PLEXA_PLUGINS_COMMON_ALIGNED_MEMORY_H_

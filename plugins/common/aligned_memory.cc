@@ -1,4 +1,4 @@
-#include "plugins/cpu/runtime/aligned_memory.h"
+#include "plugins/common/aligned_memory.h"
 
 #include <sys/mman.h>
 
@@ -10,7 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 
-namespace plexa::cpu {
+namespace plexa::backend {
 
 void* AlignedMemory::AllocateRaw(size_t bytes) {
   const size_t alignment = bytes >= kHugePageSize ? kHugePageSize : kAlignment;
@@ -73,4 +73,4 @@ AlignedMemory& AlignedMemory::operator=(AlignedMemory&& other) noexcept {
   return *this;
 }
 
-}  // namespace plexa::cpu
+}  // namespace plexa::backend

@@ -1,10 +1,10 @@
-#include "plugins/cpu/buffer_assignment.h"
+#include "plugins/common/buffer_assignment.h"
 
 #include <algorithm>
 #include <iterator>
 #include <map>
 
-namespace plexa::cpu {
+namespace plexa::backend {
 namespace {
 
 int64_t RoundUp(int64_t n) {
@@ -94,4 +94,4 @@ BufferAssignment AssignBuffers(const std::vector<LiveValue>& values) {
   return out;
 }
 
-}  // namespace plexa::cpu
+}  // namespace plexa::backend

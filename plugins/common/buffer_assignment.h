@@ -3,13 +3,13 @@
 // its last use (linear scan over the thunk order, best fit among freed
 // blocks, neighbours coalesced). The arena size is the computation's peak
 // temporary memory.
-#ifndef PLEXA_PLUGINS_CPU_BUFFER_ASSIGNMENT_H_
-#define PLEXA_PLUGINS_CPU_BUFFER_ASSIGNMENT_H_
+#ifndef PLEXA_PLUGINS_COMMON_BUFFER_ASSIGNMENT_H_
+#define PLEXA_PLUGINS_COMMON_BUFFER_ASSIGNMENT_H_
 
 #include <cstdint>
 #include <vector>
 
-namespace plexa::cpu {
+namespace plexa::backend {
 
 inline constexpr int64_t kBufferAlignment = 64;
 
@@ -32,6 +32,6 @@ struct BufferAssignment {
 // definition: a step's outputs never overlap its inputs.
 BufferAssignment AssignBuffers(const std::vector<LiveValue>& values);
 
-}  // namespace plexa::cpu
+}  // namespace plexa::backend
 
-#endif  // PLEXA_PLUGINS_CPU_BUFFER_ASSIGNMENT_H_
+#endif  // PLEXA_PLUGINS_COMMON_BUFFER_ASSIGNMENT_H_

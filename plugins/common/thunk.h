@@ -1,0 +1,100 @@
+// Thunks: the steps a backend's compiled program runs, over slots.
+//
+// A computation compiles to a CompiledComputation: slots (one per array
+// leaf of a value: a parameter leaf, a constant, a temporary in the
+// computation's arena, or an entry result leaf bound to the caller's
+// buffer) and a sequence of thunks that read and write slots. A backend
+// adds its own Thunk kinds (kernels, library calls); the toolkit brings
+// the host control flow (control_flow_thunks.h), the evaluator fallback
+// (reference_thunk.h), all-reduce (all_reduce_thunk.h) and copies, and
+// runs a sequence with RunComputation (executor.h).
+#ifndef PLEXA_PLUGINS_COMMON_THUNK_H_
+#define PLEXA_PLUGINS_COMMON_THUNK_H_
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "core/eval/evaluator.h"
+#include "core/ir/computation.h"
+#include "core/shape/shape.h"
+#include "plugins/common/aligned_memory.h"
+
+namespace plexa::backend {
+
+enum class SlotKind { kParameter, kConstant, kTemp, kResult };
+
+struct Slot {
+  Shape shape;  // an array (or token: 0 bytes), with a layout
+  int64_t bytes = 0;
+  SlotKind kind = SlotKind::kTemp;
+  int64_t index = 0;                  // parameter leaf / result leaf number
+  const uint8_t* constant = nullptr;  // kConstant
+  int64_t offset = 0;                 // kTemp: in the arena
+};
+
+struct CompiledComputation;
+class ReplicaHub;
+
+// One execution of one replica. A backend that needs more per run (the CPU
+// plugin: its thread pool) derives from it and its thunks downcast.
+struct ExecContext {
+  int64_t replica_id = 0;
+  int64_t replica_count = 1;
+  ReplicaHub* hub = nullptr;
+  HostFeeds* feeds = nullptr;  // infeed/outfeed; null: none given
+  std::unique_ptr<InstructionEvaluator> evaluator;  // created on first use
+  std::vector<AlignedMemory> arenas;                // per computation id
+};
+
+struct Frame {
+  const CompiledComputation* cc = nullptr;
+  std::vector<uint8_t*> ptr;  // per slot
+  ExecContext* ctx = nullptr;
+};
+
+class Thunk {
+ public:
+  virtual ~Thunk() = default;
+  virtual absl::Status Run(Frame& f) const = 0;
+  // True when the thunk's one output may share the memory of inputs[0]
+  // (it then only updates it: dynamic-update-slice, scatter). Whether it
+  // does is decided per program by ThunkEmitter::MakeUpdatesInPlace.
+  virtual bool CanUpdateInPlace() const { return false; }
+  std::vector<int> inputs;   // slots read
+  std::vector<int> outputs;  // slots written
+};
+
+struct CompiledComputation {
+  const Computation* computation = nullptr;
+  int id = 0;
+  std::vector<Slot> slots;
+  std::vector<std::unique_ptr<Thunk>> thunks;
+  std::vector<int> param_leaves;
+  std::vector<int> result_leaves;
+  int64_t arena_bytes = 0;
+  int64_t unshared_bytes = 0;
+};
+
+// `s` with the default layout when it is an array without one.
+Shape WithLayout(Shape s);
+// The leaves of `shape` (tuples flattened depth-first), with layouts.
+void FlattenLeafShapes(const Shape& shape, std::vector<Shape>* out);
+int64_t LeafCount(const Shape& shape);
+// The bytes of a slot of `s` (0 for a token).
+int64_t SlotBytes(const Shape& s);
+
+// Copies one slot into another (skipped when they share memory).
+class CopyThunk : public Thunk {
+ public:
+  CopyThunk(int src, int dst, int64_t bytes);
+  absl::Status Run(Frame& f) const override;
+
+ private:
+  int64_t bytes_;
+};
+
+}  // namespace plexa::backend
+
+#endif  // PLEXA_PLUGINS_COMMON_THUNK_H_

@@ -1,0 +1,397 @@
+#include "plugins/common/thunk_emitter.h"
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "core/shape/layout_util.h"
+#include "core/shape/shape_util.h"
+#include "plugins/common/all_reduce_thunk.h"
+#include "plugins/common/buffer_assignment.h"
+#include "plugins/common/control_flow_thunks.h"
+#include "plugins/common/reducer.h"
+#include "plugins/common/reference_thunk.h"
+
+namespace plexa::backend {
+
+int ThunkEmitter::NewSlot(CompiledComputation& cc, const Shape& shape,
+                          SlotKind kind) {
+  Slot s;
+  s.shape = WithLayout(shape);
+  s.bytes = SlotBytes(s.shape);
+  s.kind = kind;
+  cc.slots.push_back(std::move(s));
+  return static_cast<int>(cc.slots.size()) - 1;
+}
+
+std::vector<int> ThunkEmitter::NewLeaves(CompiledComputation& cc,
+                                         const Shape& shape) {
+  std::vector<Shape> leaves;
+  FlattenLeafShapes(shape, &leaves);
+  std::vector<int> out;
+  for (const Shape& l : leaves) out.push_back(NewSlot(cc, l, SlotKind::kTemp));
+  return out;
+}
+
+void ThunkEmitter::AddRuntimeThunk(CompiledComputation& cc,
+                                   const Instruction& h,
+                                   std::unique_ptr<Thunk> t) {
+  t->inputs = OperandLeaves(h);
+  t->outputs = NewLeaves(cc, h.shape());
+  leaves_[&h] = t->outputs;
+  Add(cc, std::move(t));
+  ++stats_->runtime_thunks;
+}
+
+std::vector<int> ThunkEmitter::OperandLeaves(const Instruction& h) {
+  std::vector<int> out;
+  for (const Instruction* op : h.operands()) {
+    const std::vector<int>& l = leaves_[op];
+    out.insert(out.end(), l.begin(), l.end());
+  }
+  return out;
+}
+
+absl::StatusOr<CompiledComputation*> ThunkEmitter::Compile(const Computation& c,
+                                                           bool is_entry) {
+  if (auto it = compiled_.find(&c); it != compiled_.end()) return it->second;
+  auto owned = std::make_unique<CompiledComputation>();
+  CompiledComputation& cc = *owned;
+  cc.computation = &c;
+  cc.id = static_cast<int>(computations_.size());
+  computations_.push_back(std::move(owned));
+  compiled_[&c] = &cc;
+
+  // Parameters first: their leaves are numbered in order.
+  int64_t param_leaf = 0;
+  for (const Instruction* p : c.parameter_instructions()) {
+    std::vector<Shape> shapes;
+    FlattenLeafShapes(p->shape(), &shapes);
+    std::vector<int> ls;
+    for (const Shape& s : shapes) {
+      const int slot = NewSlot(cc, s, SlotKind::kParameter);
+      cc.slots[slot].index = param_leaf++;
+      cc.param_leaves.push_back(slot);
+      ls.push_back(slot);
+    }
+    leaves_[p] = std::move(ls);
+  }
+  for (const Instruction* h : c.MakeInstructionPostOrder()) {
+    if (h->opcode() == HloOpcode::kParameter) continue;
+    if (absl::Status s = EmitInstruction(cc, *h); !s.ok()) return s;
+  }
+  MakeUpdatesInPlace(cc, c, !is_entry && OnlyAWhileBody(c));
+  // Results: a leaf that is a parameter, a constant or repeated is copied
+  // into a fresh temporary, so a computation's results never alias its
+  // inputs or each other (while bodies rely on it).
+  std::vector<int> roots = leaves_[c.root_instruction()];
+  absl::flat_hash_map<int, int> seen;
+  for (size_t i = 0; i < roots.size(); ++i) {
+    // A copy: NewSlot below may move the slots.
+    const Slot slot = cc.slots[roots[i]];
+    const bool fresh = slot.kind == SlotKind::kTemp && !seen.contains(roots[i]);
+    seen[roots[i]] = 1;
+    if (fresh) continue;
+    if (!is_entry && slot.kind == SlotKind::kParameter &&
+        slot.index == static_cast<int64_t>(i)) {
+      continue;  // passes straight through (the while state stays put)
+    }
+    const int copy = NewSlot(cc, slot.shape, SlotKind::kTemp);
+    Add(cc, std::make_unique<CopyThunk>(roots[i], copy, slot.bytes));
+    roots[i] = copy;
+  }
+  cc.result_leaves = roots;
+  if (is_entry) {
+    // The caller's result buffers are the array leaves (tokens have none).
+    int64_t next = 0;
+    for (int root : roots) {
+      if (cc.slots[root].shape.IsToken()) continue;
+      cc.slots[root].kind = SlotKind::kResult;
+      cc.slots[root].index = next++;
+    }
+  }
+  if (absl::Status s = AssignBuffersFor(cc); !s.ok()) return s;
+  return &cc;
+}
+
+absl::Status ThunkEmitter::AssignBuffersFor(CompiledComputation& cc) {
+  const int64_t n = static_cast<int64_t>(cc.slots.size());
+  std::vector<int64_t> def(n, -1), last(n, -1);
+  for (size_t t = 0; t < cc.thunks.size(); ++t) {
+    for (int s : cc.thunks[t]->outputs) {
+      if (def[s] == -1) def[s] = static_cast<int64_t>(t);
+      last[s] = std::max<int64_t>(last[s], static_cast<int64_t>(t));
+    }
+    for (int s : cc.thunks[t]->inputs) {
+      last[s] = std::max<int64_t>(last[s], static_cast<int64_t>(t));
+    }
+  }
+  const int64_t end = static_cast<int64_t>(cc.thunks.size());
+  for (int s : cc.result_leaves) last[s] = end;
+  std::vector<LiveValue> values;
+  std::vector<int> which;
+  for (int64_t s = 0; s < n; ++s) {
+    if (cc.slots[s].kind != SlotKind::kTemp) continue;
+    LiveValue v;
+    v.bytes = cc.slots[s].bytes;
+    v.def = def[s] == -1 ? 0 : def[s];
+    v.last_use = std::max(v.def, last[s]);
+    values.push_back(v);
+    which.push_back(static_cast<int>(s));
+  }
+  BufferAssignment a = AssignBuffers(values);
+  for (size_t i = 0; i < which.size(); ++i) {
+    cc.slots[which[i]].offset = a.offsets[i];
+  }
+  cc.arena_bytes = a.arena_bytes;
+  cc.unshared_bytes = a.total_bytes;
+  stats_->peak_temp_bytes += a.arena_bytes;
+  stats_->unshared_temp_bytes += a.total_bytes;
+  return absl::OkStatus();
+}
+
+// A dynamic-update-slice or a scatter (Thunk::CanUpdateInPlace) may write
+// into its operand's buffer instead of a copy when no thunk after it reads
+// that buffer (the operand is dead), the
+// buffer is not a result of the computation, and it is a temporary of this
+// computation or, in a while body, the loop state (WhileThunk hands the body
+// its own state buffers; the condition has already run). The result then
+// IS that buffer: later readers of the result and the computation's results
+// are renamed to it. A scan's carried array is updated in place this way,
+// and passes straight through the body (no copy per iteration).
+void ThunkEmitter::MakeUpdatesInPlace(CompiledComputation& cc,
+                                      const Computation& c,
+                                      bool parameters_writable) {
+  for (size_t p = 0; p < cc.thunks.size(); ++p) {
+    Thunk* t = cc.thunks[p].get();
+    if (!t->CanUpdateInPlace()) continue;
+    const int s = t->inputs[0];
+    const int r = t->outputs[0];
+    const SlotKind kind = cc.slots[s].kind;
+    if (kind != SlotKind::kTemp &&
+        !(parameters_writable && kind == SlotKind::kParameter)) {
+      continue;
+    }
+    const std::vector<int>& roots = leaves_[c.root_instruction()];
+    bool read = std::find(roots.begin(), roots.end(), s) != roots.end();
+    for (size_t i = 1; i < t->inputs.size(); ++i) read |= t->inputs[i] == s;
+    for (size_t q = p + 1; q < cc.thunks.size() && !read; ++q) {
+      for (int i : cc.thunks[q]->inputs) read |= i == s;
+    }
+    if (read) continue;
+    for (size_t q = p + 1; q < cc.thunks.size(); ++q) {
+      for (int& i : cc.thunks[q]->inputs) {
+        if (i == r) i = s;
+      }
+    }
+    for (const Instruction* inst : c.instructions()) {
+      auto it = leaves_.find(inst);
+      if (it == leaves_.end()) continue;
+      for (int& l : it->second) {
+        if (l == r) l = s;
+      }
+    }
+    t->outputs[0] = s;
+    cc.slots[r].bytes = 0;  // never used now
+    ++stats_->in_place_updates;
+  }
+}
+
+bool ThunkEmitter::OnlyAWhileBody(const Computation& c) {
+  bool body = false;
+  for (const Computation* other : c.parent()->computations()) {
+    for (const Instruction* inst : other->instructions()) {
+      for (const Computation* called : inst->called_computations()) {
+        if (called != &c) continue;
+        if (inst->opcode() == HloOpcode::kWhile && inst->while_body() == &c &&
+            inst->while_condition() != &c) {
+          body = true;
+        } else {
+          return false;
+        }
+      }
+    }
+  }
+  return body;
+}
+
+void ThunkEmitter::EmitReference(CompiledComputation& cc,
+                                 const Instruction& h) {
+  auto t = std::make_unique<ReferenceThunk>(&h);
+  t->inputs = OperandLeaves(h);
+  t->outputs = NewLeaves(cc, h.shape());
+  leaves_[&h] = t->outputs;
+  Add(cc, std::move(t));
+  ++stats_->reference_thunks;
+  const std::string op(HloOpcodeString(h.opcode()));
+  if (std::find(stats_->reference_ops.begin(), stats_->reference_ops.end(),
+                op) == stats_->reference_ops.end()) {
+    stats_->reference_ops.push_back(op);
+  }
+}
+
+absl::Status ThunkEmitter::EmitInstruction(CompiledComputation& cc,
+                                           const Instruction& h) {
+  switch (h.opcode()) {
+    case HloOpcode::kTuple:
+      leaves_[&h] = OperandLeaves(h);
+      return absl::OkStatus();
+    case HloOpcode::kOptimizationBarrier:
+      leaves_[&h] = OperandLeaves(h);  // a copy (inserting may rehash)
+      return absl::OkStatus();
+    case HloOpcode::kGetTupleElement: {
+      const Shape& ts = h.operand(0)->shape();
+      int64_t start = 0;
+      for (int64_t i = 0; i < h.tuple_index(); ++i) {
+        start += LeafCount(ts.tuple_shapes(i));
+      }
+      const std::vector<int>& all = leaves_[h.operand(0)];
+      const int64_t count = LeafCount(h.shape());
+      leaves_[&h] =
+          std::vector<int>(all.begin() + start, all.begin() + start + count);
+      return absl::OkStatus();
+    }
+    case HloOpcode::kConstant:
+      return EmitConstant(cc, h);
+    case HloOpcode::kWhile: {
+      absl::StatusOr<CompiledComputation*> cond =
+          Compile(*h.while_condition(), false);
+      if (!cond.ok()) return cond.status();
+      absl::StatusOr<CompiledComputation*> body =
+          Compile(*h.while_body(), false);
+      if (!body.ok()) return body.status();
+      auto t = std::make_unique<WhileThunk>(*cond, *body);
+      AddRuntimeThunk(cc, h, std::move(t));
+      return absl::OkStatus();
+    }
+    case HloOpcode::kConditional:
+    case HloOpcode::kCall: {
+      const bool is_call = h.opcode() == HloOpcode::kCall;
+      std::vector<const CompiledComputation*> branches;
+      for (const Computation* c : h.called_computations()) {
+        absl::StatusOr<CompiledComputation*> b = Compile(*c, false);
+        if (!b.ok()) return b.status();
+        branches.push_back(*b);
+      }
+      std::vector<int> branch_leaves;
+      std::vector<int> inputs;
+      if (is_call) {
+        inputs = OperandLeaves(h);
+        branch_leaves.push_back(static_cast<int>(inputs.size()));
+      } else {
+        inputs = leaves_[h.operand(0)];
+        for (int64_t i = 1; i < h.operand_count(); ++i) {
+          const std::vector<int>& l = leaves_[h.operand(i)];
+          inputs.insert(inputs.end(), l.begin(), l.end());
+          branch_leaves.push_back(static_cast<int>(l.size()));
+        }
+      }
+      const bool pred = !is_call && h.operand(0)->shape().element_type() ==
+                                        PrimitiveType::PRED;
+      auto t = std::make_unique<BranchThunk>(
+          std::move(branches), std::move(branch_leaves), !is_call, pred);
+      t->inputs = std::move(inputs);
+      t->outputs = NewLeaves(cc, h.shape());
+      leaves_[&h] = t->outputs;
+      Add(cc, std::move(t));
+      ++stats_->runtime_thunks;
+      return absl::OkStatus();
+    }
+    case HloOpcode::kAllReduce:
+      return EmitAllReduce(cc, h);
+    case HloOpcode::kInfeed:
+    case HloOpcode::kOutfeed:
+      // Through the evaluator, which talks to the execution's HostFeeds
+      // (ExecContext::feeds): feeds are host round trips, not kernels.
+      EmitReference(cc, h);
+      ++stats_->runtime_thunks;
+      return absl::OkStatus();
+    default:
+      return EmitBackendInstruction(cc, h);
+  }
+}
+
+absl::Status ThunkEmitter::EmitConstant(CompiledComputation& cc,
+                                        const Instruction& h) {
+  const Literal& lit = h.literal();
+  std::vector<Literal> leaf_values;
+  std::function<void(const Literal&)> flatten = [&](const Literal& l) {
+    if (l.shape().IsTuple()) {
+      for (Literal& e : Literal(l).DecomposeTuple()) flatten(e);
+    } else {
+      leaf_values.push_back(Literal(l));
+    }
+  };
+  flatten(lit);
+  std::vector<Shape> shapes;
+  FlattenLeafShapes(h.shape(), &shapes);
+  std::vector<int> ls;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    Literal v = std::move(leaf_values[i]);
+    const Layout want = LayoutUtil::EffectiveLayout(shapes[i]);
+    if (shapes[i].IsArray() &&
+        !(LayoutUtil::EffectiveLayout(v.shape()) == want)) {
+      absl::StatusOr<Literal> relaid = v.Relayout(want);
+      if (!relaid.ok()) return relaid.status();
+      v = std::move(*relaid);
+    }
+    constants_.push_back(std::make_unique<Literal>(std::move(v)));
+    const int slot = NewSlot(cc, shapes[i], SlotKind::kConstant);
+    cc.slots[slot].constant = constants_.back()->data().data();
+    ls.push_back(slot);
+  }
+  leaves_[&h] = std::move(ls);
+  return absl::OkStatus();
+}
+
+absl::Status ThunkEmitter::EmitAllReduce(CompiledComputation& cc,
+                                         const Instruction& h) {
+  // Every replica a group names must run (the evaluator's rule): with
+  // fewer replicas the all-reduce would silently reduce over a subset.
+  for (const std::vector<int64_t>& group : h.attrs().replica_groups) {
+    for (int64_t r : group) {
+      if (r < 0 || r >= num_replicas_) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(h.name(), ": replica_groups mention replica ", r,
+                         " but ", num_replicas_, " replica(s) run"));
+      }
+    }
+  }
+  const std::optional<MatchedReducer> reducer = MatchReducer(*h.to_apply());
+  const bool matched = reducer.has_value();
+  const HloOpcode r = matched ? reducer->opcode : HloOpcode::kAdd;
+  std::vector<Shape> shapes;
+  FlattenLeafShapes(h.shape(), &shapes);
+  bool types_ok = true;
+  for (const Shape& s : shapes) {
+    const PrimitiveType et = s.element_type();
+    types_ok &= et == PrimitiveType::F32 || et == PrimitiveType::F64 ||
+                primitive_util::IsIntegralType(et) || et == PrimitiveType::PRED;
+    types_ok &= ShapeUtil::IsDenseArray(s);
+  }
+  if ((r == HloOpcode::kAnd || r == HloOpcode::kOr)) {
+    for (const Shape& s : shapes) {
+      types_ok &= !primitive_util::IsFloatingPointType(s.element_type());
+    }
+  }
+  if (!matched || !types_ok) {
+    if (num_replicas_ == 1) {
+      EmitReference(cc, h);  // one replica: the identity
+      return absl::OkStatus();
+    }
+    return absl::UnimplementedError(
+        absl::StrCat(h.name(),
+                     ": all-reduce across replicas supports the reducers "
+                     "add, multiply, maximum, minimum, and, or on f32, f64, "
+                     "integers and pred; this one applies ",
+                     h.to_apply()->name()));
+  }
+  auto t = std::make_unique<AllReduceThunk>(r, std::move(shapes),
+                                            h.attrs().replica_groups);
+  AddRuntimeThunk(cc, h, std::move(t));
+  return absl::OkStatus();
+}
+
+}  // namespace plexa::backend
