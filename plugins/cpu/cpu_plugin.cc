@@ -368,7 +368,15 @@ class CpuClient : public sdk::Client {
         CompileProgram(std::move(module), popts, resolver);
     if (!program.ok()) return program.status();
     if (!config_.dump_ir.empty()) {
-      std::ofstream(absl::StrCat(config_.dump_ir, "/", name, ".ll")) << ir;
+      const std::string path = absl::StrCat(config_.dump_ir, "/", name, ".ll");
+      std::ofstream out(path);
+      out << ir;
+      out.close();
+      if (!out) {
+        return absl::PermissionDeniedError(absl::StrCat(
+            "dump_ir: cannot write '", path, "' (does the directory exist "
+            "and is it writable?)"));
+      }
     }
     if (config_.report) Report(**program, pipeline_ms);
     cache_.Insert(key, *program);

@@ -14,8 +14,7 @@ absl::Status GemmThunk<T>::Run(Frame& f) const {
   a.a = reinterpret_cast<const T*>(f.ptr[inputs[a_operand_]]);
   a.b = reinterpret_cast<const T*>(f.ptr[inputs[1 - a_operand_]]);
   a.c = reinterpret_cast<T*>(f.ptr[outputs[0]]);
-  Gemm(a, PoolOf(f));
-  return absl::OkStatus();
+  return Gemm(a, PoolOf(f));
 }
 
 template class GemmThunk<float>;

@@ -478,8 +478,8 @@ struct ConvRun {
 
   // One tile: patches (unless 1x1), then C = P * W into the output. pool
   // (may be null) parallelizes the patches and the multiplication.
-  void Tile(const Tiling& t, int64_t m0, int64_t len, int64_t g, const T* w,
-            T* scratch, ThreadPool* pool) const {
+  absl::Status Tile(const Tiling& t, int64_t m0, int64_t len, int64_t g,
+                    const T* w, T* scratch, ThreadPool* pool) const {
     const int64_t o0 = g * p.cout_g;  // output / rhs output feature base
     const int64_t c0 = p.feature_groups ? g * p.cin_g : 0;
     const int64_t lb0 = p.feature_groups ? 0 : g * p.bout;
@@ -543,7 +543,7 @@ struct ConvRun {
         ga.ldc = p.cout_g;
       }
     }
-    Gemm(ga, pool);
+    if (absl::Status s = Gemm(ga, pool); !s.ok()) return s;
     if (!t.direct) {
       for (int64_t r = 0; r < len; ++r) {
         T* dst = out + OutOffset(m0 + r) + o0 * d.out_feature_stride;
@@ -553,6 +553,7 @@ struct ConvRun {
         }
       }
     }
+    return absl::OkStatus();
   }
 
   // Runs tiles [t0, t1) of group g on this thread's scratch.
@@ -568,7 +569,9 @@ struct ConvRun {
     for (int64_t i = t0; i < t1; ++i) {
       int64_t m0, len;
       TileRange(t, i, &m0, &len);
-      Tile(t, m0, len, g, w, scratch, pool);
+      if (absl::Status s = Tile(t, m0, len, g, w, scratch, pool); !s.ok()) {
+        return s;
+      }
     }
     return absl::OkStatus();
   }

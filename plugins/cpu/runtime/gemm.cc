@@ -19,6 +19,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <mutex>
 #include <atomic>
 #include <cstring>
 #include <type_traits>
@@ -729,29 +730,53 @@ void VecMat(const GemmArgs<T>& g, ThreadPool* pool) {
 }
 
 // Grow-only per-thread packing buffers (a thread runs one region at a time).
+// nullptr if the allocation fails (the caller reports it).
 template <typename T>
 T* ThreadBuffer(AlignedMemory& mem, int64_t elements) {
   const size_t bytes = static_cast<size_t>(elements) * sizeof(T);
-  if (mem.size() < bytes) mem = AlignedMemory(bytes);
+  if (!mem.Reserve(bytes).ok()) return nullptr;
   return mem.as<T>();
 }
+
+// The first failure of a GEMM's regions (they run on several threads).
+class GemmFailure {
+ public:
+  void Set(absl::Status status) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (status_.ok()) status_ = std::move(status);
+  }
+  absl::Status Get() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return status_;
+  }
+
+ private:
+  std::mutex mu_;
+  absl::Status status_;
+};
 
 thread_local AlignedMemory tls_pack_a;
 thread_local AlignedMemory tls_pack_b;
 
 // The packed loop nest on C[i0:i1, j0:j1].
 template <typename T>
-void PackedRegion(const KernelImpl<T>& impl, const GemmArgs<T>& g, int64_t i0,
-                  int64_t i1, int64_t j0, int64_t j1) {
+absl::Status PackedRegion(const KernelImpl<T>& impl, const GemmArgs<T>& g,
+                          int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
   const int64_t m = i1 - i0;
   const int64_t n = j1 - j0;
-  if (m <= 0 || n <= 0) return;
+  if (m <= 0 || n <= 0) return absl::OkStatus();
   const int64_t mr = impl.mr, nr = impl.nr;
   const int64_t kc_max = std::min(impl.kc, g.k);
   const int64_t mc_max = std::min(impl.mc, (m + mr - 1) / mr * mr);
   const int64_t nc_max = std::min(impl.nc, (n + nr - 1) / nr * nr);
   T* abuf = ThreadBuffer<T>(tls_pack_a, mc_max * kc_max);
   T* bbuf = ThreadBuffer<T>(tls_pack_b, nc_max * kc_max);
+  if (abuf == nullptr || bbuf == nullptr) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "GEMM: cannot allocate the packing buffers (",
+        (mc_max + nc_max) * kc_max * static_cast<int64_t>(sizeof(T)),
+        " bytes)"));
+  }
   for (int64_t jc = 0; jc < n; jc += impl.nc) {
     const int64_t nc = std::min(impl.nc, n - jc);
     for (int64_t pc = 0; pc < g.k; pc += impl.kc) {
@@ -776,6 +801,7 @@ void PackedRegion(const KernelImpl<T>& impl, const GemmArgs<T>& g, int64_t i0,
       }
     }
   }
+  return absl::OkStatus();
 }
 
 // Splits C into tm x tn rectangles (tm * tn == threads) at tile granularity,
@@ -808,42 +834,40 @@ void ChooseGrid(int64_t m, int64_t n, int64_t mr, int64_t nr, int threads,
 }
 
 template <typename T>
-void GemmOne(const GemmArgs<T>& g, ThreadPool* pool) {
-  if (g.m <= 0 || g.n <= 0) return;
+absl::Status GemmOne(const GemmArgs<T>& g, ThreadPool* pool) {
+  if (g.m <= 0 || g.n <= 0) return absl::OkStatus();
   if (g.k <= 0) {
     if (!g.accumulate) {
       for (int64_t i = 0; i < g.m; ++i) {
         std::fill(g.c + i * g.ldc, g.c + i * g.ldc + g.n, T(0));
       }
     }
-    return;
+    return absl::OkStatus();
   }
   if (g.n == 1) {
     // Column result: c[i * ldc] = A(i, :) . B(:, 0).
     MatVec(g.a, g.a_row_stride, g.a_col_stride, g.b, g.b_row_stride, g.k, g.c,
            g.ldc, g.accumulate, g.m, pool);
-    return;
+    return absl::OkStatus();
   }
   if (g.m == 1) {
     VecMat(g, pool);
-    return;
+    return absl::OkStatus();
   }
   // Work estimates in double: m * n * k may not fit in int64_t.
   const double work = static_cast<double>(g.m) * g.n * g.k;
   if (work < kSmallWork) {
     SmallGemm(g);
-    return;
+    return absl::OkStatus();
   }
   const KernelImpl<T> impl = ActiveImpl<T>();
   const int threads = work >= kParallelWork ? ThreadsFor(pool) : 1;
   int tm = 1, tn = 1;
   if (threads > 1) ChooseGrid(g.m, g.n, impl.mr, impl.nr, threads, &tm, &tn);
-  if (tm * tn == 1) {
-    PackedRegion(impl, g, 0, g.m, 0, g.n);
-    return;
-  }
+  if (tm * tn == 1) return PackedRegion(impl, g, 0, g.m, 0, g.n);
   const int64_t mt = (g.m + impl.mr - 1) / impl.mr;
   const int64_t nt = (g.n + impl.nr - 1) / impl.nr;
+  GemmFailure failure;
   pool->ParallelFor(tm * tn, 1, [&](int64_t t0, int64_t t1) {
     for (int64_t t = t0; t < t1; ++t) {
       const int64_t ti = t / tn, tj = t % tn;
@@ -851,15 +875,18 @@ void GemmOne(const GemmArgs<T>& g, ThreadPool* pool) {
       const int64_t i1 = std::min(g.m, mt * (ti + 1) / tm * impl.mr);
       const int64_t j0 = std::min(g.n, nt * tj / tn * impl.nr);
       const int64_t j1 = std::min(g.n, nt * (tj + 1) / tn * impl.nr);
-      PackedRegion(impl, g, i0, i1, j0, j1);
+      if (absl::Status s = PackedRegion(impl, g, i0, i1, j0, j1); !s.ok()) {
+        failure.Set(std::move(s));
+      }
     }
   });
+  return failure.Get();
 }
 
 template <typename T>
-void GemmImpl(const GemmArgs<T>& args, ThreadPool* pool) {
+absl::Status GemmImpl(const GemmArgs<T>& args, ThreadPool* pool) {
   if (args.batch_count <= 0 || args.m <= 0 || args.n <= 0 || args.k < 0) {
-    return;
+    return absl::OkStatus();
   }
   auto batch = [&args](int64_t i) {
     GemmArgs<T> g = args;
@@ -873,21 +900,29 @@ void GemmImpl(const GemmArgs<T>& args, ThreadPool* pool) {
   if (args.batch_count > 1 && work < kParallelWork && ThreadsFor(pool) > 1 &&
       work * static_cast<double>(args.batch_count) >= kParallelWork / 4) {
     // Many small products: one per task, each on one thread.
+    GemmFailure failure;
     pool->ParallelFor(args.batch_count, 1, [&](int64_t b0, int64_t b1) {
-      for (int64_t i = b0; i < b1; ++i) GemmOne(batch(i), nullptr);
+      for (int64_t i = b0; i < b1; ++i) {
+        if (absl::Status s = GemmOne(batch(i), nullptr); !s.ok()) {
+          failure.Set(std::move(s));
+        }
+      }
     });
-    return;
+    return failure.Get();
   }
-  for (int64_t i = 0; i < args.batch_count; ++i) GemmOne(batch(i), pool);
+  for (int64_t i = 0; i < args.batch_count; ++i) {
+    if (absl::Status s = GemmOne(batch(i), pool); !s.ok()) return s;
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
 
-void Gemm(const GemmArgs<float>& args, ThreadPool* pool) {
-  GemmImpl(args, pool);
+absl::Status Gemm(const GemmArgs<float>& args, ThreadPool* pool) {
+  return GemmImpl(args, pool);
 }
-void Gemm(const GemmArgs<double>& args, ThreadPool* pool) {
-  GemmImpl(args, pool);
+absl::Status Gemm(const GemmArgs<double>& args, ThreadPool* pool) {
+  return GemmImpl(args, pool);
 }
 
 const char* GemmKernelName() { return kFamilyNames[ActiveFamily()]; }

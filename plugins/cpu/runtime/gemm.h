@@ -17,6 +17,8 @@
 
 #include <cstdint>
 
+#include "absl/status/status.h"
+
 #include "plugins/cpu/runtime/thread_pool.h"
 
 namespace plexa::cpu {
@@ -39,9 +41,10 @@ struct GemmArgs {
 // also on one pool; called from inside a ParallelFor chunk it runs on the
 // calling thread. Negative sizes or batch_count <= 0 do nothing. Packing
 // buffers (up to ~10 MiB) are kept per thread and reused by later calls; a
-// failure to allocate them terminates the process (there is no error path).
-void Gemm(const GemmArgs<float>& args, ThreadPool* pool);
-void Gemm(const GemmArgs<double>& args, ThreadPool* pool);
+// failure to allocate them is a ResourceExhausted error (C is then
+// incomplete).
+absl::Status Gemm(const GemmArgs<float>& args, ThreadPool* pool);
+absl::Status Gemm(const GemmArgs<double>& args, ThreadPool* pool);
 
 // The micro-kernel family chosen at run time: "avx512", "avx2" or "generic".
 const char* GemmKernelName();
