@@ -12,10 +12,9 @@
 #include <vector>
 
 #include "abi/host/plugin_host.h"
+#include "abi/host/replicated_run.h"
 #include "absl/strings/str_cat.h"
 #include "core/eval/evaluator.h"
-#include "core/proto/module_proto.h"
-#include "core/text/hlo_printer.h"
 #include "tests/conformance/backend.h"
 
 namespace plexa {
@@ -37,52 +36,16 @@ absl::StatusOr<std::vector<Literal>> RunOnPlugin(
   }
   auto client = (*plugin)->CreateClient(options);
   if (!client.ok()) return client.status();
-  const int64_t replicas = static_cast<int64_t>(per_replica_inputs.size());
   host::CompileOptions compile;
-  compile.num_replicas = replicas;
-  bool proto = false;
-  for (const std::string& f : (*plugin)->attributes().formats) {
-    proto |= f == "plexa-module";
-  }
-  absl::StatusOr<std::unique_ptr<host::Executable>> exe;
-  if (proto) {
-    auto bytes = SerializeModule(module);
-    if (!bytes.ok()) return bytes.status();
-    exe = (*client)->Compile(*bytes, "plexa-module", compile);
-  } else {
-    exe = (*client)->Compile(PrintModule(module), "hlo-text", compile);
-  }
+  compile.num_replicas = static_cast<int64_t>(per_replica_inputs.size());
+  auto exe = host::CompileModule(**client, module, compile);
   if (!exe.ok()) return exe.status();
-  const int64_t devices = static_cast<int64_t>((*client)->devices().size());
-  std::vector<std::vector<std::unique_ptr<host::Buffer>>> owned(replicas);
-  std::vector<std::vector<host::Buffer*>> args(replicas);
-  for (int64_t r = 0; r < replicas; ++r) {
-    for (const Literal& in : per_replica_inputs[r]) {
-      auto leaves = host::ParameterBuffers(**client, in, r % devices);
-      if (!leaves.ok()) return leaves.status();
-      for (auto& b : *leaves) {
-        args[r].push_back(b.get());
-        owned[r].push_back(std::move(b));
-      }
-    }
-  }
-  auto outputs = (*exe)->Execute(args, {}, feeds);
-  if (!outputs.ok()) return outputs.status();
-  const Shape result_shape =
-      module.entry_computation()->root_instruction()->shape();
-  std::vector<Literal> results;
-  for (auto& replica : *outputs) {
-    std::vector<Literal> leaves;
-    for (auto& b : replica) {
-      auto lit = b->ToLiteral();
-      if (!lit.ok()) return lit.status();
-      leaves.push_back(std::move(*lit));
-    }
-    auto result = AssembleFromArrayLeaves(result_shape, std::move(leaves));
-    if (!result.ok()) return result.status();
-    results.push_back(std::move(*result));
-  }
-  return results;
+  auto run = host::ReplicatedRun::Create(
+      **client, std::move(*exe),
+      module.entry_computation()->root_instruction()->shape(),
+      per_replica_inputs);
+  if (!run.ok()) return run.status();
+  return (*run)->Run(feeds);
 }
 
 }  // namespace

@@ -26,16 +26,15 @@
 #include <limits>
 
 #include "abi/host/plugin_host.h"
+#include "abi/host/replicated_run.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "core/eval/evaluator.h"
 #include "core/ir/memory_limit.h"
 #include "core/npy/npy.h"
 #include "core/passes/default_pipeline.h"
-#include "core/proto/module_proto.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
-#include "core/text/hlo_printer.h"
 #include "tools/plexa/cli.h"
 
 namespace plexa::cli {
@@ -197,12 +196,6 @@ absl::StatusOr<Runner> MakeInterpreterRunner(const Module& module,
   }};
 }
 
-struct PluginSession {
-  std::unique_ptr<host::Client> client;
-  std::unique_ptr<host::Executable> executable;
-  std::vector<std::vector<std::unique_ptr<host::Buffer>>> inputs;
-};
-
 // Client options for the plugins that take them (reference and cpu:
 // num_devices; cpu: num_threads, report).
 struct PluginFlags {
@@ -236,64 +229,26 @@ absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
     options.push_back(
         {"memory_limit_bytes", PLX_Value_INT64, "", flags.memory_limit});
   }
-  auto session = std::make_shared<PluginSession>();
   auto client = (*plugin)->CreateClient(options);
   if (!client.ok()) return client.status();
-  session->client = std::move(*client);
   host::CompileOptions compile;
   compile.num_replicas = replicas;
-  // The serialized module when the plugin reads it, else HLO text.
-  const std::vector<std::string>& formats = (*plugin)->attributes().formats;
-  std::string program;
-  std::string format = "hlo-text";
-  if (std::find(formats.begin(), formats.end(), kModuleFormatName) !=
-      formats.end()) {
-    auto bytes = SerializeModule(module);
-    if (!bytes.ok()) return bytes.status();
-    program = std::move(*bytes);
-    format = kModuleFormatName;
-  } else {
-    program = PrintModule(module);
-  }
-  auto exe = session->client->Compile(program, format, compile);
+  auto exe = host::CompileModule(**client, module, compile);
   if (!exe.ok()) return exe.status();
-  session->executable = std::move(*exe);
-  const int64_t num_devices =
-      static_cast<int64_t>(session->client->devices().size());
-  for (int64_t r = 0; r < replicas; ++r) {
-    session->inputs.emplace_back();
-    for (const Literal& in : inputs) {
-      auto leaves =
-          host::ParameterBuffers(*session->client, in, r % num_devices);
-      if (!leaves.ok()) return leaves.status();
-      for (auto& b : *leaves) session->inputs.back().push_back(std::move(b));
-    }
+  // Every replica runs on the same inputs; they are uploaded once and stay
+  // on the devices for every --repeat.
+  std::shared_ptr<host::ReplicatedRun> run = nullptr;
+  {
+    auto created = host::ReplicatedRun::Create(
+        **client, std::move(*exe),
+        module.entry_computation()->root_instruction()->shape(),
+        std::vector<std::vector<Literal>>(replicas, inputs));
+    if (!created.ok()) return created.status();
+    run = std::move(*created);
   }
-  const Shape result_shape =
-      module.entry_computation()->root_instruction()->shape();
-  return Runner{[session, result_shape](
-                    HostFeeds* feeds) -> absl::StatusOr<std::vector<Literal>> {
-    std::vector<std::vector<host::Buffer*>> args;
-    for (auto& replica : session->inputs) {
-      args.emplace_back();
-      for (auto& b : replica) args.back().push_back(b.get());
-    }
-    auto outputs = session->executable->Execute(args, {}, feeds);
-    if (!outputs.ok()) return outputs.status();
-    std::vector<Literal> results;
-    for (auto& replica : *outputs) {
-      std::vector<Literal> leaves;
-      for (auto& b : replica) {
-        auto lit = b->ToLiteral();
-        if (!lit.ok()) return lit.status();
-        leaves.push_back(std::move(*lit));
-      }
-      auto result = AssembleFromArrayLeaves(result_shape, std::move(leaves));
-      if (!result.ok()) return result.status();
-      results.push_back(std::move(*result));
-    }
-    return results;
-  }};
+  // The run's buffers and executable keep the C client alive (ClientRef);
+  // the host::Client itself may go.
+  return Runner{[run](HostFeeds* feeds) { return run->Run(feeds); }};
 }
 
 absl::Status WriteResult(const Args& args, const Literal& result,
