@@ -23,7 +23,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "core/eval/evaluator.h"
+#include "core/runtime/custom_call.h"
+#include "core/runtime/host_feeds.h"
 #include "core/literal/literal.h"
 #include "core/shape/shape.h"
 #include "plexa/plexa_c_api.h"

@@ -15,26 +15,6 @@
 
 namespace plexa {
 
-// ---- HostFeedQueue ----------------------------------------------------------
-
-void HostFeedQueue::Push(Literal value) {
-  std::lock_guard<std::mutex> lock(mu_);
-  items_.push_back(std::move(value));
-}
-
-std::optional<Literal> HostFeedQueue::Pop() {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (items_.empty()) return std::nullopt;
-  Literal front = std::move(items_.front());
-  items_.pop_front();
-  return front;
-}
-
-int64_t HostFeedQueue::size() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return static_cast<int64_t>(items_.size());
-}
-
 namespace eval {
 namespace {
 

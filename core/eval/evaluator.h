@@ -27,98 +27,10 @@
 #include "absl/types/span.h"
 #include "core/ir/module.h"
 #include "core/literal/literal.h"
+#include "core/runtime/custom_call.h"
+#include "core/runtime/host_feeds.h"
 
 namespace plexa {
-
-// ---- Host feed queues ---------------------------------------------------
-// A FIFO of literals feeding `infeed` and collecting `outfeed`.
-// Thread-safe: replicas of RunReplicated may share one queue.
-class HostFeedQueue {
- public:
-  HostFeedQueue() = default;
-  HostFeedQueue(const HostFeedQueue&) = delete;
-  HostFeedQueue& operator=(const HostFeedQueue&) = delete;
-
-  void Push(Literal value);
-  // The oldest literal, or nullopt when the queue is empty.
-  std::optional<Literal> Pop();
-  int64_t size() const;
-  bool empty() const { return size() == 0; }
-
- private:
-  mutable std::mutex mu_;
-  std::deque<Literal> items_;
-};
-
-// ---- Host feeds ---------------------------------------------------------
-// Where infeed reads and outfeed writes, as one execution sees it. The
-// evaluator, the CPU plugin and the ABI's PLX_FeedsExtension (host and SDK
-// sides) all speak to this interface. Implementations must be thread-safe:
-// replicas call concurrently (one replica calls in program order).
-class HostFeeds {
- public:
-  virtual ~HostFeeds() = default;
-  // The next value for the infeed instruction named `instruction` of
-  // replica `replica`: a literal of `data_shape` (any layout; a tuple for a
-  // tuple data shape). Never called for an empty-tuple data shape.
-  virtual absl::StatusOr<Literal> Infeed(int64_t replica,
-                                         absl::string_view instruction,
-                                         const Shape& data_shape) = 0;
-  // The value an outfeed instruction sends.
-  virtual absl::Status Outfeed(int64_t replica, absl::string_view instruction,
-                               Literal value) = 0;
-};
-
-// HostFeeds over two queues shared by every replica (either may be null:
-// reaching that kind of feed is then a FailedPrecondition error). An infeed
-// checks the queued literal's shape against the instruction's.
-class QueueFeeds : public HostFeeds {
- public:
-  QueueFeeds(HostFeedQueue* infeed, HostFeedQueue* outfeed)
-      : infeed_(infeed), outfeed_(outfeed) {}
-  absl::StatusOr<Literal> Infeed(int64_t replica, absl::string_view instruction,
-                                 const Shape& data_shape) override;
-  absl::Status Outfeed(int64_t replica, absl::string_view instruction,
-                       Literal value) override;
-
- private:
-  HostFeedQueue* infeed_;
-  HostFeedQueue* outfeed_;
-};
-
-// ---- Custom calls -------------------------------------------------------
-// The C calling convention of API_VERSION_ORIGINAL (and unspecified), as
-// XLA's CPU backend and the Plexa plugins use it:
-//
-//   extern "C" void target(void* out, const void** in);
-//
-// `in[i]` is operand i's buffer, `out` the result buffer, each an array in
-// the default row-major layout (or, when the custom-call carries
-// operand_layout_constraints, in the constrained operand layouts and the
-// custom-call's result layout). A tuple-shaped result or operand is passed
-// as an array of pointers to its element buffers (recursively for nested
-// tuples), as XLA CPU does.
-using CustomCallTarget = void (*)(void* out, const void** in);
-
-// Maps a target name to a function; returns nullptr if it does not know the
-// name. Must be thread-safe when used with RunReplicated.
-using CustomCallResolver = std::function<CustomCallTarget(absl::string_view)>;
-
-// A custom call its embedder runs instead of a C function (a plugin's typed
-// call frame, for one): it gets the evaluated operands in the default
-// layout and returns the result (any layout).
-using CustomCallHandler = std::function<absl::StatusOr<Literal>(
-    const Instruction& call, absl::Span<const Literal* const> operands)>;
-
-// Process-wide registry. Registering a name again replaces the previous
-// target. Thread-safe.
-void RegisterCustomCallTarget(absl::string_view name, CustomCallTarget target);
-// nullptr if `name` was never registered. Thread-safe.
-CustomCallTarget FindRegisteredCustomCallTarget(absl::string_view name);
-// The resolver used when EvaluatorOptions::custom_call_resolver is empty:
-// the registry first, then dlsym(RTLD_DEFAULT, name) (symbols exported by
-// the process and the libraries it has loaded). Thread-safe.
-CustomCallTarget DefaultCustomCallResolver(absl::string_view name);
 
 // ---- Options ------------------------------------------------------------
 struct EvaluatorOptions {

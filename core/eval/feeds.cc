@@ -78,27 +78,3 @@ absl::StatusOr<Literal> EvalAfterAll(Interpreter&, const Instruction&,
 }
 
 }  // namespace plexa::eval
-
-namespace plexa {
-
-absl::StatusOr<Literal> QueueFeeds::Infeed(int64_t, absl::string_view,
-                                           const Shape&) {
-  if (infeed_ == nullptr) {
-    return absl::FailedPreconditionError("no infeed queue");
-  }
-  std::optional<Literal> item = infeed_->Pop();
-  if (!item.has_value()) {
-    return absl::FailedPreconditionError("the infeed queue is empty");
-  }
-  return std::move(*item);
-}
-
-absl::Status QueueFeeds::Outfeed(int64_t, absl::string_view, Literal value) {
-  if (outfeed_ == nullptr) {
-    return absl::FailedPreconditionError("no outfeed queue");
-  }
-  outfeed_->Push(std::move(value));
-  return absl::OkStatus();
-}
-
-}  // namespace plexa
