@@ -118,6 +118,8 @@ class FusionPlanner {
 
  private:
   std::optional<Group> Grow(Instruction* r);
+  // Options::can_fuse, when set.
+  bool Allowed(const Instruction& inst) const;
   // `p` may move into a group whose moved set is `moved`: nothing outside
   // it reads p afterwards.
   bool CanMove(const Instruction& p,
@@ -140,13 +142,17 @@ class FusionPlanner {
   std::vector<Group> groups_;
 };
 
+bool FusionPlanner::Allowed(const Instruction& inst) const {
+  return !options_.can_fuse || options_.can_fuse(inst);
+}
+
 std::optional<Group> FusionPlanner::Grow(Instruction* r) {
   Group g;
   g.root = r;
   if (r->opcode() == HloOpcode::kReduce && options_.fuse_into_reductions &&
       r->control_predecessors().empty() && r->control_successors().empty()) {
     g.kind = FusionKind::kInput;
-  } else if (IsLoopFusible(*r) && r->operand_count() > 0) {
+  } else if (IsLoopFusible(*r) && r->operand_count() > 0 && Allowed(*r)) {
     g.kind = FusionKind::kLoop;
   } else {
     return std::nullopt;
@@ -185,7 +191,7 @@ std::optional<Group> FusionPlanner::Grow(Instruction* r) {
     Instruction* p = queue.top().second;
     queue.pop();
     if (p == dot || g.members.contains(p) || removed_.contains(p) ||
-        !IsLoopFusible(*p)) {
+        !IsLoopFusible(*p) || !Allowed(*p)) {
       continue;
     }
     if (CanMove(*p, g.moved)) {

@@ -42,6 +42,7 @@
 #define PLEXA_CORE_PASSES_FUSION_H_
 
 #include <cstdint>
+#include <functional>
 
 #include "core/passes/pass.h"
 
@@ -55,6 +56,9 @@ class InstructionFusion : public Pass {
     int64_t max_fusion_size = 64;
     // Fusions a cheap (not free) producer may be copied into.
     int64_t max_duplications = 1;
+    // A backend's veto: when set, an instruction it rejects is never part
+    // of a fusion (the CPU keeps layout conversions out of its kernels).
+    std::function<bool(const Instruction&)> can_fuse;
   };
 
   InstructionFusion() = default;

@@ -1,18 +1,65 @@
 #include "plugins/cpu/cpu_pipeline.h"
 
 #include <initializer_list>
+#include <optional>
 
 #include "core/passes/dce.h"
 #include "core/passes/default_pipeline.h"
 #include "core/passes/fusion.h"
+#include "core/shape/layout_util.h"
+#include "core/shape/shape_util.h"
 #include "core/verifier/verifier.h"
 #include "plugins/cpu/reduction_splitter.h"
 
 namespace plexa::cpu {
 
+namespace {
+
+// The CPU's kernels compute on dense arrays (any minor_to_major; no tiles,
+// no padding, no sub-byte packing). An operand in such a layout is
+// converted at the boundary: layout assignment copies it into the dense
+// layout with the same minor_to_major first (one relayout pass over the
+// array, on the reference copy kernel), so the instruction itself runs
+// compiled instead of falling back to the evaluator. Instructions that
+// only move or reinterpret bytes keep what they read: copy (it is the
+// conversion), bitcast (it reads the physical bytes), tuples and control
+// flow (layout assignment handles them), feeds, all-reduce (its operands
+// are in its result's layout) and custom calls.
+std::optional<Layout> DenseOperandLayout(const Instruction& inst,
+                                         int64_t operand_index) {
+  switch (inst.opcode()) {
+    case HloOpcode::kCopy:
+    case HloOpcode::kBitcast:
+    case HloOpcode::kTuple:
+    case HloOpcode::kGetTupleElement:
+    case HloOpcode::kWhile:
+    case HloOpcode::kCall:
+    case HloOpcode::kConditional:
+    case HloOpcode::kInfeed:
+    case HloOpcode::kOutfeed:
+    case HloOpcode::kAllReduce:
+    case HloOpcode::kCustomCall:
+    case HloOpcode::kOptimizationBarrier:
+      return std::nullopt;
+    default:
+      break;
+  }
+  const Shape& operand = inst.operand(operand_index)->shape();
+  if (!operand.IsArray() || !operand.has_layout() ||
+      ShapeUtil::IsDenseArray(operand)) {
+    return std::nullopt;
+  }
+  Layout dense = LayoutUtil::MakeLayout(operand.layout().minor_to_major());
+  dense.set_memory_space(operand.layout().memory_space());
+  return dense;
+}
+
+}  // namespace
+
 absl::Status RunCpuPipeline(Module* module) {
   PipelineOptions options;
   options.expand_batch_norm = true;
+  options.layout_preferences.required_operand_layout = DenseOperandLayout;
   absl::StatusOr<bool> changed = RunDefaultPipeline(module, options);
   if (!changed.ok()) return changed.status();
   // Then the CPU's own choices: split reductions with tiny results, fuse
@@ -20,6 +67,20 @@ absl::Status RunCpuPipeline(Module* module) {
   ReductionSplitter splitter;
   InstructionFusion::Options fusion;
   fusion.output_fusion = false;
+  // Layout conversions (a copy from or to a tiled, padded or sub-byte
+  // layout) stay out of fusions: a kernel with one non-dense value would
+  // fall back to the evaluator as a whole.
+  fusion.can_fuse = [](const Instruction& inst) {
+    if (!ShapeUtil::IsDenseArray(inst.shape()) && inst.shape().IsArray()) {
+      return false;
+    }
+    for (const Instruction* op : inst.operands()) {
+      if (op->shape().IsArray() && !ShapeUtil::IsDenseArray(op->shape())) {
+        return false;
+      }
+    }
+    return true;
+  };
   InstructionFusion fuse(fusion);
   DeadCodeElimination dce;
   for (Pass* pass : std::initializer_list<Pass*>{&splitter, &fuse, &dce}) {

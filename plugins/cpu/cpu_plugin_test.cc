@@ -578,6 +578,48 @@ namespace {
 
 // Zero-element results still compile (their kernels never run): an empty
 // concatenation fused with arithmetic.
+// A tiled operand is converted at the boundary: the add runs as a compiled
+// kernel on dense copies (copies and bitcasts on the reference kernels), and
+// the result is x + 1 element by element (the T(8,128) tiling pads 5 x 130
+// to 8 x 256 on both sides of each bitcast, so no byte moves).
+constexpr char kTiledAdd[] = R"(HloModule tiled_add
+ENTRY e {
+  p = f32[1,5,130]{2,1,0:T(8,128)} parameter(0)
+  b = f32[5,130]{1,0:T(8,128)} bitcast(p)
+  c = f32[] constant(1)
+  bc = f32[5,130]{1,0:T(8,128)} broadcast(c), dimensions={}
+  a = f32[5,130]{1,0:T(8,128)} add(b, bc)
+  ROOT r = f32[1,5,130]{2,1,0:T(8,128)} bitcast(a)
+}
+)";
+
+TEST_F(CpuPluginTest, TiledOperandsAreConvertedAtTheBoundary) {
+  auto client = NewClient({{"report", PLX_Value_INT64, "", 1}});
+  ASSERT_NE(client, nullptr);
+  ::testing::internal::CaptureStderr();
+  auto exe = client->Compile(kTiledAdd, "hlo-text");
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  // The add (a fusion with the broadcast) is the one kernel; only the
+  // layout conversions and bitcasts run on reference kernels.
+  EXPECT_THAT(err, HasSubstr(" 1 kernels"));
+  EXPECT_THAT(err, HasSubstr("reference kernels: bitcast, copy;"));
+  Literal x(ShapeUtil::MakeShape(PrimitiveType::F32, {1, 5, 130}));
+  for (int64_t i = 0; i < 5; ++i) {
+    for (int64_t j = 0; j < 130; ++j) {
+      x.Set<float>({0, i, j}, static_cast<float>(i * 1000 + j));
+    }
+  }
+  auto out = Run(*client, **exe, {x});
+  ASSERT_TRUE(out.ok()) << out.status();
+  for (int64_t i = 0; i < 5; ++i) {
+    for (int64_t j = 0; j < 130; ++j) {
+      EXPECT_EQ((*out)[0].Get<float>({0, i, j}), i * 1000.0f + j + 1.0f)
+          << i << "," << j;
+    }
+  }
+}
+
 TEST_F(CpuPluginTest, EmptyConcatenationCompilesAndRuns) {
   auto client = NewClient();
   ASSERT_NE(client, nullptr);
