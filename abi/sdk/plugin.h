@@ -19,9 +19,9 @@
 #include "abi/sdk/event.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "core/ir/module.h"
 #include "core/runtime/custom_call.h"
 #include "core/runtime/host_feeds.h"
-#include "core/ir/module.h"
 #include "core/shape/shape.h"
 #include "plexa/plexa_c_api.h"
 

@@ -1,0 +1,496 @@
+// The C entry points for compiling, executables (signature, execute with
+// host feeds, serialization) and custom-call registration.
+#include <limits>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "abi/sdk/entry_util.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/base/status_macros.h"
+#include "core/ir/memory_limit.h"
+#include "core/proto/module_proto.h"
+#include "core/shape/layout_util.h"
+#include "core/shape/shape_util.h"
+#include "core/text/hlo_parser.h"
+#include "core/verifier/verifier.h"
+
+namespace plexa::sdk::internal {
+
+// ------------------------------------------------------------------ Compile
+
+absl::StatusOr<CompileOptions> ReadCompileOptions(const PLX_CompileOptions* o,
+                                                  const char* fn) {
+  CompileOptions out;
+  if (o == nullptr) return out;
+  if (o->struct_size < PLX_CompileOptions_STRUCT_SIZE ||
+      o->struct_size > kMaxStructSize) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(fn, ": options->struct_size is ", o->struct_size,
+                     ", expected at least ", PLX_CompileOptions_STRUCT_SIZE));
+  }
+  out.num_replicas = o->num_replicas == 0 ? 1 : o->num_replicas;
+  if (out.num_replicas < 0 || out.num_replicas > 4096) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(fn, ": num_replicas ", o->num_replicas, " out of range"));
+  }
+  if (o->device_assignment != nullptr) {
+    out.device_assignment.assign(o->device_assignment,
+                                 o->device_assignment + out.num_replicas);
+  }
+  out.optimization_level = o->optimization_level;
+  if (o->num_custom_call_libraries > 0 && o->custom_call_libraries == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(fn, ": custom_call_libraries is NULL"));
+  }
+  for (size_t i = 0; i < o->num_custom_call_libraries; ++i) {
+    if (o->custom_call_libraries[i] == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(fn, ": custom_call_libraries[", i, "] is NULL"));
+    }
+    out.custom_call_libraries.emplace_back(o->custom_call_libraries[i]);
+  }
+  auto opts = ReadOptions(o->options, o->num_options, fn);
+  if (!opts.ok()) return opts.status();
+  out.options = std::move(*opts);
+  return out;
+}
+
+// A plugin's signature must be flat (array leaves only): a tuple or token
+// shape cannot be described by a PLX_ArrayShape.
+absl::Status CheckFlatSignature(const Executable& exe, const char* fn) {
+  for (const auto* list : {&exe.parameter_shapes(), &exe.output_shapes()}) {
+    for (const Shape& s : *list) {
+      if (!s.IsArray()) {
+        return absl::InternalError(absl::StrCat(
+            fn, ": the plugin's executable lists a ",
+            list == &exe.parameter_shapes() ? "parameter" : "output",
+            " of shape ", s.ToString(),
+            "; signatures hold array leaves only "
+            "(ShapeUtil::ArrayLeafShapes)"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<PLX_Executable*> WrapExecutable(
+    PLX_Client* client, std::unique_ptr<Executable> exe,
+    std::shared_ptr<CustomCallResolver> resolver) {
+  auto h = std::make_unique<PLX_Executable>();
+  for (const Shape& s : exe->parameter_shapes()) {
+    PLEXA_RETURN_IF_ERROR(h->parameter_storage.emplace_back().Set(s));
+  }
+  for (const Shape& s : exe->output_shapes()) {
+    PLEXA_RETURN_IF_ERROR(h->output_storage.emplace_back().Set(s));
+  }
+  for (auto& s : h->parameter_storage) h->parameters.push_back(s.view);
+  for (auto& s : h->output_storage) h->outputs.push_back(s.view);
+  h->program_shape = exe->program_shape();
+  h->impl = std::move(exe);
+  h->client = client;
+  h->resolver = std::move(resolver);
+  client->live_executables.fetch_add(1);
+  RegisterHandle(h.get(), HandleKind::kExecutable);
+  return h.release();
+}
+
+PLX_Error* ClientCompile(PLX_Client_Compile_Args* args) {
+  constexpr const char* fn = "PLX_Client_Compile";
+  return Guard(fn, [&]() -> absl::Status {
+    PLX_CHECK_ARGS(PLX_Client_Compile_Args, fn);
+    PLEXA_RETURN_IF_ERROR(
+        CheckHandle(args->client, HandleKind::kClient, fn, "client"));
+    if (args->program == nullptr || args->format == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(fn, ": program and format must not be NULL"));
+    }
+    const std::string format = args->format;
+    bool accepted = false;
+    for (const std::string& f : g_info->formats) accepted |= f == format;
+    if (!accepted) {
+      std::string list;
+      for (const std::string& f : g_info->formats) {
+        absl::StrAppend(&list, list.empty() ? "" : ", ", f);
+      }
+      return absl::InvalidArgumentError(absl::StrCat(
+          fn, ": plugin '", g_info->name, "' does not accept format '", format,
+          "' (accepts: ", list, ")"));
+    }
+    auto options = ReadCompileOptions(args->options, fn);
+    if (!options.ok()) return options.status();
+    absl::StatusOr<std::unique_ptr<Module>> module;
+    if (format == "hlo-text") {
+      module =
+          ParseHloModule(absl::string_view(args->program, args->program_size));
+    } else if (format == kModuleFormatName) {
+      // DeserializeModule verifies what it returns.
+      module = DeserializeModule(
+          absl::string_view(args->program, args->program_size));
+    } else {
+      return absl::UnimplementedError(
+          absl::StrCat(fn, ": no decoder for format '", format, "'"));
+    }
+    if (!module.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("program: ", module.status().message()));
+    }
+    if (format != kModuleFormatName) {
+      PLEXA_RETURN_IF_ERROR(VerifyModule(**module));
+    }
+    PLEXA_RETURN_IF_ERROR(
+        CheckModuleFitsLimit(**module, args->client->memory_limit_bytes));
+    auto resolver = CustomCallResolver::Create(options->custom_call_libraries);
+    if (!resolver.ok()) return resolver.status();
+    if (options->device_assignment.empty()) {
+      auto ids =
+          args->client->impl->DefaultDeviceAssignment(options->num_replicas);
+      if (!ids.ok()) return ids.status();
+      options->device_assignment = std::move(*ids);
+    }
+    auto exe =
+        args->client->impl->Compile(std::move(*module), *options, **resolver);
+    if (!exe.ok()) return exe.status();
+    PLEXA_RETURN_IF_ERROR(CheckFlatSignature(**exe, fn));
+    PLEXA_ASSIGN_OR_RETURN(
+        args->executable,
+        WrapExecutable(args->client, std::move(*exe), std::move(*resolver)));
+    return absl::OkStatus();
+  });
+}
+
+PLX_Error* ExecutableDestroy(PLX_Executable_Destroy_Args* args) {
+  return Guard("PLX_Executable_Destroy", [&]() -> absl::Status {
+    PLX_CHECK_ARGS(PLX_Executable_Destroy_Args, "PLX_Executable_Destroy");
+    if (args->executable == nullptr) return absl::OkStatus();
+    PLEXA_RETURN_IF_ERROR(CheckHandle(args->executable, HandleKind::kExecutable,
+                                      "PLX_Executable_Destroy", "executable"));
+    UnregisterHandle(args->executable);
+    args->executable->client->live_executables.fetch_sub(1);
+    delete args->executable;
+    return absl::OkStatus();
+  });
+}
+
+PLX_Error* ExecutableSignature(PLX_Executable_Signature_Args* args) {
+  constexpr const char* fn = "PLX_Executable_Signature";
+  return Guard(fn, [&]() -> absl::Status {
+    // Grown in 1.1: a 1.0 caller's smaller struct is fine.
+    PLX_CHECK_ARGS_SIZE(PLX_Executable_Signature_Args_STRUCT_SIZE_1_0, fn);
+    PLEXA_RETURN_IF_ERROR(CheckHandle(args->executable, HandleKind::kExecutable,
+                                      fn, "executable"));
+    PLX_Executable* e = args->executable;
+    args->parameters = e->parameters.data();
+    args->num_parameters = e->parameters.size();
+    args->outputs = e->outputs.data();
+    args->num_outputs = e->outputs.size();
+    args->num_replicas = e->impl->num_replicas();
+    // A 1.0 caller's struct ends before program_shape: not written then.
+    if (args->struct_size >=
+        PLX_STRUCT_SIZE(PLX_Executable_Signature_Args, program_shape)) {
+      args->program_shape =
+          e->program_shape.empty() ? nullptr : e->program_shape.c_str();
+    }
+    return absl::OkStatus();
+  });
+}
+
+// HostFeeds over a PLX_FeedsExtension: the plugin's side of the host's
+// feed callbacks. Each call lays the value out as the ABI says (array leaves,
+// depth first, default row-major layout) and converts a failure code and
+// message into a status.
+class AbiFeeds : public HostFeeds {
+ public:
+  explicit AbiFeeds(const PLX_FeedsExtension& ext)
+      : user_data_(ext.user_data), infeed_(ext.infeed), outfeed_(ext.outfeed) {}
+
+  absl::StatusOr<Literal> Infeed(int64_t replica, absl::string_view instruction,
+                                 const Shape& data_shape) override {
+    if (infeed_ == nullptr) {
+      return absl::FailedPreconditionError(
+          "the host's PLX_FeedsExtension has no infeed callback");
+    }
+    Shape shape = data_shape;
+    LayoutUtil::SetToDefaultLayout(&shape);
+    Literal value(shape);
+    std::vector<Literal*> leaves;
+    CollectLeaves(&value, &leaves);
+    PLEXA_RETURN_IF_ERROR(Call(infeed_, replica, instruction, shape, leaves));
+    return value;
+  }
+
+  absl::Status Outfeed(int64_t replica, absl::string_view instruction,
+                       Literal value) override {
+    if (outfeed_ == nullptr) {
+      return absl::FailedPreconditionError(
+          "the host's PLX_FeedsExtension has no outfeed callback");
+    }
+    Shape shape = value.shape();
+    LayoutUtil::SetToDefaultLayout(&shape);
+    std::vector<Literal*> leaves;
+    CollectLeaves(&value, &leaves);
+    for (Literal* leaf : leaves) {
+      Shape want = leaf->shape();
+      LayoutUtil::SetToDefaultLayout(&want);
+      if (!(LayoutUtil::EffectiveLayout(leaf->shape()) == want.layout())) {
+        absl::StatusOr<Literal> moved = leaf->Relayout(want.layout());
+        if (!moved.ok()) return moved.status();
+        *leaf = std::move(*moved);
+      }
+    }
+    return Call(outfeed_, replica, instruction, shape, leaves);
+  }
+
+ private:
+  static void CollectLeaves(Literal* value, std::vector<Literal*>* out) {
+    if (value->shape().IsTuple()) {
+      for (int64_t i = 0; i < value->tuple_element_count(); ++i) {
+        CollectLeaves(value->mutable_tuple_element(i), out);
+      }
+    } else if (value->shape().IsArray()) {
+      out->push_back(value);
+    }
+  }
+
+  absl::Status Call(PLX_Feed_Callback* fn, int64_t replica,
+                    absl::string_view instruction, const Shape& shape,
+                    const std::vector<Literal*>& leaves) {
+    std::vector<ArrayShapeStorage> storage(leaves.size());
+    std::vector<PLX_ArrayShape> views;
+    std::vector<void*> data;
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      PLEXA_RETURN_IF_ERROR(storage[i].Set(leaves[i]->shape()));
+      storage[i].view.minor_to_major = nullptr;  // row-major by contract
+      views.push_back(storage[i].view);
+      data.push_back(leaves[i]->mutable_data().data());
+    }
+    const std::string name(instruction);
+    const std::string shape_text = shape.ToString(true);
+    PLX_FeedArgs args{};
+    args.struct_size = PLX_FeedArgs_STRUCT_SIZE;
+    args.replica = replica;
+    args.instruction = name.c_str();
+    args.shape = shape_text.c_str();
+    args.leaves = views.data();
+    args.num_leaves = views.size();
+    args.data = data.data();
+    const int32_t code = fn(user_data_, &args);
+    if (code == PLX_Error_Code_OK) return absl::OkStatus();
+    const absl::StatusCode status_code =
+        code > 0 && code <= PLX_Error_Code_UNAUTHENTICATED
+            ? static_cast<absl::StatusCode>(code)
+            : absl::StatusCode::kUnknown;
+    return absl::Status(
+        status_code,
+        absl::StrCat("the host's ", fn == infeed_ ? "infeed" : "outfeed",
+                     " callback failed: ",
+                     args.error_message != nullptr ? args.error_message
+                                                   : "(no message)"));
+  }
+
+  void* user_data_;
+  PLX_Feed_Callback* infeed_;
+  PLX_Feed_Callback* outfeed_;
+};
+
+// Reads the extensions of an Execute call that this SDK knows; unknown
+// types are skipped, as the ABI says.
+absl::Status ReadExecuteExtensions(PLX_Extension* chain, const char* fn,
+                                   ExecuteOptions* options) {
+  int hops = 0;
+  for (PLX_Extension* e = chain; e != nullptr; e = e->next) {
+    if (++hops > 256) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          fn, ": the extension chain has more than 256 links (a cycle?)"));
+    }
+    if (e->type != PLX_ExtensionType_FEEDS) continue;
+    if (e->struct_size < PLX_FeedsExtension_STRUCT_SIZE ||
+        e->struct_size > kMaxStructSize) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          fn, ": PLX_FeedsExtension struct_size is ", e->struct_size,
+          ", expected at least ", PLX_FeedsExtension_STRUCT_SIZE));
+    }
+    if (options->feeds != nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(fn, ": two PLX_FeedsExtension in one call"));
+    }
+    options->feeds = std::make_shared<AbiFeeds>(
+        *reinterpret_cast<const PLX_FeedsExtension*>(e));
+  }
+  return absl::OkStatus();
+}
+
+PLX_Error* ExecutableExecute(PLX_Executable_Execute_Args* args) {
+  constexpr const char* fn = "PLX_Executable_Execute";
+  return Guard(fn, [&]() -> absl::Status {
+    PLX_CHECK_ARGS(PLX_Executable_Execute_Args, fn);
+    PLEXA_RETURN_IF_ERROR(CheckHandle(args->executable, HandleKind::kExecutable,
+                                      fn, "executable"));
+    PLX_Executable* e = args->executable;
+    Executable* exe = e->impl.get();
+    const size_t replicas = static_cast<size_t>(exe->num_replicas());
+    if (args->num_replicas != replicas) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(fn, ": executable was compiled for ", replicas,
+                       " replica(s), num_replicas is ", args->num_replicas));
+    }
+    const auto& params = exe->parameter_shapes();
+    if (args->num_arguments != params.size()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(fn, ": the program takes ", params.size(),
+                       " argument(s), num_arguments is ", args->num_arguments));
+    }
+    if (args->num_outputs < exe->output_shapes().size()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          fn, ": the program has ", exe->output_shapes().size(),
+          " output(s), the outputs arrays have room for ", args->num_outputs));
+    }
+    if ((params.size() > 0 && args->arguments == nullptr) ||
+        args->outputs == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(fn, ": arguments or outputs is NULL"));
+    }
+    std::vector<std::vector<Buffer*>> per_replica(replicas);
+    for (size_t r = 0; r < replicas; ++r) {
+      if (args->outputs[r] == nullptr && !exe->output_shapes().empty()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(fn, ": outputs[", r, "] is NULL"));
+      }
+      if (params.empty()) continue;
+      if (args->arguments[r] == nullptr) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(fn, ": arguments[", r, "] is NULL"));
+      }
+      for (size_t i = 0; i < params.size(); ++i) {
+        PLX_Buffer* b = args->arguments[r][i];
+        const std::string what = absl::StrCat("arguments[", r, "][", i, "]");
+        PLEXA_RETURN_IF_ERROR(
+            CheckHandle(b, HandleKind::kBuffer, fn, what.c_str()));
+        if (b->client != e->client) {
+          return absl::InvalidArgumentError(
+              absl::StrCat(fn, ": ", what, " belongs to another client"));
+        }
+        if (b->impl->IsDeleted()) {
+          return absl::FailedPreconditionError(
+              absl::StrCat(fn, ": ", what, " was deleted"));
+        }
+        if (!Shape::Equal().IgnoreLayout()(b->impl->shape(), params[i])) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              fn, ": ", what, " has shape ", b->impl->shape().ToString(),
+              " but parameter ", i, " is ", params[i].ToString()));
+        }
+        per_replica[r].push_back(b->impl.get());
+      }
+    }
+    for (size_t d = 0; d < args->num_donated; ++d) {
+      if (args->donated == nullptr || args->donated[d] < 0 ||
+          static_cast<size_t>(args->donated[d]) >= params.size()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(fn, ": donated argument index out of range"));
+      }
+    }
+    ExecuteOptions options;
+    PLEXA_RETURN_IF_ERROR(
+        ReadExecuteExtensions(args->extension_start, fn, &options));
+    auto result = exe->ExecuteWithOptions(per_replica, options);
+    if (!result.ok()) return result.status();
+    if (result->outputs.size() != replicas) {
+      return absl::InternalError(absl::StrCat(
+          fn, ": plugin returned outputs for ", result->outputs.size(),
+          " replicas, expected ", replicas));
+    }
+    std::vector<std::shared_ptr<Event>> completion = result->completion;
+    if (completion.empty()) completion.assign(replicas, Event::Ready());
+    for (size_t r = 0; r < replicas; ++r) {
+      for (size_t i = 0; i < result->outputs[r].size(); ++i) {
+        // Output shapes were checked when the executable was wrapped.
+        PLEXA_ASSIGN_OR_RETURN(
+            args->outputs[r][i],
+            WrapBuffer(e->client, std::move(result->outputs[r][i])));
+      }
+      for (size_t d = 0; d < args->num_donated; ++d) {
+        Buffer* donated = per_replica[r][args->donated[d]];
+        completion[r]->OnReady([donated](absl::Status) { donated->Delete(); });
+      }
+    }
+    if (args->completion_events != nullptr) {
+      for (size_t r = 0; r < replicas; ++r) {
+        args->completion_events[r] = WrapEvent(completion[r]);
+      }
+      return absl::OkStatus();
+    }
+    for (size_t r = 0; r < replicas; ++r) {
+      PLEXA_RETURN_IF_ERROR(completion[r]->Await());
+    }
+    return absl::OkStatus();
+  });
+}
+
+PLX_Error* ExecutableSerialize(PLX_Executable_Serialize_Args* args) {
+  constexpr const char* fn = "PLX_Executable_Serialize";
+  return Guard(fn, [&]() -> absl::Status {
+    PLX_CHECK_ARGS(PLX_Executable_Serialize_Args, fn);
+    PLEXA_RETURN_IF_ERROR(CheckHandle(args->executable, HandleKind::kExecutable,
+                                      fn, "executable"));
+    auto bytes = args->executable->impl->Serialize();
+    if (!bytes.ok()) return bytes.status();
+    auto* owned = new std::string(std::move(*bytes));
+    args->bytes = owned->data();
+    args->bytes_size = owned->size();
+    args->bytes_owner = owned;
+    args->bytes_deleter = [](void* p) { delete static_cast<std::string*>(p); };
+    return absl::OkStatus();
+  });
+}
+
+PLX_Error* ClientDeserializeExecutable(
+    PLX_Client_DeserializeExecutable_Args* args) {
+  constexpr const char* fn = "PLX_Client_DeserializeExecutable";
+  return Guard(fn, [&]() -> absl::Status {
+    PLX_CHECK_ARGS(PLX_Client_DeserializeExecutable_Args, fn);
+    PLEXA_RETURN_IF_ERROR(
+        CheckHandle(args->client, HandleKind::kClient, fn, "client"));
+    if (args->bytes == nullptr && args->bytes_size > 0) {
+      return absl::InvalidArgumentError(absl::StrCat(fn, ": bytes is NULL"));
+    }
+    auto exe = args->client->impl->Deserialize(
+        absl::string_view(args->bytes, args->bytes_size));
+    if (!exe.ok()) return exe.status();
+    PLEXA_RETURN_IF_ERROR(CheckFlatSignature(**exe, fn));
+    PLEXA_ASSIGN_OR_RETURN(
+        args->executable,
+        WrapExecutable(args->client, std::move(*exe), nullptr));
+    return absl::OkStatus();
+  });
+}
+
+PLX_Error* CustomCallRegister(PLX_CustomCall_Register_Args* args) {
+  constexpr const char* fn = "PLX_CustomCall_Register";
+  return Guard(fn, [&]() -> absl::Status {
+    PLX_CHECK_ARGS(PLX_CustomCall_Register_Args, fn);
+    if (args->name == nullptr || args->name[0] == '\0' ||
+        args->function == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(fn, ": name and function must be given"));
+    }
+    if (args->api_version != 0 && args->api_version != 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          fn, ": api_version ", args->api_version,
+          " is not supported (0: void(void*, void**); 1: typed call frame)"));
+    }
+    const std::string platform = args->platform ? args->platform : "*";
+    if (platform != "*" && platform != g_info->platform) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          fn, ": target '", args->name, "' is for platform '", platform,
+          "' but this plugin's platform is '", g_info->platform, "'"));
+    }
+    CustomCallRegistry::Global().Register(args->name, args->function,
+                                          args->api_version);
+    return absl::OkStatus();
+  });
+}
+
+}  // namespace plexa::sdk::internal
