@@ -2,9 +2,9 @@
 //
 // RunReplicated runs each replica on its own thread. An all-reduce
 // instruction's k-th execution on every replica of a group meets at a
-// rendezvous (CollectiveHub) keyed by (instruction, k, group); once every
-// member has contributed, each computes the same result: the reducer folded
-// over the contributions in group order,
+// rendezvous (CollectiveHub, core/runtime/rendezvous.h) keyed by (instruction,
+// k, group); once every member has contributed, each computes the same result:
+// the reducer folded over the contributions in group order,
 //   r = v[g0]; r = f(r, v[g1]); ...; r = f(r, v[gN-1])
 // elementwise. A replica that finishes or fails without joining releases the
 // others with an Aborted error instead of a hang.
@@ -21,100 +21,6 @@
 #include "core/eval/eval_internal.h"
 
 namespace plexa::eval {
-
-struct CollectiveHub::Slot {
-  std::vector<std::optional<std::vector<Literal>>> contributions;
-  int64_t arrived = 0;
-  int64_t departed = 0;
-};
-
-struct CollectiveHub::State {
-  std::mutex mu;
-  std::condition_variable cv;
-  std::map<std::string, Slot> slots;
-  std::vector<bool> done;
-  std::vector<bool> failed;
-  int64_t blocked = 0;
-};
-
-CollectiveHub::CollectiveHub(int64_t replica_count)
-    : replica_count_(replica_count), state_(std::make_unique<State>()) {
-  state_->done.assign(replica_count, false);
-  state_->failed.assign(replica_count, false);
-}
-
-CollectiveHub::~CollectiveHub() = default;
-
-void CollectiveHub::MarkDone(int64_t replica, bool failed) {
-  std::lock_guard<std::mutex> lock(state_->mu);
-  state_->done[replica] = true;
-  state_->failed[replica] = failed;
-  state_->cv.notify_all();
-}
-
-absl::StatusOr<std::vector<std::vector<Literal>>> CollectiveHub::Exchange(
-    const std::string& key, absl::Span<const int64_t> group, int64_t replica,
-    std::vector<Literal> values) {
-  const std::string full_key =
-      absl::StrCat(key, "|", absl::StrJoin(group, ","));
-  int64_t position = -1;
-  for (size_t i = 0; i < group.size(); ++i) {
-    if (group[i] == replica) position = static_cast<int64_t>(i);
-  }
-  if (position < 0) {
-    return absl::InternalError("evaluator: replica not in its group");
-  }
-  const int64_t size = static_cast<int64_t>(group.size());
-  std::unique_lock<std::mutex> lock(state_->mu);
-  Slot& slot = state_->slots[full_key];
-  if (slot.contributions.empty()) slot.contributions.resize(size);
-  if (slot.contributions[position].has_value()) {
-    return absl::InternalError("evaluator: replica joined a collective twice");
-  }
-  slot.contributions[position] = std::move(values);
-  ++slot.arrived;
-  // `blocked` counts replicas waiting in slots that are not complete yet.
-  if (slot.arrived == size) {
-    state_->blocked -= size - 1;
-  } else {
-    ++state_->blocked;
-  }
-  state_->cv.notify_all();
-  std::optional<absl::Status> abort;
-  state_->cv.wait(lock, [&] {
-    if (slot.arrived == size) return true;
-    for (int64_t i = 0; i < size; ++i) {
-      if (!slot.contributions[i].has_value() && state_->done[group[i]]) {
-        abort = absl::AbortedError(
-            absl::StrCat("all-reduce: replica ", group[i],
-                         state_->failed[group[i]] ? " failed" : " finished",
-                         " without joining the collective"));
-        return true;
-      }
-    }
-    int64_t done = 0;
-    for (bool d : state_->done) done += d;
-    if (state_->blocked + done == replica_count_) {
-      // Every live replica waits in an incomplete collective: the replicas
-      // took different paths and can never meet.
-      abort = absl::AbortedError(
-          "all-reduce: deadlock, every running replica waits in a different "
-          "collective");
-      return true;
-    }
-    return false;
-  });
-  if (abort.has_value()) {
-    --state_->blocked;
-    state_->cv.notify_all();
-    return *abort;
-  }
-  std::vector<std::vector<Literal>> all;
-  all.reserve(size);
-  for (const auto& c : slot.contributions) all.push_back(*c);
-  if (++slot.departed == size) state_->slots.erase(full_key);
-  return all;
-}
 
 namespace {
 

@@ -30,6 +30,7 @@
 #include "core/ir/instruction.h"
 #include "core/ir/module.h"
 #include "core/literal/literal.h"
+#include "core/runtime/rendezvous.h"
 #include "core/shape/shape.h"
 #include "core/shape/shape_util.h"
 
@@ -456,29 +457,10 @@ absl::Status CheckScalarFnTypes(const Instruction& instr, const ScalarFn& fn,
 
 // ---- Collectives (collectives.cc) --------------------------------------
 
-// Where the replicas of RunReplicated meet for all-reduce. Thread-safe.
-class CollectiveHub {
- public:
-  explicit CollectiveHub(int64_t replica_count);
-  ~CollectiveHub();
-  int64_t replica_count() const { return replica_count_; }
-
-  // Replica `replica` contributes `values` to the collective identified by
-  // `key` among `group` (replica ids, in order). Blocks until every member
-  // has contributed, then returns all contributions in group order.
-  // Fails if a member finished or failed without contributing.
-  absl::StatusOr<std::vector<std::vector<Literal>>> Exchange(
-      const std::string& key, absl::Span<const int64_t> group, int64_t replica,
-      std::vector<Literal> values);
-  // Marks a replica as finished (successfully or not); wakes waiters.
-  void MarkDone(int64_t replica, bool failed);
-
- private:
-  struct Slot;
-  struct State;
-  int64_t replica_count_;
-  std::unique_ptr<State> state_;
-};
+// Where the replicas of RunReplicated meet for all-reduce: the one
+// rendezvous every executor uses (core/runtime/rendezvous.h), exchanging
+// each replica's operand values.
+using CollectiveHub = Rendezvous<std::vector<Literal>>;
 
 // ---- Random numbers (rng.cc) -----------------------------------------------
 

@@ -4,9 +4,10 @@
 #include <cstring>
 #include <type_traits>
 
+#include "absl/strings/str_cat.h"
 #include "core/shape/shape_util.h"
 #include "plugins/common/reduction_ops.h"
-#include "plugins/common/replica_hub.h"
+#include "plugins/common/thunk.h"
 
 namespace plexa::backend {
 
@@ -21,9 +22,6 @@ absl::Status AllReduceThunk::Run(Frame& f) const {
     }
     return absl::OkStatus();
   }
-  absl::StatusOr<std::vector<std::vector<const void*>>> all =
-      ctx.hub->Arrive(ctx.replica_id, mine);
-  if (!all.ok()) return all.status();
   std::vector<int64_t> group;
   for (const auto& g : groups_) {
     if (std::find(g.begin(), g.end(), ctx.replica_id) != g.end()) group = g;
@@ -31,12 +29,24 @@ absl::Status AllReduceThunk::Run(Frame& f) const {
   if (group.empty()) {
     for (int64_t r = 0; r < ctx.replica_count; ++r) group.push_back(r);
   }
+  // The k-th run of this all-reduce on every member of the group meets
+  // under one key (as the evaluator keys its collectives).
+  const std::string key = absl::StrCat(name_, "#", ctx.collective_runs[this]++);
+  absl::StatusOr<std::vector<std::vector<const void*>>> all =
+      ctx.hub->Exchange(key, group, ctx.replica_id, mine);
+  if (!all.ok()) return all.status();
   for (size_t i = 0; i < inputs.size(); ++i) {
     std::vector<const void*> sources;
-    for (int64_t r : group) sources.push_back((*all)[r][i]);
+    for (const std::vector<const void*>& member : *all) {
+      sources.push_back(member[i]);
+    }
     Reduce(shapes_[i], sources, f.ptr[outputs[i]]);
   }
-  return ctx.hub->Leave();
+  // Nobody may overwrite or free its operands until every member has read
+  // them: a second meeting with nothing to exchange.
+  return ctx.hub
+      ->Exchange(absl::StrCat(key, "/read"), group, ctx.replica_id, {})
+      .status();
 }
 
 template <typename T>

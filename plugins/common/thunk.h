@@ -15,9 +15,11 @@
 #include <memory>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "core/eval/evaluator.h"
 #include "core/ir/computation.h"
+#include "core/runtime/rendezvous.h"
 #include "core/shape/shape.h"
 #include "plugins/common/aligned_memory.h"
 
@@ -35,7 +37,11 @@ struct Slot {
 };
 
 struct CompiledComputation;
-class ReplicaHub;
+class Thunk;
+
+// The replicas of one execution meet here for collectives, exchanging the
+// addresses of their buffers (the one rendezvous of core/runtime).
+using ReplicaHub = Rendezvous<std::vector<const void*>>;
 
 // One execution of one replica. A backend that needs more per run (the CPU
 // plugin: its thread pool) derives from it and its thunks downcast.
@@ -44,6 +50,9 @@ struct ExecContext {
   int64_t replica_count = 1;
   ReplicaHub* hub = nullptr;
   HostFeeds* feeds = nullptr;  // infeed/outfeed; null: none given
+  // How many times this replica has run each collective thunk: with the
+  // thunk's name, the key of its next meeting at the hub.
+  absl::flat_hash_map<const Thunk*, int64_t> collective_runs;
   std::unique_ptr<InstructionEvaluator> evaluator;  // created on first use
   std::vector<AlignedMemory> arenas;                // per computation id
 };

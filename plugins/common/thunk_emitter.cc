@@ -388,7 +388,7 @@ absl::Status ThunkEmitter::EmitAllReduce(CompiledComputation& cc,
                      "integers and pred; this one applies ",
                      h.to_apply()->name()));
   }
-  auto t = std::make_unique<AllReduceThunk>(r, std::move(shapes),
+  auto t = std::make_unique<AllReduceThunk>(h.name(), r, std::move(shapes),
                                             h.attrs().replica_groups);
   AddRuntimeThunk(cc, h, std::move(t));
   return absl::OkStatus();

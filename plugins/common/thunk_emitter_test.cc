@@ -17,7 +17,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "plugins/common/executor.h"
-#include "plugins/common/replica_hub.h"
+#include "plugins/common/thunk.h"
 
 namespace plexa::backend {
 namespace {
@@ -182,7 +182,7 @@ TEST(ThunkEmitterTest, AllReduceSumsAcrossReplicas) {
       out[r] = RunProgram(*(*compiled)->executor,
                           {Literal::CreateR1<float>({v, 10 * v, 100 * v})}, r,
                           2, &hub);
-      if (!out[r].ok()) hub.Cancel(out[r].status());
+      hub.MarkDone(r, !out[r].ok());
     });
   }
   for (std::thread& t : threads) t.join();

@@ -250,7 +250,9 @@ class CpuExecutable : public sdk::Executable {
       threads.emplace_back([&, r] {
         status[r] = program_->Run(arg_ptrs[r], result_ptrs[r], pool_.get(), r,
                                   replicas, &hub, feeds);
-        if (!status[r].ok()) hub.Cancel(status[r]);
+        // Members still waiting for this replica in a collective are
+        // released (ABORTED) rather than left hanging.
+        hub.MarkDone(r, !status[r].ok());
       });
     }
     for (std::thread& t : threads) t.join();
@@ -373,9 +375,10 @@ class CpuClient : public sdk::Client {
       out << ir;
       out.close();
       if (!out) {
-        return absl::PermissionDeniedError(absl::StrCat(
-            "dump_ir: cannot write '", path, "' (does the directory exist "
-            "and is it writable?)"));
+        return absl::PermissionDeniedError(
+            absl::StrCat("dump_ir: cannot write '", path,
+                         "' (does the directory exist "
+                         "and is it writable?)"));
       }
     }
     if (config_.report) Report(**program, pipeline_ms);

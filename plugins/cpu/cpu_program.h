@@ -35,7 +35,7 @@
 #include "absl/types/span.h"
 #include "core/eval/evaluator.h"
 #include "core/ir/module.h"
-#include "plugins/common/replica_hub.h"
+#include "plugins/common/thunk.h"
 #include "plugins/common/thunk_emitter.h"
 #include "plugins/cpu/runtime/thread_pool.h"
 

@@ -104,6 +104,12 @@ check "--memory-limit with a suffix" run "$here/add_mul.hlo" \
 check_error "--memory-limit must be a byte count" \
   "--memory-limit expects a positive byte count" \
   run "$here/add_mul.hlo" --memory-limit=lots
+# Replicas that take different paths (only replica 0 reaches the
+# all-reduce): every backend reports it, none hangs (the CPU plugin used to).
+check_error "diverging replicas are an error, not a hang" \
+  "replica 1 finished without joining the collective" \
+  timeout 60 "$plexa" run --backend="$backend" "$here/diverging_replicas.hlo" \
+  --replicas=2
 check_error "unknown option" "unknown option '--frobnicate'" \
   "$plexa" run "$here/sum_rows.hlo" --frobnicate
 
