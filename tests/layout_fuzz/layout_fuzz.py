@@ -94,6 +94,7 @@ DTYPES = {
     "f16": DType("f16", np.dtype("float16"), 16, True),
     "bf16": DType("bf16", np.dtype("float32"), 16, True),
     "s16": DType("s16", np.dtype("int16"), 16, False),
+    "s8": DType("s8", np.dtype("int8"), 8, False),
 }
 
 # ---------------------------------------------------------------------------
@@ -303,6 +304,9 @@ class Generator:
         if dtype.bits == 16:
             menu += [((8, 128), (2, 1))] * 3 + [((4, 4), (2, 1)),
                                                 ((2, 6), (2, 1))]
+        if dtype.bits == 8:   # XLA's 8-bit tiling: T(8,128)(4,1)
+            menu += [((8, 128), (4, 1))] * 3 + [((4, 4), (4, 1)),
+                                                ((8, 6), (4, 1))]
         return menu
 
     def random_layout(self, dims, dtype, tile_prob=0.45):
@@ -609,7 +613,7 @@ class Generator:
     # -- the module --
     def generate(self):
         dtype = DTYPES[self.rng.choice(["f32"] * 5 + ["s32"] * 2 +
-                                       ["f16", "bf16", "s16"])]
+                                       ["f16", "bf16", "s16", "s8"])]
         rank = self.rng.randint(1, 4)
         if self.rng.random() < 0.2:   # tile multiples, e.g. [1,256,256]
             dims = self.rng.choice([(1, 256, 256), (16, 256), (8, 128),
