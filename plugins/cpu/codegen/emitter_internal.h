@@ -11,6 +11,7 @@
 #define PLEXA_PLUGINS_CPU_CODEGEN_EMITTER_INTERNAL_H_
 
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -97,8 +98,14 @@ class Emitter {
   absl::StatusOr<Value*> EmitReduce(const Instruction& h, Index& idx);
   absl::StatusOr<Value*> EmitReduceWindow(const Instruction& h, Index& idx);
   absl::StatusOr<Value*> EmitGather(const Instruction& h, Index& idx);
-  // A scalar index operand value as i64.
+  // A scalar index operand value as i64. A u64 index above INT64_MAX
+  // saturates there (it would read as negative and clamp to 0; the
+  // evaluator clamps it to the last valid start).
   Value* IndexToI64(Value* v, PrimitiveType t) {
+    if (t == PrimitiveType::U64) {
+      return b_.CreateSelect(b_.CreateICmpSLT(v, C64(0)),
+                             C64(std::numeric_limits<int64_t>::max()), v);
+    }
     return primitive_util::IsSignedIntegralType(t) ? b_.CreateSExt(v, I64())
                                                    : b_.CreateZExt(v, I64());
   }

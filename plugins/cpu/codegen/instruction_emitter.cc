@@ -111,9 +111,7 @@ absl::StatusOr<Value*> Emitter::EmitUncached(const Instruction& h, Index& idx) {
         Index scalar = NewIndex(&is, {}, C64(0));
         absl::StatusOr<Value*> v = EmitOperand(h, first + d, scalar);
         if (!v.ok()) return v;
-        Value* start = primitive_util::IsSignedIntegralType(is.element_type())
-                           ? b_.CreateSExt(*v, I64())
-                           : b_.CreateZExt(*v, I64());
+        Value* start = IndexToI64(*v, is.element_type());
         const int64_t hi = os.dimensions(d) - window.dimensions(d);
         start = b_.CreateSelect(b_.CreateICmpSLT(start, C64(0)), C64(0), start);
         starts[d] =

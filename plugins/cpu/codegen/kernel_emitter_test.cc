@@ -1,0 +1,863 @@
+// The loop-kernel emitter (kernel_emitter.h) against the reference
+// evaluator (core/eval/evaluator.h), one standalone instruction at a time.
+//
+// Every (opcode, element type) KernelModule::CanEmit claims is a test of
+// its own. The instruction is compiled the way CpuThunkEmitter::EmitKernel
+// does it (AddKernel, Compile, JitLibrary::Load, Lookup), so nothing can
+// fall back to the reference kernel unnoticed: a refusal fails the test.
+// The kernel runs over its rows in two pieces (as two threads would) and
+// its result is compared with Evaluator::Run on the same module bit for
+// bit; any NaN matches any NaN. The only tolerance is the one docs/cpu.md
+// documents: f32 exp, tanh and logistic are polynomial approximations.
+//
+// Inputs are deterministic. The first elements of each operand pair every
+// edge value of its type with every edge value of the other operands (0,
+// -0, ±inf, NaN, the largest and smallest finite and subnormal values,
+// INT_MIN and -1, values that saturate or wrap on convert, shift amounts
+// around the width); the rest are pseudo-random (random bits, small values,
+// wide magnitudes). ClaimsMatchTheCaseTable checks that the claims written
+// here (kClaims) are exactly CanEmit's over valid HLO, so a claim without
+// a test, or a test of something no longer claimed, fails.
+#include "plugins/cpu/codegen/kernel_emitter.h"
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "core/eval/evaluator.h"
+#include "core/ir/module.h"
+#include "core/literal/float16.h"
+#include "core/literal/literal.h"
+#include "core/shape/layout_util.h"
+#include "core/shape/shape_util.h"
+#include "core/text/hlo_parser.h"
+#include "core/verifier/verifier.h"
+#include "gtest/gtest.h"
+#include "plugins/cpu/codegen/jit.h"
+
+namespace plexa::cpu {
+namespace {
+
+using PT = PrimitiveType;
+
+constexpr PT kAllTypes[] = {PT::PRED, PT::S8,  PT::S16, PT::S32, PT::S64,
+                            PT::U8,   PT::U16, PT::U32, PT::U64, PT::F16,
+                            PT::BF16, PT::F32, PT::F64};
+
+bool IsFloat(PT t) { return primitive_util::IsFloatingPointType(t); }
+bool IsHalf(PT t) { return t == PT::F16 || t == PT::BF16; }
+std::string Name(PT t) { return std::string(primitive_util::Name(t)); }
+
+// ---- Known failures -------------------------------------------------------
+// Cases where the emitter disagrees with the evaluator and the fix is not
+// small: the test expects the mismatch (and fails once it is gone, so the
+// entry gets removed). Each entry names the reproducer.
+struct KnownFailure {
+  const char* test_name;
+  const char* reproducer;
+};
+// None today: the two mismatches this test found (clamp's choice between
+// equal zeros, u64 start indices above INT64_MAX) are fixed in the emitter.
+constexpr KnownFailure kKnownFailures[] = {
+    {"", ""},  // keeps the array non-empty; matches no test name
+};
+
+const KnownFailure* FindKnownFailure(const std::string& name) {
+  for (const KnownFailure& k : kKnownFailures) {
+    if (name == k.test_name) return &k;
+  }
+  return nullptr;
+}
+
+// ---- What the emitter claims ----------------------------------------------
+// Written from kernel_emitter.h and docs/cpu.md, independently of
+// kernel_checks.cc; ClaimsMatchTheCaseTable holds the two together.
+enum class Family { kAnyType, kNotFloat, kFloatOnly };
+struct Claim {
+  HloOpcode op;
+  Family family;
+};
+constexpr Claim kClaims[] = {
+    {HloOpcode::kAdd, Family::kAnyType},
+    {HloOpcode::kSubtract, Family::kAnyType},
+    {HloOpcode::kMultiply, Family::kAnyType},
+    {HloOpcode::kDivide, Family::kAnyType},
+    {HloOpcode::kRemainder, Family::kAnyType},
+    {HloOpcode::kMaximum, Family::kAnyType},
+    {HloOpcode::kMinimum, Family::kAnyType},
+    {HloOpcode::kNegate, Family::kAnyType},
+    {HloOpcode::kAbs, Family::kAnyType},
+    {HloOpcode::kSign, Family::kAnyType},
+    {HloOpcode::kSelect, Family::kAnyType},
+    {HloOpcode::kClamp, Family::kAnyType},
+    {HloOpcode::kCompare, Family::kAnyType},
+    {HloOpcode::kAnd, Family::kNotFloat},
+    {HloOpcode::kOr, Family::kNotFloat},
+    {HloOpcode::kXor, Family::kNotFloat},
+    {HloOpcode::kNot, Family::kNotFloat},
+    {HloOpcode::kShiftLeft, Family::kNotFloat},
+    {HloOpcode::kShiftRightArithmetic, Family::kNotFloat},
+    {HloOpcode::kShiftRightLogical, Family::kNotFloat},
+    {HloOpcode::kPopulationCount, Family::kNotFloat},
+    {HloOpcode::kClz, Family::kNotFloat},
+    {HloOpcode::kExp, Family::kFloatOnly},
+    {HloOpcode::kExpm1, Family::kFloatOnly},
+    {HloOpcode::kLog, Family::kFloatOnly},
+    {HloOpcode::kLog1p, Family::kFloatOnly},
+    {HloOpcode::kSqrt, Family::kFloatOnly},
+    {HloOpcode::kRsqrt, Family::kFloatOnly},
+    {HloOpcode::kCbrt, Family::kFloatOnly},
+    {HloOpcode::kSin, Family::kFloatOnly},
+    {HloOpcode::kCos, Family::kFloatOnly},
+    {HloOpcode::kTan, Family::kFloatOnly},
+    {HloOpcode::kTanh, Family::kFloatOnly},
+    {HloOpcode::kErf, Family::kFloatOnly},
+    {HloOpcode::kLogistic, Family::kFloatOnly},
+    {HloOpcode::kFloor, Family::kFloatOnly},
+    {HloOpcode::kCeil, Family::kFloatOnly},
+    {HloOpcode::kRoundNearestAfz, Family::kFloatOnly},
+    {HloOpcode::kRoundNearestEven, Family::kFloatOnly},
+    {HloOpcode::kIsFinite, Family::kFloatOnly},
+    {HloOpcode::kAtan2, Family::kFloatOnly},
+    {HloOpcode::kPower, Family::kFloatOnly},
+};
+
+bool ClaimedElementwise(HloOpcode op, PT t) {
+  for (const Claim& c : kClaims) {
+    if (c.op != op) continue;
+    if (c.family == Family::kAnyType) return true;
+    return (c.family == Family::kFloatOnly) == IsFloat(t);
+  }
+  return false;
+}
+
+// Converts round once to f16/bf16: from f64 to bf16 and from integers
+// wider than 16 bits (double rounding through float) run elsewhere.
+bool ClaimedConvert(PT from, PT to) {
+  if (!IsHalf(to)) return true;
+  if (from == PT::F64) return to == PT::F16;
+  return !primitive_util::IsIntegralType(from) ||
+         primitive_util::BitWidth(from) <= 16;
+}
+
+// Bitcast-convert between equal widths, neither side pred, f16 or bf16.
+bool ClaimedBitcast(PT from, PT to) {
+  return primitive_util::BitWidth(from) == primitive_util::BitWidth(to) &&
+         from != PT::PRED && to != PT::PRED && !IsHalf(from) && !IsHalf(to);
+}
+
+// ---- Test cases -----------------------------------------------------------
+
+// How the values of a parameter are chosen.
+enum class Fill {
+  // Edge values crossed with those of the other parameters, then random.
+  kMixed,
+  // Each edge value once, then random: neighbours differ (shape ops).
+  kDistinct,
+  // kMixed with -0 replaced by +0: inside a reduction maximum/minimum are
+  // IEEE maximum/minimum, which may return either zero (docs/cpu.md).
+  kNoNegativeZero,
+  // kNoNegativeZero without NaN (a NaN anywhere makes a whole-array
+  // maximum NaN, which would hide the rest).
+  kOrdered,
+  // Integers in [-3, 3] ([0, 6] unsigned, 0/1 pred): sums are exact in
+  // every type and order, so reassociated reductions stay bit-exact.
+  kSmallInts,
+  // Start indices: kStartIndices, rotated by the run number.
+  kIndex,
+};
+
+struct Case {
+  std::string name;  // the gtest name: opcode_types
+  std::string hlo;
+  // Per parameter number; missing ones kMixed (elementwise) or kDistinct.
+  std::vector<Fill> fills;
+  Fill default_fill = Fill::kMixed;
+  int runs = 1;
+  // f32 exp/tanh/logistic (also under f16/bf16, computed in f32).
+  bool polynomial = false;
+};
+
+// gtest prints the name instead of the struct's bytes.
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
+std::string TestName(const std::string& s) {
+  return absl::StrReplaceAll(s, {{"-", "_"}});
+}
+
+// Elementwise shapes: 35 rows, so that the edge values of two operands
+// cross (35 edges for floats), of 37 elements: vector loops and their
+// remainder.
+constexpr char kDims[] = "[35,37]";
+
+std::string ElementwiseHlo(HloOpcode op, const std::vector<PT>& operands,
+                           PT result, const std::string& attrs = "") {
+  std::string params;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    absl::StrAppend(&params, "  p", i, " = ", Name(operands[i]), kDims,
+                    " parameter(", i, ")\n");
+    names.push_back(absl::StrCat("p", i));
+  }
+  return absl::StrCat("HloModule m\nENTRY e {\n", params,
+                      "  ROOT r = ", Name(result), kDims, " ",
+                      HloOpcodeString(op), "(", absl::StrJoin(names, ", "), ")",
+                      attrs, "\n}\n");
+}
+
+// True when `hlo` is valid HLO (parses and verifies).
+bool IsValidHlo(const std::string& hlo) {
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseHloModule(hlo);
+  return m.ok() && VerifyModule(**m).ok();
+}
+
+constexpr const char* kDirections[] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
+
+// Every elementwise candidate, claimed or not, valid HLO or not, with
+// whether kClaims says the emitter takes it.
+struct Candidate {
+  Case c;
+  bool claimed = false;
+};
+
+std::vector<Candidate> ElementwiseCandidates() {
+  std::vector<Candidate> out;
+  auto add = [&](std::string name, std::string hlo, bool claimed,
+                 bool polynomial = false) {
+    Candidate cand;
+    cand.c.name = TestName(name);
+    cand.c.hlo = std::move(hlo);
+    cand.c.polynomial = polynomial;
+    cand.claimed = claimed;
+    out.push_back(std::move(cand));
+  };
+  for (int i = 0; i < kHloOpcodeCount; ++i) {
+    const HloOpcode op = static_cast<HloOpcode>(i);
+    const int arity = HloOpcodeArity(op);
+    if (!IsElementwise(op) || op == HloOpcode::kCopy ||
+        op == HloOpcode::kConvert || op == HloOpcode::kBitcastConvert ||
+        op == HloOpcode::kCompare || op == HloOpcode::kSelect ||
+        op == HloOpcode::kClamp || (arity != 1 && arity != 2)) {
+      continue;  // below, a shape op (copy), or needs attributes (map,
+                 // reduce-precision)
+    }
+    for (PT t : kAllTypes) {
+      const PT result = op == HloOpcode::kIsFinite ? PT::PRED : t;
+      const bool polynomial =
+          (op == HloOpcode::kExp || op == HloOpcode::kTanh ||
+           op == HloOpcode::kLogistic) &&
+          IsFloat(t) && t != PT::F64;
+      add(absl::StrCat(HloOpcodeString(op), "_", Name(t)),
+          ElementwiseHlo(op, std::vector<PT>(arity, t), result),
+          ClaimedElementwise(op, t), polynomial);
+    }
+  }
+  for (PT t : kAllTypes) {
+    for (const char* dir : kDirections) {
+      add(absl::StrCat("compare_", dir, "_", Name(t)),
+          ElementwiseHlo(HloOpcode::kCompare, {t, t}, PT::PRED,
+                         absl::StrCat(", direction=", dir)),
+          ClaimedElementwise(HloOpcode::kCompare, t));
+      if (IsFloat(t)) {
+        add(absl::StrCat("compare_TOTALORDER_", dir, "_", Name(t)),
+            ElementwiseHlo(
+                HloOpcode::kCompare, {t, t}, PT::PRED,
+                absl::StrCat(", direction=", dir, ", type=TOTALORDER")),
+            ClaimedElementwise(HloOpcode::kCompare, t));
+      }
+    }
+    add(absl::StrCat("select_", Name(t)),
+        ElementwiseHlo(HloOpcode::kSelect, {PT::PRED, t, t}, t),
+        ClaimedElementwise(HloOpcode::kSelect, t));
+    add(absl::StrCat("clamp_", Name(t)),
+        ElementwiseHlo(HloOpcode::kClamp, {t, t, t}, t),
+        ClaimedElementwise(HloOpcode::kClamp, t));
+    // Scalar bounds: the emitter reads them at the scalar index.
+    const std::string ty = Name(t);
+    add(absl::StrCat("clamp_scalar_bounds_", ty),
+        absl::StrCat("HloModule m\nENTRY e {\n  p0 = ", ty,
+                     "[] parameter(0)\n  p1 = ", ty, kDims,
+                     " parameter(1)\n  p2 = ", ty, "[] parameter(2)\n",
+                     "  ROOT r = ", ty, kDims, " clamp(p0, p1, p2)\n}\n"),
+        ClaimedElementwise(HloOpcode::kClamp, t));
+    for (PT to : kAllTypes) {
+      add(absl::StrCat("convert_", Name(t), "_to_", Name(to)),
+          ElementwiseHlo(HloOpcode::kConvert, {t}, to), ClaimedConvert(t, to));
+      if (primitive_util::BitWidth(t) == primitive_util::BitWidth(to)) {
+        add(absl::StrCat("bitcast-convert_", Name(t), "_to_", Name(to)),
+            ElementwiseHlo(HloOpcode::kBitcastConvert, {t}, to),
+            ClaimedBitcast(t, to));
+      }
+    }
+  }
+  return out;
+}
+
+// The elementwise tests: the claimed candidates that are valid HLO (the
+// emitter also claims combinations shape inference refuses, such as abs
+// of an unsigned integer or subtract of pred; no program can hold them).
+std::vector<Case> ElementwiseCases() {
+  std::vector<Case> out;
+  for (Candidate& cand : ElementwiseCandidates()) {
+    if (cand.claimed && IsValidHlo(cand.c.hlo)) out.push_back(cand.c);
+  }
+  return out;
+}
+
+std::string Reducer(const std::string& name, PT t, const std::string& op) {
+  const std::string ty = Name(t);
+  return absl::StrCat(name, " {\n  a = ", ty, "[] parameter(0)\n  b = ", ty,
+                      "[] parameter(1)\n  ROOT r = ", ty, "[] ", op,
+                      "(a, b)\n}\n");
+}
+
+// Shape operations, reduce, reduce-window and gather for every type.
+std::vector<Case> ShapeCases() {
+  std::vector<Case> out;
+  for (PT t : kAllTypes) {
+    const std::string ty = Name(t);
+    auto add = [&](const std::string& op, const std::string& params,
+                   const std::string& root, std::vector<Fill> fills = {},
+                   int runs = 1, const std::string& computations = "") {
+      Case c;
+      c.name = TestName(absl::StrCat(op, "_", ty));
+      c.hlo = absl::StrCat(
+          "HloModule m\n", computations, "ENTRY e {\n",
+          absl::StrReplaceAll(params, {{"T", ty}}),
+          "  ROOT r = ", absl::StrReplaceAll(root, {{"T", ty}}), "\n}\n");
+      c.fills = std::move(fills);
+      c.default_fill = Fill::kDistinct;
+      c.runs = runs;
+      out.push_back(std::move(c));
+    };
+    const std::string reducers = Reducer("add", t, "add") +
+                                 Reducer("max", t, "maximum") +
+                                 Reducer("min", t, "minimum");
+    add("broadcast", "  p0 = T[7,3] parameter(0)\n",
+        "T[3,5,7] broadcast(p0), dimensions={2,0}");
+    add("broadcast_scalar", "  p0 = T[] parameter(0)\n",
+        "T[5,37] broadcast(p0), dimensions={}");
+    add("transpose", "  p0 = T[3,5,7] parameter(0)\n",
+        "T[7,3,5] transpose(p0), dimensions={2,0,1}");
+    add("reshape", "  p0 = T[3,5,7] parameter(0)\n", "T[5,21] reshape(p0)");
+    add("reshape_column_major", "  p0 = T[6,10]{0,1} parameter(0)\n",
+        "T[4,15]{0,1} reshape(p0)");
+    add("copy_relayout", "  p0 = T[5,37]{1,0} parameter(0)\n",
+        "T[5,37]{0,1} copy(p0)");
+    add("add_mixed_layouts",
+        "  p0 = T[35,37]{0,1} parameter(0)\n  p1 = T[35,37]{1,0} "
+        "parameter(1)\n",
+        "T[35,37]{0,1} add(p0, p1)");
+    add("slice", "  p0 = T[9,37] parameter(0)\n",
+        "T[4,12] slice(p0), slice={[1:9:2], [2:37:3]}");
+    add("reverse", "  p0 = T[5,37] parameter(0)\n",
+        "T[5,37] reverse(p0), dimensions={0,1}");
+    add("pad", "  p0 = T[5,7] parameter(0)\n  p1 = T[] parameter(1)\n",
+        "T[12,9] pad(p0, p1), padding=1_2_1x-1_3_0");
+    add("concatenate",
+        "  p0 = T[5,7] parameter(0)\n  p1 = T[5,2] parameter(1)\n"
+        "  p2 = T[5,3] parameter(2)\n",
+        "T[5,12] concatenate(p0, p1, p2), dimensions={1}");
+    // 300 > the range of 8-bit integers and of bf16's exact integers.
+    // (iota of pred is not valid HLO.)
+    if (t != PT::PRED) add("iota", "", "T[3,300] iota(), iota_dimension=1");
+    add("dynamic-slice",
+        "  p0 = T[6,8] parameter(0)\n  p1 = s32[] parameter(1)\n"
+        "  p2 = s32[] parameter(2)\n",
+        "T[3,4] dynamic-slice(p0, p1, p2), dynamic_slice_sizes={3,4}",
+        {Fill::kDistinct, Fill::kIndex, Fill::kIndex}, 9);
+    add("dynamic-update-slice",
+        "  p0 = T[6,8] parameter(0)\n  p1 = T[3,4] parameter(1)\n"
+        "  p2 = s32[] parameter(2)\n  p3 = s32[] parameter(3)\n",
+        "T[6,8] dynamic-update-slice(p0, p1, p2, p3)",
+        {Fill::kDistinct, Fill::kDistinct, Fill::kIndex, Fill::kIndex}, 9);
+    add("gather", "  p0 = T[6,7] parameter(0)\n  p1 = s32[9,1] parameter(1)\n",
+        "T[9,7] gather(p0, p1), offset_dims={1}, collapsed_slice_dims={0}, "
+        "start_index_map={0}, index_vector_dim=1, slice_sizes={1,7}",
+        {Fill::kDistinct, Fill::kIndex}, 3);
+    add("reduce_add_rows",
+        "  p0 = T[5,40] parameter(0)\n  p1 = T[] parameter(1)\n",
+        "T[5] reduce(p0, p1), dimensions={1}, to_apply=add",
+        {Fill::kSmallInts, Fill::kSmallInts}, 1, reducers);
+    add("reduce_add_all",
+        "  p0 = T[6,40] parameter(0)\n  p1 = T[] parameter(1)\n",
+        "T[] reduce(p0, p1), dimensions={0,1}, to_apply=add",
+        {Fill::kSmallInts, Fill::kSmallInts}, 1, reducers);
+    add("reduce_max_all",
+        "  p0 = T[6,40] parameter(0)\n  p1 = T[] parameter(1)\n",
+        "T[] reduce(p0, p1), dimensions={1,0}, to_apply=max",
+        {Fill::kOrdered, Fill::kOrdered}, 1, reducers);
+    add("reduce_min_columns",
+        "  p0 = T[37,40] parameter(0)\n  p1 = T[] parameter(1)\n",
+        "T[40] reduce(p0, p1), dimensions={0}, to_apply=min",
+        {Fill::kNoNegativeZero, Fill::kNoNegativeZero}, 1, reducers);
+    add("reduce-window_add",
+        "  p0 = T[5,7] parameter(0)\n  p1 = T[] parameter(1)\n",
+        "T[4,7] reduce-window(p0, p1), window={size=2x3 pad=0_0x1_1}, "
+        "to_apply=add",
+        {Fill::kSmallInts, Fill::kSmallInts}, 1, reducers);
+    add("reduce-window_max_dilated",
+        "  p0 = T[6,7] parameter(0)\n  p1 = T[] parameter(1)\n",
+        "T[3,13] reduce-window(p0, p1), window={size=2x2 stride=2x1 "
+        "pad=1_0x0_1 lhs_dilate=1x2 rhs_dilate=2x1}, to_apply=max",
+        {}, 1, reducers);
+  }
+  // Other index types and forms, once.
+  for (const char* it : {"s8", "u8", "u32", "s64", "u64"}) {
+    Case c;
+    c.name = absl::StrCat("dynamic_slice_", it, "_indices_f32");
+    c.hlo = absl::StrCat(
+        "HloModule m\nENTRY e {\n  p0 = f32[6,8] parameter(0)\n  p1 = ", it,
+        "[] parameter(1)\n  p2 = ", it,
+        "[] parameter(2)\n  ROOT r = f32[3,4] dynamic-slice(p0, p1, p2), "
+        "dynamic_slice_sizes={3,4}\n}\n");
+    c.fills = {Fill::kDistinct, Fill::kIndex, Fill::kIndex};
+    c.runs = 9;
+    out.push_back(c);
+    c.name = absl::StrCat("gather_", it, "_indices_f32");
+    c.hlo = absl::StrCat(
+        "HloModule m\nENTRY e {\n  p0 = f32[6,7] parameter(0)\n  p1 = ", it,
+        "[9,1] parameter(1)\n  ROOT r = f32[9,7] gather(p0, p1), "
+        "offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, "
+        "index_vector_dim=1, slice_sizes={1,7}\n}\n");
+    c.fills = {Fill::kDistinct, Fill::kIndex};
+    c.runs = 3;
+    out.push_back(c);
+  }
+  Case g;
+  g.name = "gather_2d_window_f32";
+  g.hlo =
+      "HloModule m\nENTRY e {\n  p0 = f32[6,7,4] parameter(0)\n"
+      "  p1 = s32[2,5] parameter(1)\n"
+      "  ROOT r = f32[5,3,2] gather(p0, p1), offset_dims={1,2}, "
+      "collapsed_slice_dims={0}, start_index_map={2,0}, index_vector_dim=0, "
+      "slice_sizes={1,3,2}\n}\n";
+  g.fills = {Fill::kDistinct, Fill::kIndex};
+  g.runs = 3;
+  out.push_back(g);
+  return out;
+}
+
+// ---- Inputs ---------------------------------------------------------------
+
+uint64_t SplitMix64(uint64_t& state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+uint64_t Fnv1a(const std::string& s) {
+  uint64_t h = 0xCBF29CE484222325ull;
+  for (char ch : s) h = (h ^ static_cast<uint8_t>(ch)) * 0x100000001B3ull;
+  return h;
+}
+
+// The bits of `d` in float type `t` (rounded to nearest).
+uint64_t FloatBits(double d, PT t) {
+  switch (t) {
+    case PT::F64:
+      return std::bit_cast<uint64_t>(d);
+    case PT::F32:
+      if (std::isfinite(d) &&
+          std::fabs(d) > std::numeric_limits<float>::max()) {
+        d = std::copysign(std::numeric_limits<double>::infinity(), d);
+      }
+      return std::bit_cast<uint32_t>(static_cast<float>(d));
+    case PT::F16:
+      return Half(static_cast<float>(d)).bits;
+    default:
+      return BFloat16(static_cast<float>(d)).bits;
+  }
+}
+
+double BitsToDouble(uint64_t bits, PT t) {
+  switch (t) {
+    case PT::F64:
+      return std::bit_cast<double>(bits);
+    case PT::F32:
+      return std::bit_cast<float>(static_cast<uint32_t>(bits));
+    case PT::F16:
+      return Half::ToFloat(static_cast<uint16_t>(bits));
+    default:
+      return BFloat16::ToFloat(static_cast<uint16_t>(bits));
+  }
+}
+
+uint64_t WidthMask(PT t) {
+  const int64_t bits = primitive_util::BitWidth(t);
+  return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+}
+
+uint64_t SignBit(PT t) {
+  return uint64_t{1} << (primitive_util::BitWidth(t) - 1);
+}
+
+// Edge values of `t` as bit patterns.
+std::vector<uint64_t> EdgeValues(PT t) {
+  if (t == PT::PRED) return {0, 1};
+  std::vector<uint64_t> out;
+  if (!IsFloat(t)) {
+    const bool is_signed = primitive_util::IsSignedIntegralType(t);
+    const uint64_t min = is_signed ? SignBit(t) : 0;
+    const uint64_t max = is_signed ? SignBit(t) - 1 : WidthMask(t);
+    for (int64_t v :
+         {0, 1, -1, 2, -2, 3, 7, 8, 15, 16, 31, 32, 63, 64, -64, 100}) {
+      out.push_back(static_cast<uint64_t>(v) & WidthMask(t));
+    }
+    for (uint64_t v : {min, min + 1, max, max - 1}) {
+      out.push_back(v & WidthMask(t));
+    }
+    return out;
+  }
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (double d :
+       {0.0,     -0.0,    1.0,      -1.0, 0.5,   -0.5,  1.5,    2.5,
+        -2.5,    3.0,     -7.25,    1e-3, 100.0, 300.0, -129.0, 255.5,
+        65504.0, 65536.0, -40000.0, 3e9,  -3e9,  1e19,  -1e19,  0x1p63,
+        0x1p64,  1e30,    inf,      -inf, nan,   -nan}) {
+    out.push_back(FloatBits(d, t));
+  }
+  // Largest finite, smallest normal and smallest subnormal magnitudes.
+  const int64_t mantissa = t == PT::F16    ? 10
+                           : t == PT::BF16 ? 7
+                           : t == PT::F32  ? 23
+                                           : 52;
+  const uint64_t max_finite = (SignBit(t) - 1) - (uint64_t{1} << mantissa);
+  for (uint64_t v : {max_finite, uint64_t{1} << mantissa, uint64_t{1}}) {
+    out.push_back(v);
+    out.push_back(v | SignBit(t));
+  }
+  return out;
+}
+
+// Start indices (in range, at the edges, negative, far out, INT_MIN).
+constexpr int64_t kStartIndices[] = {
+    0, 1, 2, 3, 5, -1, -3, 100, std::numeric_limits<int32_t>::min()};
+
+uint64_t RandomValue(PT t, uint64_t& state) {
+  const uint64_t r = SplitMix64(state);
+  if (t == PT::PRED) return r & 1;
+  const uint64_t kind = SplitMix64(state) % 3;
+  if (!IsFloat(t)) {
+    if (kind == 0) {
+      return (static_cast<uint64_t>(static_cast<int64_t>(r % 141) - 70)) &
+             WidthMask(t);
+    }
+    return r & WidthMask(t);
+  }
+  const double unit = static_cast<double>(r >> 11) * 0x1p-53;  // [0, 1)
+  switch (kind) {
+    case 0:
+      return r & WidthMask(t);  // any bits: NaNs, infinities, subnormals
+    case 1:
+      return FloatBits(20.0 * unit - 10.0, t);
+    default: {
+      const double mag = std::ldexp(1.0 + unit, static_cast<int>(r % 81) - 40);
+      return FloatBits((r >> 7) & 1 ? -mag : mag, t);
+    }
+  }
+}
+
+void SetBits(Literal& lit, int64_t i, uint64_t bits) {
+  const int64_t w = primitive_util::ByteWidth(lit.shape().element_type());
+  std::memcpy(lit.mutable_data().data() + i * w, &bits, w);  // little-endian
+}
+
+uint64_t GetBits(const Literal& lit, int64_t i) {
+  const int64_t w = primitive_util::ByteWidth(lit.shape().element_type());
+  uint64_t bits = 0;
+  std::memcpy(&bits, lit.data().data() + i * w, w);
+  return bits;
+}
+
+// Parameter `p` of a module (row-major literal) filled as `fill` says.
+Literal MakeArgument(const Shape& shape, int64_t p, Fill fill, int run,
+                     uint64_t seed) {
+  const PT t = shape.element_type();
+  Literal lit(ShapeUtil::MakeShape(t, shape.dimensions()));
+  const int64_t n = ShapeUtil::ElementsIn(shape);
+  const std::vector<uint64_t> edges = EdgeValues(t);
+  const int64_t e = static_cast<int64_t>(edges.size());
+  uint64_t state =
+      seed ^ (static_cast<uint64_t>(p) << 32) ^ static_cast<uint64_t>(run);
+  const uint64_t neg_zero = IsFloat(t) ? SignBit(t) : 1;
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t v = 0;
+    if (fill == Fill::kIndex) {
+      constexpr int64_t kCount = sizeof(kStartIndices) / sizeof(int64_t);
+      const int64_t k = kStartIndices[(i + run + 4 * p) % kCount];
+      v = static_cast<uint64_t>(k) & WidthMask(t);
+    } else if (fill == Fill::kSmallInts) {
+      const uint64_t r = SplitMix64(state);
+      int64_t k = static_cast<int64_t>(r % 7) - 3;
+      if (t == PT::PRED) k = k & 1;
+      if (primitive_util::IsUnsignedIntegralType(t)) k += 3;
+      v = IsFloat(t) ? FloatBits(static_cast<double>(k), t)
+                     : static_cast<uint64_t>(k) & WidthMask(t);
+    } else {
+      // Operand p walks the edges at its own pace: 0 the slowest, 1 the
+      // fastest, so operands 0 and 1 meet in every combination.
+      if (fill == Fill::kDistinct) {
+        v = i < e ? edges[i] : RandomValue(t, state);
+      } else if (i < e * e) {
+        const int64_t k = p == 0 ? i / e : p == 1 ? i % e : (i * 7 + 3) % e;
+        v = edges[k];
+      } else {
+        v = RandomValue(t, state);
+      }
+      if (IsFloat(t) &&
+          (fill == Fill::kNoNegativeZero || fill == Fill::kOrdered)) {
+        if (v == neg_zero) v = 0;
+        const double d = BitsToDouble(v, t);
+        if (fill == Fill::kOrdered && std::isnan(d)) v = FloatBits(1.25, t);
+      }
+    }
+    SetBits(lit, i, v);
+  }
+  return lit;
+}
+
+std::vector<Literal> MakeArguments(const Module& module, const Case& c,
+                                   int run) {
+  std::vector<Literal> args;
+  const Computation& entry = *module.entry_computation();
+  for (int64_t p = 0; p < entry.num_parameters(); ++p) {
+    const Fill fill =
+        p < static_cast<int64_t>(c.fills.size()) ? c.fills[p] : c.default_fill;
+    args.push_back(MakeArgument(entry.parameter_instruction(p)->shape(), p,
+                                fill, run, Fnv1a(c.name)));
+  }
+  return args;
+}
+
+// ---- Running the kernel ---------------------------------------------------
+
+struct Kernel {
+  std::unique_ptr<JitLibrary> library;
+  KernelFn fn = nullptr;
+  KernelShape shape;
+};
+
+// As CpuThunkEmitter::EmitKernel and CompileProgram do it.
+absl::StatusOr<Kernel> CompileKernel(const Instruction& instr) {
+  KernelModule module("kernel_emitter_test");
+  absl::StatusOr<KernelShape> shape = module.AddKernel(instr, "test_kernel");
+  if (!shape.ok()) return shape.status();
+  absl::StatusOr<std::vector<std::string>> objects = module.Compile();
+  if (!objects.ok()) return objects.status();
+  absl::StatusOr<std::unique_ptr<JitLibrary>> library =
+      JitLibrary::Load(std::move(*objects));
+  if (!library.ok()) return library.status();
+  absl::StatusOr<void*> fn = (*library)->Lookup("test_kernel");
+  if (!fn.ok()) return fn.status();
+  Kernel k;
+  k.library = std::move(*library);
+  k.fn = reinterpret_cast<KernelFn>(*fn);
+  k.shape = *shape;
+  return k;
+}
+
+// The kernel's result for `args` (the entry parameters, row-major), in the
+// result's layout.
+absl::StatusOr<Literal> RunKernel(const Kernel& k, const Instruction& instr,
+                                  const std::vector<Literal>& args) {
+  std::vector<Literal> operands;  // each in its operand's layout
+  for (const Instruction* op : instr.operands()) {
+    absl::StatusOr<Literal> relaid = args[op->parameter_number()].Relayout(
+        LayoutUtil::EffectiveLayout(op->shape()));
+    if (!relaid.ok()) return relaid.status();
+    operands.push_back(std::move(*relaid));
+  }
+  Shape result_shape = instr.shape();
+  result_shape.set_layout(LayoutUtil::EffectiveLayout(instr.shape()));
+  Literal result(result_shape);
+  // Elements the kernel does not write show up as mismatches (0xA5 is not
+  // a valid pred either).
+  for (uint8_t& byte : result.mutable_data()) byte = 0xA5;
+  std::vector<void*> buffers = {result.mutable_data().data()};
+  for (Literal& o : operands) buffers.push_back(o.mutable_data().data());
+  // Two pieces, as two threads would run them: rows are independent.
+  const int64_t middle = k.shape.rows / 2;
+  k.fn(buffers.data(), 0, middle);
+  k.fn(buffers.data(), middle, k.shape.rows);
+  return result;
+}
+
+// ---- Comparing ------------------------------------------------------------
+
+std::string Describe(uint64_t bits, PT t) {
+  if (!IsFloat(t)) return absl::StrCat("0x", absl::Hex(bits));
+  return absl::StrCat(BitsToDouble(bits, t), " (0x", absl::Hex(bits), ")");
+}
+
+// f32 exp, tanh and logistic are branch-free polynomial approximations
+// within a few ulp (docs/cpu.md; the conformance suite's f32 tolerance is
+// rtol 1e-5), so they may differ from libm in the last bits. f16 and bf16
+// evaluate the same f32 polynomial and round it, so a result next to a
+// rounding boundary of the narrow type may land one of its ulps away.
+// Results in the subnormal range keep an absolute error of about one
+// subnormal step (the polynomial's relative error no longer applies).
+bool WithinPolynomialTolerance(double actual, double expected, PT t) {
+  const double rtol = t == PT::F16 ? 0x1p-10 : t == PT::BF16 ? 0x1p-7 : 1e-5;
+  const double atol = t == PT::F16    ? 0x1p-23
+                      : t == PT::BF16 ? 0x1p-132
+                                      : 0x1p-148;
+  if (std::isinf(expected) || std::isinf(actual)) return false;
+  return std::fabs(actual - expected) <= rtol * std::fabs(expected) + atol;
+}
+
+// Empty when `actual` matches `expected`; else the first mismatches with
+// the argument elements at the same row-major position (when an argument
+// has the result's element count).
+std::string Mismatches(const Literal& actual_any, const Literal& expected_any,
+                       const Case& c, const std::vector<Literal>& args) {
+  const int64_t rank = expected_any.shape().rank();
+  const Layout row_major = LayoutUtil::GetDefaultLayoutForRank(rank);
+  absl::StatusOr<Literal> actual = actual_any.Relayout(row_major);
+  absl::StatusOr<Literal> expected = expected_any.Relayout(row_major);
+  if (!actual.ok() || !expected.ok()) return "relayout failed";
+  if (!ShapeUtil::Compatible(actual->shape(), expected->shape())) {
+    return absl::StrCat("shapes differ: ", actual->shape().ToString(), " vs ",
+                        expected->shape().ToString());
+  }
+  const PT t = expected->shape().element_type();
+  const int64_t n = ShapeUtil::ElementsIn(expected->shape());
+  std::string out;
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t a = GetBits(*actual, i);
+    const uint64_t e = GetBits(*expected, i);
+    if (a == e) continue;
+    if (IsFloat(t)) {
+      const double ad = BitsToDouble(a, t);
+      const double ed = BitsToDouble(e, t);
+      if (std::isnan(ad) && std::isnan(ed)) continue;
+      if (c.polynomial && WithinPolynomialTolerance(ad, ed, t)) continue;
+    }
+    if (++count > 8) continue;
+    absl::StrAppend(&out, "  element ", i, ": kernel ", Describe(a, t),
+                    ", evaluator ", Describe(e, t));
+    for (size_t p = 0; p < args.size(); ++p) {
+      if (ShapeUtil::ElementsIn(args[p].shape()) == n) {
+        absl::StrAppend(
+            &out, ", p", p, "=",
+            Describe(GetBits(args[p], i), args[p].shape().element_type()));
+      }
+    }
+    absl::StrAppend(&out, "\n");
+  }
+  if (count == 0) return "";
+  return absl::StrCat(count, " of ", n, " elements differ:\n", out);
+}
+
+// ---- The tests ------------------------------------------------------------
+
+class KernelEmitterTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(KernelEmitterTest, MatchesEvaluator) {
+  const Case& c = GetParam();
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseHloModule(c.hlo);
+  ASSERT_TRUE(module.ok()) << module.status() << "\n" << c.hlo;
+  ASSERT_TRUE(VerifyModule(**module).ok()) << c.hlo;
+  const Instruction& root = *(*module)->entry_computation()->root_instruction();
+  // The instruction must be the emitter's, not the reference kernel's (the
+  // plugin falls back when CanEmit or AddKernel refuses).
+  const absl::Status can_emit = KernelModule::CanEmit(root);
+  ASSERT_TRUE(can_emit.ok()) << can_emit << "\n" << c.hlo;
+  absl::StatusOr<Kernel> kernel = CompileKernel(root);
+  ASSERT_TRUE(kernel.ok()) << kernel.status() << "\n" << c.hlo;
+  EXPECT_EQ(kernel->shape.rows * kernel->shape.row_length,
+            ShapeUtil::ElementsIn(root.shape()));
+
+  const KnownFailure* known = FindKnownFailure(c.name);
+  bool any_mismatch = false;
+  const Evaluator evaluator;
+  for (int run = 0; run < c.runs; ++run) {
+    const std::vector<Literal> args = MakeArguments(**module, c, run);
+    absl::StatusOr<Literal> expected = evaluator.Run(**module, args);
+    ASSERT_TRUE(expected.ok()) << expected.status() << "\n" << c.hlo;
+    absl::StatusOr<Literal> actual = RunKernel(*kernel, root, args);
+    ASSERT_TRUE(actual.ok()) << actual.status();
+    const std::string diff = Mismatches(*actual, *expected, c, args);
+    any_mismatch |= !diff.empty();
+    if (known == nullptr) {
+      EXPECT_EQ(diff, "") << "run " << run << "\n" << c.hlo;
+    }
+  }
+  if (known != nullptr) {
+    EXPECT_TRUE(any_mismatch)
+        << c.name << " is listed in kKnownFailures but now matches the "
+        << "evaluator: remove it from the list";
+  }
+}
+
+std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
+  return info.param.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Elementwise, KernelEmitterTest,
+                         ::testing::ValuesIn(ElementwiseCases()), CaseName);
+INSTANTIATE_TEST_SUITE_P(ShapeOps, KernelEmitterTest,
+                         ::testing::ValuesIn(ShapeCases()), CaseName);
+
+// kClaims, ClaimedConvert and ClaimedBitcast say exactly what CanEmit
+// accepts among valid HLO: an elementwise claim has a test above, and
+// nothing the tests list falls back to the reference kernel.
+TEST(KernelEmitterClaimsTest, ClaimsMatchTheCaseTable) {
+  int valid = 0;
+  for (const Candidate& cand : ElementwiseCandidates()) {
+    absl::StatusOr<std::unique_ptr<Module>> m = ParseHloModule(cand.c.hlo);
+    if (!m.ok() || !VerifyModule(**m).ok()) continue;  // not valid HLO
+    ++valid;
+    const absl::Status s =
+        KernelModule::CanEmit(*(*m)->entry_computation()->root_instruction());
+    EXPECT_EQ(s.ok(), cand.claimed) << cand.c.name << ": " << s;
+  }
+  EXPECT_GT(valid, 500);
+}
+
+// Every shape case above is one the emitter takes (the tests assert it
+// too); here the reasons it refuses others, so that the list of what is
+// covered stays honest.
+TEST(KernelEmitterClaimsTest, RefusesWhatItDoesNotGenerate) {
+  const char* kRefused[] = {
+      // Variadic reduce.
+      "HloModule m\nargmax {\n  a = f32[] parameter(0)\n  b = s32[] "
+      "parameter(1)\n  c = f32[] parameter(2)\n  d = s32[] parameter(3)\n"
+      "  ROOT t = (f32[], s32[]) tuple(a, b)\n}\nENTRY e {\n"
+      "  p0 = f32[4] parameter(0)\n  p1 = s32[4] parameter(1)\n"
+      "  p2 = f32[] parameter(2)\n  p3 = s32[] parameter(3)\n"
+      "  ROOT r = (f32[], s32[]) reduce(p0, p1, p2, p3), dimensions={0}, "
+      "to_apply=argmax\n}\n",
+      // Integer power runs on the reference kernel (docs/cpu.md).
+      "HloModule m\nENTRY e {\n  p0 = s32[4] parameter(0)\n"
+      "  p1 = s32[4] parameter(1)\n  ROOT r = s32[4] power(p0, p1)\n}\n",
+      // Complex element types.
+      "HloModule m\nENTRY e {\n  p0 = c64[4] parameter(0)\n"
+      "  ROOT r = c64[4] negate(p0)\n}\n",
+  };
+  for (const char* hlo : kRefused) {
+    absl::StatusOr<std::unique_ptr<Module>> m = ParseHloModule(hlo);
+    ASSERT_TRUE(m.ok()) << m.status() << "\n" << hlo;
+    EXPECT_FALSE(
+        KernelModule::CanEmit(*(*m)->entry_computation()->root_instruction())
+            .ok())
+        << hlo;
+  }
+}
+
+}  // namespace
+}  // namespace plexa::cpu
