@@ -52,13 +52,19 @@ std::vector<int64_t> Dims(absl::Span<const int64_t> d) {
   return std::vector<int64_t>(d.begin(), d.end());
 }
 
-// Expects the entry root to be
+// Runs ReductionSplitter(parts) on `hlo` and expects the entry root to be
 //   reduce(reduce(reshape(x -> reshaped), init, dims={1}) -> partial,
 //          init, dims={0})
 // with the original result shape and reducer.
-void ExpectSplit(const Module& m, const std::string& result_shape,
+void ExpectSplit(const std::string& hlo, int64_t parts,
+                 const std::string& result_shape,
                  const std::vector<int64_t>& reshaped,
                  const std::vector<int64_t>& partial) {
+  std::unique_ptr<Module> module = Parse(hlo);
+  ASSERT_NE(module, nullptr);
+  ReductionSplitter splitter(parts);
+  EXPECT_TRUE(RunPass(splitter, *module));
+  const Module& m = *module;
   const Computation& entry = *m.entry_computation();
   const Instruction* total = entry.root_instruction();
   ASSERT_EQ(total->opcode(), HloOpcode::kReduce) << Print(m);
@@ -81,60 +87,36 @@ void ExpectSplit(const Module& m, const std::string& result_shape,
 // ---- Rewrites ------------------------------------------------------------
 
 TEST(ReductionSplitterTest, SplitsLeadingDimensionInto64Parts) {
-  std::unique_ptr<Module> m =
-      Parse(ReduceModule("f32", "131072,2", "2", "0", "add"));
-  ASSERT_NE(m, nullptr);
-  ReductionSplitter splitter;
-  EXPECT_TRUE(RunPass(splitter, *m));
-  ExpectSplit(*m, "f32[2]", {64, 2048, 2}, {64, 2});
+  ExpectSplit(ReduceModule("f32", "131072,2", "2", "0", "add"), 64, "f32[2]",
+              {64, 2048, 2}, {64, 2});
 }
 
 TEST(ReductionSplitterTest, SplitsAFullReductionToAScalar) {
-  std::unique_ptr<Module> m =
-      Parse(ReduceModule("s32", "65536", "", "0", "add"));
-  ASSERT_NE(m, nullptr);
-  ReductionSplitter splitter;
-  EXPECT_TRUE(RunPass(splitter, *m));
-  ExpectSplit(*m, "s32[]", {64, 1024}, {64});
+  ExpectSplit(ReduceModule("s32", "65536", "", "0", "add"), 64, "s32[]",
+              {64, 1024}, {64});
 }
 
 TEST(ReductionSplitterTest, SplitsSeveralLeadingDimensionsInAnyOrder) {
-  std::unique_ptr<Module> m =
-      Parse(ReduceModule("f32", "256,512,4", "4", "1,0", "maximum"));
-  ASSERT_NE(m, nullptr);
-  ReductionSplitter splitter;
-  EXPECT_TRUE(RunPass(splitter, *m));
   // 256 * 512 = 131072 reduced elements, 4 kept.
-  ExpectSplit(*m, "f32[4]", {64, 2048, 4}, {64, 4});
+  ExpectSplit(ReduceModule("f32", "256,512,4", "4", "1,0", "maximum"), 64,
+              "f32[4]", {64, 2048, 4}, {64, 4});
 }
 
 TEST(ReductionSplitterTest, HalvesThePartsUntilTheyDivide) {
   // 65644 = 4 * 16411: 64, 32, 16 and 8 do not divide it, 4 does.
-  std::unique_ptr<Module> m =
-      Parse(ReduceModule("f32", "65644", "", "0", "add"));
-  ASSERT_NE(m, nullptr);
-  ReductionSplitter splitter;
-  EXPECT_TRUE(RunPass(splitter, *m));
-  ExpectSplit(*m, "f32[]", {4, 16411}, {4});
+  ExpectSplit(ReduceModule("f32", "65644", "", "0", "add"), 64, "f32[]",
+              {4, 16411}, {4});
 }
 
 TEST(ReductionSplitterTest, UsesTheRequestedNumberOfParts) {
-  std::unique_ptr<Module> m =
-      Parse(ReduceModule("f32", "131072,2", "2", "0", "add"));
-  ASSERT_NE(m, nullptr);
-  ReductionSplitter splitter(/*parts=*/8);
-  EXPECT_TRUE(RunPass(splitter, *m));
-  ExpectSplit(*m, "f32[2]", {8, 16384, 2}, {8, 2});
+  ExpectSplit(ReduceModule("f32", "131072,2", "2", "0", "add"), 8, "f32[2]",
+              {8, 16384, 2}, {8, 2});
 }
 
 TEST(ReductionSplitterTest, SplitsAtTheThresholds) {
   // Exactly 65536 reduced elements and exactly 8 results.
-  std::unique_ptr<Module> m =
-      Parse(ReduceModule("f32", "65536,8", "8", "0", "add"));
-  ASSERT_NE(m, nullptr);
-  ReductionSplitter splitter;
-  EXPECT_TRUE(RunPass(splitter, *m));
-  ExpectSplit(*m, "f32[8]", {64, 1024, 8}, {64, 8});
+  ExpectSplit(ReduceModule("f32", "65536,8", "8", "0", "add"), 64, "f32[8]",
+              {64, 1024, 8}, {64, 8});
 }
 
 // ---- Leaves alone --------------------------------------------------------
