@@ -18,7 +18,8 @@ if(PLEXA_BUILD_TESTS)
     add_executable(plexa_cpu_plugin_test ${cpu_tests}
                    ${CMAKE_CURRENT_SOURCE_DIR}/reduction_splitter.cc)
     target_link_libraries(plexa_cpu_plugin_test PRIVATE plexa_host plexa_core
-                          plexa_testing GTest::gtest GTest::gtest_main)
+                          plexa_backend_toolkit plexa_testing GTest::gtest
+                          GTest::gtest_main)
     target_compile_definitions(plexa_cpu_plugin_test PRIVATE
       PLEXA_CPU_PLUGIN="$<TARGET_FILE:plexa_plugin_cpu>")
     add_dependencies(plexa_cpu_plugin_test plexa_plugin_cpu)
