@@ -333,7 +333,8 @@ std::vector<Case> ShapeCases() {
       Case c;
       c.name = TestName(absl::StrCat(op, "_", ty));
       c.hlo = absl::StrCat(
-          "HloModule m\n", computations, "ENTRY e {\n",
+          "HloModule m\n",
+          absl::StrReplaceAll(computations, {{"T[", ty + "["}}), "ENTRY e {\n",
           absl::StrReplaceAll(params, {{"T", ty}}),
           "  ROOT r = ", absl::StrReplaceAll(root, {{"T", ty}}), "\n}\n");
       c.fills = std::move(fills);
@@ -407,6 +408,33 @@ std::vector<Case> ShapeCases() {
         "T[4,7] reduce-window(p0, p1), window={size=2x3 pad=0_0x1_1}, "
         "to_apply=add",
         {Fill::kSmallInts, Fill::kSmallInts}, 1, reducers);
+    // The plugin's own thunk runs dynamic-update-slice when the layouts
+    // agree; the emitter's kernel when they differ.
+    add("dynamic-update-slice_relayout",
+        "  p0 = T[6,8]{0,1} parameter(0)\n  p1 = T[3,4] parameter(1)\n"
+        "  p2 = s32[] parameter(2)\n  p3 = s32[] parameter(3)\n",
+        "T[6,8]{1,0} dynamic-update-slice(p0, p1, p2, p3)",
+        {Fill::kDistinct, Fill::kDistinct, Fill::kIndex, Fill::kIndex}, 9);
+    // Fusions: several instructions computed in registers per element.
+    add("fusion_loop",
+        "  p0 = T[24,67] parameter(0)\n  p1 = T[67] parameter(1)\n",
+        "T[67,24] fusion(p0, p1), kind=kLoop, calls=fused_loop", {}, 1,
+        "fused_loop {\n  a = T[24,67] parameter(0)\n"
+        "  b = T[67] parameter(1)\n"
+        "  bb = T[24,67] broadcast(b), dimensions={1}\n"
+        "  gt = pred[24,67] compare(a, bb), direction=GT\n"
+        "  s = T[24,67] select(gt, a, bb)\n"
+        "  m = T[24,67] multiply(s, a)\n"
+        "  ROOT t = T[67,24] transpose(m), dimensions={1,0}\n}\n");
+    add("fusion_input_reduce",
+        "  p0 = T[24,40] parameter(0)\n  p1 = T[] parameter(1)\n",
+        "T[24] fusion(p0, p1), kind=kInput, calls=fused_reduce",
+        {Fill::kSmallInts, Fill::kSmallInts}, 1,
+        reducers +
+            "fused_reduce {\n  a = T[24,40] parameter(0)\n"
+            "  c = T[] parameter(1)\n  d = T[24,40] maximum(a, a)\n"
+            "  r = T[40,24] transpose(d), dimensions={1,0}\n"
+            "  ROOT s = T[24] reduce(r, c), dimensions={0}, to_apply=add\n}\n");
     add("reduce-window_max_dilated",
         "  p0 = T[6,7] parameter(0)\n  p1 = T[] parameter(1)\n",
         "T[3,13] reduce-window(p0, p1), window={size=2x2 stride=2x1 "
