@@ -1,23 +1,29 @@
 // The loop-kernel emitter (kernel_emitter.h) against the reference
 // evaluator (core/eval/evaluator.h), one standalone instruction at a time.
 //
-// Every (opcode, element type) KernelModule::CanEmit claims is a test of
-// its own. The instruction is compiled the way CpuThunkEmitter::EmitKernel
-// does it (AddKernel, Compile, JitLibrary::Load, Lookup), so nothing can
-// fall back to the reference kernel unnoticed: a refusal fails the test.
-// The kernel runs over its rows in two pieces (as two threads would) and
-// its result is compared with Evaluator::Run on the same module bit for
-// bit; any NaN matches any NaN. The only tolerance is the one docs/cpu.md
-// documents: f32 exp, tanh and logistic are polynomial approximations.
+// Every elementwise (opcode, element type) KernelModule::CanEmit claims
+// is a test of its own (every convert and bitcast-convert pair, every
+// comparison direction), and so is every shape operation, reduce,
+// reduce-window, gather and a loop and an input fusion for each of the 13
+// element types. The instruction is compiled the way
+// CpuThunkEmitter::EmitKernel does it (AddKernel, Compile, JitLibrary::Load,
+// Lookup), so nothing can fall back to the reference kernel unnoticed: a
+// refusal fails the test. The kernel runs over its rows in two pieces (as two
+// threads would) and its result is compared with Evaluator::Run on the same
+// module bit for bit; any NaN matches any NaN. The only tolerance is the one
+// docs/cpu.md documents: f32 exp, tanh and logistic are polynomial
+// approximations.
 //
-// Inputs are deterministic. The first elements of each operand pair every
-// edge value of its type with every edge value of the other operands (0,
-// -0, ±inf, NaN, the largest and smallest finite and subnormal values,
-// INT_MIN and -1, values that saturate or wrap on convert, shift amounts
-// around the width); the rest are pseudo-random (random bits, small values,
-// wide magnitudes). ClaimsMatchTheCaseTable checks that the claims written
-// here (kClaims) are exactly CanEmit's over valid HLO, so a claim without
-// a test, or a test of something no longer claimed, fails.
+// Inputs are deterministic. The first elements of each elementwise operand
+// pair every edge value of its type with every edge value of the other
+// operands (0, -0, ±inf, NaN, the largest and smallest finite and
+// subnormal values, INT_MIN and -1, values that saturate or wrap on
+// convert, shift amounts around the width); shape operations see each edge
+// value once; the rest are pseudo-random (random bits, small values, wide
+// magnitudes). Start indices run through in-range, negative, far and
+// INT_MIN values over several runs. ClaimsMatchTheCaseTable checks that the
+// claims written here (kClaims) are exactly CanEmit's over valid HLO, so a
+// claim without a test, or a test of something no longer claimed, fails.
 #include "plugins/cpu/codegen/kernel_emitter.h"
 
 #include <bit>
@@ -824,8 +830,8 @@ TEST_P(KernelEmitterTest, MatchesEvaluator) {
   }
   if (known != nullptr) {
     EXPECT_TRUE(any_mismatch)
-        << c.name << " is listed in kKnownFailures but now matches the "
-        << "evaluator: remove it from the list";
+        << c.name << " is listed in kKnownFailures (" << known->reproducer
+        << ") but now matches the evaluator: remove it from the list";
   }
 }
 
