@@ -414,6 +414,20 @@ std::vector<Case> ShapeCases() {
         "T[4,7] reduce-window(p0, p1), window={size=2x3 pad=0_0x1_1}, "
         "to_apply=add",
         {Fill::kSmallInts, Fill::kSmallInts}, 1, reducers);
+    // Rows longer than 16384 are cut into pieces (here 4 of 10240) that
+    // threads may share.
+    add("add_long_rows",
+        "  p0 = T[2,40960] parameter(0)\n  p1 = T[2,40960] parameter(1)\n",
+        "T[2,40960] add(p0, p1)");
+    // Empty operands.
+    add("pad_empty_operand",
+        "  p0 = T[0,3] parameter(0)\n  p1 = T[] parameter(1)\n",
+        "T[2,5] pad(p0, p1), padding=1_1x1_1");
+    add("concatenate_with_empty",
+        "  p0 = T[5,0] parameter(0)\n  p1 = T[5,3] parameter(1)\n",
+        "T[5,3] concatenate(p0, p1), dimensions={1}");
+    add("reduce_empty", "  p0 = T[5,0] parameter(0)\n  p1 = T[] parameter(1)\n",
+        "T[5] reduce(p0, p1), dimensions={1}, to_apply=add", {}, 1, reducers);
     // The plugin's own thunk runs dynamic-update-slice when the layouts
     // agree; the emitter's kernel when they differ.
     add("dynamic-update-slice_relayout",
