@@ -483,6 +483,15 @@ std::vector<Case> ShapeCases() {
     c.runs = 3;
     out.push_back(c);
   }
+  // Indices above 2^24 are not exact in float: converting one to bf16
+  // through float rounds twice (2^24 + 2^16 + 1 becomes the tie 2^24 +
+  // 2^16, then 2^24), where convert's rules round once (2^24 + 2^17).
+  Case long_iota;
+  long_iota.name = "iota_beyond_2p24_bf16";
+  long_iota.hlo =
+      "HloModule m\nENTRY e {\n  ROOT r = bf16[16842756] iota(), "
+      "iota_dimension=0\n}\n";
+  out.push_back(long_iota);
   Case g;
   g.name = "gather_2d_window_f32";
   g.hlo =
