@@ -97,7 +97,20 @@ Value* Emitter::FromMemory(Value* v, PrimitiveType t) {
     return b_.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
   }
   if (t == PrimitiveType::F16) {
-    return b_.CreateFPExt(b_.CreateBitCast(v, b_.getHalfTy()), b_.getFloatTy());
+    Value* f =
+        b_.CreateFPExt(b_.CreateBitCast(v, b_.getHalfTy()), b_.getFloatTy());
+    // fpext quiets a signaling NaN (x86's vcvtph2ps does), which totalOrder
+    // comparisons would then see as the quiet NaN with its payload
+    // (0x7C01 == 0x7E01): a NaN keeps its own bits instead, the sign and
+    // the payload moved into float's places.
+    Value* bits = b_.CreateZExt(v, b_.getInt32Ty());
+    Value* nan = b_.CreateOr(
+        b_.CreateShl(b_.CreateAnd(bits, b_.getInt32(0x8000)), 16),
+        b_.CreateOr(b_.getInt32(0x7F800000),
+                    b_.CreateShl(b_.CreateAnd(bits, b_.getInt32(0x3FF)), 13)));
+    Value* is_nan = b_.CreateICmpUGT(b_.CreateAnd(v, b_.getInt16(0x7FFF)),
+                                     b_.getInt16(0x7C00));
+    return b_.CreateSelect(is_nan, b_.CreateBitCast(nan, b_.getFloatTy()), f);
   }
   if (t == PrimitiveType::BF16) {
     return b_.CreateBitCast(b_.CreateShl(b_.CreateZExt(v, b_.getInt32Ty()), 16),
