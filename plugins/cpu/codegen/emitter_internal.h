@@ -148,6 +148,8 @@ class Emitter {
   // Standalone kernels read operand i from buffer 1 + i; fused kernels
   // recurse into the fused computation (its parameters are the buffers).
   bool fused_ = false;
+  // f16 loads keep signaling NaNs' bits (a totalOrder compare reads them).
+  bool exact_f16_nans_ = false;
   const Instruction* root_ = nullptr;
   std::vector<Value*> buffers_;  // base pointers, loaded in the entry block
   int64_t next_index_id_ = 1;
