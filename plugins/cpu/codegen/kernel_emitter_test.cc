@@ -359,6 +359,10 @@ std::vector<Case> ShapeCases() {
         "T[5,37] broadcast(p0), dimensions={}");
     add("transpose", "  p0 = T[3,5,7] parameter(0)\n",
         "T[7,3,5] transpose(p0), dimensions={2,0,1}");
+    add("transpose_layouts", "  p0 = T[3,5,7]{0,1,2} parameter(0)\n",
+        "T[7,3,5]{1,2,0} transpose(p0), dimensions={2,0,1}");
+    add("broadcast_column_major", "  p0 = T[7,3]{0,1} parameter(0)\n",
+        "T[3,5,7]{0,2,1} broadcast(p0), dimensions={2,0}");
     add("reshape", "  p0 = T[3,5,7] parameter(0)\n", "T[5,21] reshape(p0)");
     add("reshape_column_major", "  p0 = T[6,10]{0,1} parameter(0)\n",
         "T[4,15]{0,1} reshape(p0)");
@@ -430,6 +434,12 @@ std::vector<Case> ShapeCases() {
         "T[5,3] concatenate(p0, p1), dimensions={1}");
     add("reduce_empty", "  p0 = T[5,0] parameter(0)\n  p1 = T[] parameter(1)\n",
         "T[5] reduce(p0, p1), dimensions={1}, to_apply=add", {}, 1, reducers);
+    // Reduce-window does not reassociate: any values, bit for bit.
+    add("reduce-window_add_any_values",
+        "  p0 = T[5,7] parameter(0)\n  p1 = T[] parameter(1)\n",
+        "T[4,3] reduce-window(p0, p1), window={size=2x3 stride=1x2}, "
+        "to_apply=add",
+        {}, 1, reducers);
     // The plugin's own thunk runs dynamic-update-slice when the layouts
     // agree; the emitter's kernel when they differ.
     add("dynamic-update-slice_relayout",
