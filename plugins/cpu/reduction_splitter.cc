@@ -1,12 +1,15 @@
 #include "plugins/cpu/reduction_splitter.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "core/ir/computation.h"
 #include "core/ir/module.h"
+#include "core/literal/literal.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
+#include "plugins/common/reducer.h"
 
 namespace plexa::cpu {
 namespace {
@@ -22,6 +25,27 @@ Shape RowMajorShape(PrimitiveType t, std::vector<int64_t> dims) {
   Shape s(t, dims);
   LayoutUtil::SetToDefaultLayout(&s);
   return s;
+}
+
+// The split applies the init value once per part and once more to the
+// partial results; the evaluator (docs/evaluator.md "reduce") applies it
+// once. That is the same only when applying it again changes nothing: an
+// idempotent reducer (maximum, minimum, and, or) or an init that is a
+// constant identity (0 for add, 1 for multiply). A sum with init 7 split
+// into 4 parts would otherwise add 35.
+bool InitMayRepeat(const Instruction& reduce) {
+  const std::optional<backend::MatchedReducer> m =
+      backend::MatchReducer(*reduce.to_apply());
+  if (!m.has_value()) return false;
+  if (m->opcode != HloOpcode::kAdd && m->opcode != HloOpcode::kMultiply) {
+    return true;
+  }
+  const Instruction& init = *reduce.operand(1);
+  if (init.opcode() != HloOpcode::kConstant || !init.shape().IsScalar()) {
+    return false;
+  }
+  const double identity = m->opcode == HloOpcode::kAdd ? 0.0 : 1.0;
+  return init.literal().GetAsDouble({}) == identity;  // -0 counts as 0
 }
 
 }  // namespace
@@ -45,7 +69,7 @@ absl::StatusOr<bool> ReductionSplitter::Run(Module& module) {
       bool leading = true;
       for (size_t i = 0; i < dims.size(); ++i)
         leading &= dims[i] == static_cast<int64_t>(i);
-      if (!leading || dims.empty()) continue;
+      if (!leading || dims.empty() || !InitMayRepeat(*r)) continue;
       int64_t reduced = 1;
       for (int64_t d : dims) reduced *= xs.dimensions(d);
       const int64_t kept = ShapeUtil::ElementsIn(r->shape());

@@ -6,7 +6,9 @@
 // Applies to single-input reduces whose reduced dimensions are the leading
 // ones of a row-major input, with R ≥ 65536 reduced elements and at most 8
 // result elements. Floating-point sums are reassociated (as XLA's own
-// tree reduction does); the reducer is taken to be associative.
+// tree reduction does). The reducer must be add, multiply, maximum,
+// minimum, and or or (plugins/common/reducer.h), and for add and multiply
+// the init a constant 0 or 1: the split applies the init once per part.
 #ifndef PLEXA_PLUGINS_CPU_REDUCTION_SPLITTER_H_
 #define PLEXA_PLUGINS_CPU_REDUCTION_SPLITTER_H_
 

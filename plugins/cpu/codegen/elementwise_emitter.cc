@@ -414,11 +414,13 @@ absl::StatusOr<Value*> Emitter::EmitElementwiseUnrounded(
     case HloOpcode::kSelect:
       return b_.CreateSelect(ops[0], ops[1], ops[2]);
     case HloOpcode::kClamp: {
-      // clamp(lo, x, hi) = min(max(x, lo), hi); a NaN in lo, x or hi (in
+      // clamp(lo, x, hi) = min(hi, max(x, lo)) with std::min/std::max's
+      // choice between equal values, as the evaluator (and ClampExpander):
+      // clamp(0, -7.25, -0) is -0 (hi), not 0; a NaN in lo, x or hi (in
       // that order) is the result.
       const PrimitiveType vt = h.operand(1)->shape().element_type();
       Value* r =
-          EmitMaxMin(EmitMaxMin(ops[1], ops[0], vt, true), ops[2], vt, false);
+          EmitMaxMin(ops[2], EmitMaxMin(ops[1], ops[0], vt, true), vt, false);
       if (primitive_util::IsFloatingPointType(vt)) {
         r = b_.CreateSelect(b_.CreateFCmpUNO(ops[2], ops[2]), ops[2], r);
         r = b_.CreateSelect(b_.CreateFCmpUNO(ops[1], ops[1]), ops[1], r);

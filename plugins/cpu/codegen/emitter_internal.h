@@ -11,6 +11,7 @@
 #define PLEXA_PLUGINS_CPU_CODEGEN_EMITTER_INTERNAL_H_
 
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -97,8 +98,14 @@ class Emitter {
   absl::StatusOr<Value*> EmitReduce(const Instruction& h, Index& idx);
   absl::StatusOr<Value*> EmitReduceWindow(const Instruction& h, Index& idx);
   absl::StatusOr<Value*> EmitGather(const Instruction& h, Index& idx);
-  // A scalar index operand value as i64.
+  // A scalar index operand value as i64. A u64 index above INT64_MAX
+  // saturates there (it would read as negative and clamp to 0; the
+  // evaluator clamps it to the last valid start).
   Value* IndexToI64(Value* v, PrimitiveType t) {
+    if (t == PrimitiveType::U64) {
+      return b_.CreateSelect(b_.CreateICmpSLT(v, C64(0)),
+                             C64(std::numeric_limits<int64_t>::max()), v);
+    }
     return primitive_util::IsSignedIntegralType(t) ? b_.CreateSExt(v, I64())
                                                    : b_.CreateZExt(v, I64());
   }
@@ -141,6 +148,8 @@ class Emitter {
   // Standalone kernels read operand i from buffer 1 + i; fused kernels
   // recurse into the fused computation (its parameters are the buffers).
   bool fused_ = false;
+  // f16 loads keep signaling NaNs' bits (a totalOrder compare reads them).
+  bool exact_f16_nans_ = false;
   const Instruction* root_ = nullptr;
   std::vector<Value*> buffers_;  // base pointers, loaded in the entry block
   int64_t next_index_id_ = 1;

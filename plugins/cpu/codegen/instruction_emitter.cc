@@ -111,9 +111,7 @@ absl::StatusOr<Value*> Emitter::EmitUncached(const Instruction& h, Index& idx) {
         Index scalar = NewIndex(&is, {}, C64(0));
         absl::StatusOr<Value*> v = EmitOperand(h, first + d, scalar);
         if (!v.ok()) return v;
-        Value* start = primitive_util::IsSignedIntegralType(is.element_type())
-                           ? b_.CreateSExt(*v, I64())
-                           : b_.CreateZExt(*v, I64());
+        Value* start = IndexToI64(*v, is.element_type());
         const int64_t hi = os.dimensions(d) - window.dimensions(d);
         start = b_.CreateSelect(b_.CreateICmpSLT(start, C64(0)), C64(0), start);
         starts[d] =
@@ -163,8 +161,27 @@ absl::StatusOr<Value*> Emitter::EmitUncached(const Instruction& h, Index& idx) {
           return b_.CreateFPExt(b_.CreateFPTrunc(d, b_.getHalfTy()),
                                 b_.getFloatTy());
         }
-        if (t == PrimitiveType::BF16)
-          return Round(b_.CreateSIToFP(i, b_.getFloatTy()), t);
+        if (t == PrimitiveType::BF16) {
+          // Rounded to bf16's 8 significant bits here, to nearest even,
+          // then converted exactly: through float, an index above 2^24
+          // would round twice (2^24 + 2^16 + 1 to the tie 2^24 + 2^16,
+          // then to 2^24, where convert's rules give 2^24 + 2^17).
+          Value* width = b_.CreateSub(
+              C64(64), Intrinsic(llvm::Intrinsic::ctlz, {i, b_.getFalse()}));
+          Value* over = b_.CreateICmpSGT(width, C64(8));
+          Value* shift =
+              b_.CreateSelect(over, b_.CreateSub(width, C64(8)), C64(0));
+          Value* q = b_.CreateLShr(i, shift);
+          Value* rem = b_.CreateAnd(
+              i, b_.CreateSub(b_.CreateShl(C64(1), shift), C64(1)));
+          Value* half = b_.CreateLShr(b_.CreateShl(C64(1), shift), C64(1));
+          Value* odd = b_.CreateICmpNE(b_.CreateAnd(q, C64(1)), C64(0));
+          Value* up = b_.CreateAnd(
+              over, b_.CreateOr(b_.CreateICmpUGT(rem, half),
+                                b_.CreateAnd(b_.CreateICmpEQ(rem, half), odd)));
+          q = b_.CreateAdd(q, b_.CreateZExt(up, I64()));
+          return b_.CreateUIToFP(b_.CreateShl(q, shift), b_.getFloatTy());
+        }
         return b_.CreateFPTrunc(d, b_.getFloatTy());
       }
       return b_.CreateTrunc(i, RegisterType(t));
