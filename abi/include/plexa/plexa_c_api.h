@@ -124,6 +124,16 @@ typedef enum {
   PLX_Value_FLOAT = 3
 } PLX_ValueKind;
 
+/* Arrays of structs. PLX_NamedValue, PLX_ArrayShape and PLX_CallFrameBuffer
+ * travel as arrays with only a count (`options`/`num_options`, ...): the
+ * reader walks them at its own sizeof. These element structs are FROZEN:
+ * their size and fields never change in major 1 (tests/abi checks the exact
+ * sizes against the header that introduced each). A minor that needs more
+ * per element adds a new struct and a new array field beside the old one;
+ * their struct_size fields stay so that a reader can still reject garbage.
+ * Every other struct is only ever passed by pointer and may grow at its end
+ * (its struct_size says how much the caller knew). */
+
 typedef struct PLX_NamedValue {
   size_t struct_size;
   const char* name;
