@@ -106,7 +106,8 @@ int main(int argc, char** argv) {
 
     plexa::cpu::GemmArgs<float> g{n,        n, n, a.data(), n, 1,
                                   b.data(), n, 1, c.data(), n};
-    const Timing ours = Time([&] { plexa::cpu::Gemm(g, &pool).IgnoreError(); }, flops);
+    const Timing ours =
+        Time([&] { plexa::cpu::Gemm(g, &pool).IgnoreError(); }, flops);
 
     const Timing theirs = Time(
         [&] {

@@ -23,9 +23,9 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "core/literal/literal.h"
 #include "core/runtime/custom_call.h"
 #include "core/runtime/host_feeds.h"
-#include "core/literal/literal.h"
 #include "core/shape/shape.h"
 #include "plexa/plexa_c_api.h"
 

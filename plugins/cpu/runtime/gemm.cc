@@ -19,9 +19,9 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <mutex>
 #include <atomic>
 #include <cstring>
+#include <mutex>
 #include <type_traits>
 
 #include "plugins/common/aligned_memory.h"

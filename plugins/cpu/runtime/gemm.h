@@ -18,7 +18,6 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
-
 #include "plugins/cpu/runtime/thread_pool.h"
 
 namespace plexa::cpu {

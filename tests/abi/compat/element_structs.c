@@ -8,8 +8,8 @@
  * instead. Compiled against the frozen headers, the current header and the
  * simulated 1.2 header; PLX_ELEMENT_FN names the function,
  * PLX_ELEMENT_SINCE_1_1 adds the structs 1.1 introduced. */
-#include <stddef.h>
 #include <plexa/plexa_c_api.h>
+#include <stddef.h>
 
 #include "compat/layout_entry.h"
 
@@ -23,8 +23,7 @@ static const PlxLayoutEntry kEntries[] = {
     PLX_ELEMENT_SIZE(PLX_NamedValue) PLX_ELEMENT_MACRO(PLX_NamedValue)
         PLX_ELEMENT_SIZE(PLX_ArrayShape) PLX_ELEMENT_MACRO(PLX_ArrayShape)
 #else
-    PLX_ELEMENT_SIZE(PLX_CallFrameBuffer)
-        PLX_ELEMENT_MACRO(PLX_CallFrameBuffer)
+    PLX_ELEMENT_SIZE(PLX_CallFrameBuffer) PLX_ELEMENT_MACRO(PLX_CallFrameBuffer)
 #endif
 };
 
