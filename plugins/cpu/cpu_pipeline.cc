@@ -3,6 +3,7 @@
 #include <initializer_list>
 #include <optional>
 
+#include "absl/strings/str_cat.h"
 #include "core/passes/dce.h"
 #include "core/passes/default_pipeline.h"
 #include "core/passes/fusion.h"
@@ -56,12 +57,23 @@ std::optional<Layout> DenseOperandLayout(const Instruction& inst,
 
 }  // namespace
 
-absl::Status RunCpuPipeline(Module* module) {
+absl::Status RunCpuPipeline(Module* module, CpuExtension* extension) {
   PipelineOptions options;
   options.expand_batch_norm = true;
   options.layout_preferences.required_operand_layout = DenseOperandLayout;
   absl::StatusOr<bool> changed = RunDefaultPipeline(module, options);
   if (!changed.ok()) return changed.status();
+  if (extension != nullptr) {
+    absl::StatusOr<bool> rewritten = extension->RewriteBeforeFusion(module);
+    if (!rewritten.ok()) return rewritten.status();
+    if (*rewritten) {
+      if (absl::Status s = VerifyModule(*module); !s.ok()) {
+        return absl::InternalError(
+            absl::StrCat(extension->name(),
+                         " rewrite left an invalid module: ", s.message()));
+      }
+    }
+  }
   // Then the CPU's own choices: split reductions with tiny results, fuse
   // loops and reductions with their producers (dots stay GEMM calls).
   ReductionSplitter splitter;

@@ -6,11 +6,14 @@
 
 #include "absl/status/status.h"
 #include "core/ir/module.h"
+#include "plugins/cpu/cpu_extension.h"
 
 namespace plexa::cpu {
 
-// `module` must be verified; it is verified again afterwards.
-absl::Status RunCpuPipeline(Module* module);
+// `module` must be verified; it is verified again afterwards. An
+// `extension` (may be null) rewrites the module after the default pipeline,
+// before the CPU's own passes.
+absl::Status RunCpuPipeline(Module* module, CpuExtension* extension = nullptr);
 
 }  // namespace plexa::cpu
 

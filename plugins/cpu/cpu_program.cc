@@ -14,6 +14,8 @@ namespace plexa::cpu {
 struct CpuProgram::State {
   std::unique_ptr<backend::ProgramExecutor> executor;
   std::unique_ptr<JitLibrary> library;
+  // Its thunks may use what the extension owns (an engine).
+  std::shared_ptr<CpuExtension> extension;
 };
 
 CpuProgram::~CpuProgram() = default;
@@ -38,8 +40,9 @@ absl::StatusOr<std::shared_ptr<const CpuProgram>> CompileProgram(
   std::shared_ptr<CpuProgram> program(new CpuProgram());
   program->state_ = std::make_unique<CpuProgram::State>();
   KernelModule kernels(module->name(), options.compile_threads);
+  program->state_->extension = options.extension;
   CpuThunkEmitter compiler(options.num_replicas, custom_calls, &kernels,
-                           &program->stats_);
+                           &program->stats_, options.extension.get());
   absl::StatusOr<CompiledComputation*> entry =
       compiler.Compile(*module->entry_computation(), /*is_entry=*/true);
   if (!entry.ok()) return entry.status();

@@ -37,6 +37,7 @@
 #include "core/ir/module.h"
 #include "plugins/common/thunk.h"
 #include "plugins/common/thunk_emitter.h"
+#include "plugins/cpu/cpu_extension.h"
 #include "plugins/cpu/runtime/thread_pool.h"
 
 namespace plexa::cpu {
@@ -54,6 +55,9 @@ struct ProgramCompileOptions {
   // LLVM modules compiled in parallel (kernels are spread over them).
   int compile_threads = 1;
   std::string* ir_dump = nullptr;
+  // Makes the thunks of the instructions it claims (cpu_extension.h); may
+  // be null. The program keeps it.
+  std::shared_ptr<CpuExtension> extension;
 };
 
 // `module` must be verified, optimized and fused (RunCpuPipeline).

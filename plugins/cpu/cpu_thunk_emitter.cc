@@ -21,6 +21,20 @@ namespace plexa::cpu {
 
 absl::Status CpuThunkEmitter::EmitBackendInstruction(CompiledComputation& cc,
                                                      const Instruction& h) {
+  if (extension_ != nullptr) {
+    absl::StatusOr<ExtensionThunk> t = extension_->MakeThunk(h);
+    if (!t.ok()) return t.status();
+    if (t->thunk != nullptr) {
+      Thunk* thunk = t->thunk.get();
+      AddRuntimeThunk(cc, h, std::move(t->thunk));
+      if (t->scratch_bytes > 0) {
+        thunk->outputs.push_back(NewSlot(
+            cc, ShapeUtil::MakeShape(PrimitiveType::U8, {t->scratch_bytes}),
+            SlotKind::kTemp));
+      }
+      return absl::OkStatus();
+    }
+  }
   switch (h.opcode()) {
     case HloOpcode::kCustomCall:
       return EmitCustomCall(cc, h);

@@ -9,6 +9,8 @@
 //   - fusions, elementwise, shape and reduce instructions: JIT-compiled
 //     LLVM loop kernels (codegen/kernel_emitter.h);
 //   - the rest: the evaluator (ReferenceThunk).
+// A CpuExtension (cpu_extension.h) is asked first and may claim any
+// instruction with a thunk of its own.
 #ifndef PLEXA_PLUGINS_CPU_CPU_THUNK_EMITTER_H_
 #define PLEXA_PLUGINS_CPU_CPU_THUNK_EMITTER_H_
 
@@ -21,6 +23,7 @@
 #include "plugins/common/thunk_emitter.h"
 #include "plugins/cpu/codegen/kernel_emitter.h"
 #include "plugins/cpu/conv_thunk.h"
+#include "plugins/cpu/cpu_extension.h"
 #include "plugins/cpu/kernel_thunk.h"
 #include "plugins/cpu/sort_thunk.h"
 
@@ -29,13 +32,16 @@ namespace plexa::cpu {
 class CpuThunkEmitter : public backend::ThunkEmitter {
  public:
   // `kernels` collects the loop kernels and comparators to compile;
-  // `resolver` resolves custom-call targets. Both must outlive the emitter.
+  // `resolver` resolves custom-call targets; `extension` (may be null) is
+  // asked first for every instruction. All must outlive the emitter.
   CpuThunkEmitter(int64_t num_replicas,
                   const sdk::CustomCallResolver& custom_calls,
-                  KernelModule* kernels, backend::ProgramStats* stats)
+                  KernelModule* kernels, backend::ProgramStats* stats,
+                  CpuExtension* extension = nullptr)
       : ThunkEmitter(num_replicas, stats),
         custom_calls_(custom_calls),
-        kernels_(kernels) {}
+        kernels_(kernels),
+        extension_(extension) {}
 
   // The thunks whose functions come from the compiled kernels.
   std::vector<KernelThunk*>& kernel_thunks() { return kernel_thunks_; }
@@ -57,6 +63,7 @@ class CpuThunkEmitter : public backend::ThunkEmitter {
 
   const sdk::CustomCallResolver& custom_calls_;
   KernelModule* kernels_;
+  CpuExtension* extension_;
   absl::flat_hash_map<const Instruction*, ConvThunk<float>*> f32_convs_;
   std::vector<KernelThunk*> kernel_thunks_;
   std::vector<SortThunk*> sort_thunks_;
