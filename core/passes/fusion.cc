@@ -207,80 +207,15 @@ std::optional<Group> FusionPlanner::Grow(Instruction* r) {
 }
 
 absl::StatusOr<int64_t> FusionPlanner::Build() {
-  Module* module = c_->parent();
   for (const Group& g : groups_) {
     std::vector<Instruction*> members;
     for (Instruction* inst : order_) {
       if (g.members.contains(inst)) members.push_back(inst);
     }
-    std::vector<Instruction*> externals;
-    absl::flat_hash_set<const Instruction*> listed;
-    for (const Instruction* m : members) {
-      for (Instruction* op : m->operands()) {
-        if (!g.members.contains(op) && listed.insert(op).second) {
-          externals.push_back(op);
-        }
-      }
-    }
-    auto fused = std::make_unique<Computation>("fused_computation");
-    absl::flat_hash_map<const Instruction*, Instruction*> map;
-    for (size_t i = 0; i < externals.size(); ++i) {
-      InstructionAttrs attrs;
-      attrs.parameter_number = static_cast<int64_t>(i);
-      auto param = Instruction::Create(HloOpcode::kParameter,
-                                       externals[i]->shape(), {}, attrs);
-      param->set_name(absl::StrCat("param_", i));
-      map[externals[i]] = fused->AddInstruction(std::move(param));
-    }
-    for (const Instruction* m : members) {
-      std::vector<Instruction*> operands;
-      for (const Instruction* op : m->operands())
-        operands.push_back(map.at(op));
-      map[m] = AddClone(fused.get(), *m, std::move(operands));
-    }
-    fused->set_root_instruction(map.at(g.root));
-    Computation* fc = module->AddComputation(std::move(fused));
-    InstructionAttrs attrs;
-    attrs.fusion_kind = g.kind;
-    Instruction* fusion = c_->AddInstruction(
-        Instruction::Create(HloOpcode::kFusion, g.root->shape(), externals,
-                            std::move(attrs), {fc}));
-    PLEXA_RETURN_IF_ERROR(g.root->ReplaceAllUsesWith(fusion));
-    // Users first, so each has no users left when it goes.
-    for (auto it = members.rbegin(); it != members.rend(); ++it) {
-      if (!g.moved.contains(*it)) continue;
-      PLEXA_RETURN_IF_ERROR(c_->RemoveInstruction(*it));
-    }
+    PLEXA_RETURN_IF_ERROR(
+        FuseInstructions(c_, members, g.root, g.kind).status());
   }
   return static_cast<int64_t>(groups_.size());
-}
-
-// The computations fusion works in: the entry and those it reaches through
-// control flow (not reducers, comparators or fused computations).
-std::vector<Computation*> ControlFlowComputations(const Module& module) {
-  std::vector<Computation*> out;
-  absl::flat_hash_set<const Computation*> seen;
-  std::vector<Computation*> work;
-  if (module.entry_computation() != nullptr) {
-    work.push_back(module.entry_computation());
-    seen.insert(module.entry_computation());
-  }
-  while (!work.empty()) {
-    Computation* c = work.back();
-    work.pop_back();
-    out.push_back(c);
-    for (const Instruction* inst : c->instructions()) {
-      const HloOpcode op = inst->opcode();
-      if (op != HloOpcode::kWhile && op != HloOpcode::kCall &&
-          op != HloOpcode::kConditional) {
-        continue;
-      }
-      for (Computation* callee : inst->called_computations()) {
-        if (seen.insert(callee).second) work.push_back(callee);
-      }
-    }
-  }
-  return out;
 }
 
 }  // namespace

@@ -399,4 +399,76 @@ Shape WithDefaultLayout(Shape shape) {
   return shape;
 }
 
+absl::StatusOr<Instruction*> FuseInstructions(
+    Computation* computation, absl::Span<Instruction* const> members,
+    Instruction* root, FusionKind kind, std::string backend_config) {
+  absl::flat_hash_set<const Instruction*> in_group(members.begin(),
+                                                   members.end());
+  std::vector<Instruction*> externals;
+  absl::flat_hash_set<const Instruction*> listed;
+  for (const Instruction* m : members) {
+    for (Instruction* op : m->operands()) {
+      if (!in_group.contains(op) && listed.insert(op).second) {
+        externals.push_back(op);
+      }
+    }
+  }
+  auto fused = std::make_unique<Computation>("fused_computation");
+  absl::flat_hash_map<const Instruction*, Instruction*> map;
+  for (size_t i = 0; i < externals.size(); ++i) {
+    InstructionAttrs attrs;
+    attrs.parameter_number = static_cast<int64_t>(i);
+    auto param = Instruction::Create(HloOpcode::kParameter,
+                                     externals[i]->shape(), {}, attrs);
+    param->set_name(absl::StrCat("param_", i));
+    map[externals[i]] = fused->AddInstruction(std::move(param));
+  }
+  for (const Instruction* m : members) {
+    std::vector<Instruction*> operands;
+    for (const Instruction* op : m->operands()) operands.push_back(map.at(op));
+    map[m] = AddClone(fused.get(), *m, std::move(operands));
+  }
+  fused->set_root_instruction(map.at(root));
+  Computation* fc = computation->parent()->AddComputation(std::move(fused));
+  InstructionAttrs attrs;
+  attrs.fusion_kind = kind;
+  attrs.backend_config = std::move(backend_config);
+  Instruction* fusion = computation->AddInstruction(Instruction::Create(
+      HloOpcode::kFusion, root->shape(), externals, std::move(attrs), {fc}));
+  PLEXA_RETURN_IF_ERROR(root->ReplaceAllUsesWith(fusion));
+  // Users first, so each has no users left when it goes.
+  for (auto it = members.rbegin(); it != members.rend(); ++it) {
+    if ((*it)->user_count() == 0 && *it != fusion) {
+      PLEXA_RETURN_IF_ERROR(computation->RemoveInstruction(*it));
+    }
+  }
+  return fusion;
+}
+
+std::vector<Computation*> ControlFlowComputations(const Module& module) {
+  std::vector<Computation*> out;
+  absl::flat_hash_set<const Computation*> seen;
+  std::vector<Computation*> work;
+  if (module.entry_computation() != nullptr) {
+    work.push_back(module.entry_computation());
+    seen.insert(module.entry_computation());
+  }
+  while (!work.empty()) {
+    Computation* c = work.back();
+    work.pop_back();
+    out.push_back(c);
+    for (const Instruction* inst : c->instructions()) {
+      const HloOpcode op = inst->opcode();
+      if (op != HloOpcode::kWhile && op != HloOpcode::kCall &&
+          op != HloOpcode::kConditional) {
+        continue;
+      }
+      for (Computation* callee : inst->called_computations()) {
+        if (seen.insert(callee).second) work.push_back(callee);
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace plexa

@@ -159,6 +159,22 @@ absl::StatusOr<Computation*> RestoreExecutionOrder(
 
 // ---- Constants -------------------------------------------------------------
 
+// The computations that run as steps of a program: the entry and those it
+// reaches through while, call and conditional (not reducers, comparators,
+// scatter or map computations, fused computations). Fusion and backend
+// rewrites work in these.
+std::vector<Computation*> ControlFlowComputations(const Module& module);
+
+// Replaces `members` (instructions of `computation`, operands before
+// users, `root` among them and the only one whose value is used outside)
+// with one fusion instruction of `kind` whose fused computation holds
+// clones of them; its operands are the values the members read from
+// outside, in first-use order. Members left without users afterwards are
+// removed; a member also used outside stays, duplicated into the fusion.
+absl::StatusOr<Instruction*> FuseInstructions(
+    Computation* computation, absl::Span<Instruction* const> members,
+    Instruction* root, FusionKind kind, std::string backend_config = "");
+
 // True if `instruction` is a constant, or a broadcast of a constant, whose
 // every element equals `value` (for complex: real part `value`, imaginary
 // 0; pred: 0 or 1). A zero-element array never matches.

@@ -165,7 +165,7 @@ if [ "$backend" = cpu ]; then
   check_error "threads must be positive" "--threads expects a positive" \
     run "$here/sum_rows.hlo" --input="$data/x.npy" --threads=0
 elif [ "$backend" = reference ]; then
-  check_error "--threads is a cpu option" "options of the cpu plugin" \
+  check_error "--threads is a cpu option" "options of the cpu and onednn plugins" \
     run "$here/sum_rows.hlo" --input="$data/x.npy" --threads=2
 fi
 

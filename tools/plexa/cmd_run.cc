@@ -196,8 +196,8 @@ absl::StatusOr<Runner> MakeInterpreterRunner(const Module& module,
   }};
 }
 
-// Client options for the plugins that take them (reference and cpu:
-// num_devices; cpu: num_threads, report).
+// Client options for the plugins that take them (reference, cpu and onednn:
+// num_devices; cpu and onednn: num_threads, report).
 struct PluginFlags {
   int64_t threads = 0;  // 0: the plugin's default
   bool report = false;
@@ -213,13 +213,16 @@ absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
   if (!plugin.ok()) return plugin.status();
   std::vector<host::Plugin::Option> options;
   const std::string& name = (*plugin)->attributes().name;
-  if ((name == "reference" || name == "cpu") && replicas > 1) {
+  // The CPU plugin and the plugins built on its client (onednn).
+  const bool cpu_client = name == "cpu" || name == "onednn";
+  if ((name == "reference" || cpu_client) && replicas > 1) {
     options.push_back({"num_devices", PLX_Value_INT64, "", replicas});
   }
-  if ((flags.threads > 0 || flags.report) && name != "cpu") {
+  if ((flags.threads > 0 || flags.report) && !cpu_client) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "--threads and --report are options of the cpu plugin, not of '", name,
-        "'"));
+        "--threads and --report are options of the cpu and onednn plugins, "
+        "not of '",
+        name, "'"));
   }
   if (flags.threads > 0) {
     options.push_back({"num_threads", PLX_Value_INT64, "", flags.threads});

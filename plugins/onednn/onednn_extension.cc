@@ -1,0 +1,187 @@
+#include "plugins/onednn/onednn_extension.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/passes/pass_util.h"
+#include "plugins/onednn/onednn_thunk.h"
+
+namespace plexa::onednn {
+namespace {
+
+constexpr absl::string_view kConfigPrefix = "{\"onednn\":";
+
+std::string ConfigFor(const Instruction& anchor) {
+  return absl::StrCat(
+      kConfigPrefix,
+      anchor.opcode() == HloOpcode::kDot ? "\"matmul\"" : "\"convolution\"",
+      "}");
+}
+
+bool IsAnchor(const Instruction& i) {
+  return (i.opcode() == HloOpcode::kDot ||
+          i.opcode() == HloOpcode::kConvolution) &&
+         i.control_predecessors().empty() && i.control_successors().empty();
+}
+
+// The chain of `anchor` with as many of its matched post-ops as oneDNN
+// takes (a post-op it refuses ends the chain there).
+absl::StatusOr<Chain> LongestBuildableChain(const Instruction& anchor,
+                                            const MatchOptions& options,
+                                            const dnnl::engine& engine) {
+  Chain chain;
+  chain.anchor = &anchor;
+  chain.post_ops = MatchPostOps(anchor, options);
+  while (true) {
+    absl::StatusOr<Plan> plan = BuildPlan(chain, engine);
+    if (plan.ok()) return chain;
+    if (chain.post_ops.empty()) return plan.status();
+    chain.post_ops.pop_back();
+  }
+}
+
+}  // namespace
+
+bool IsOneDnnFusion(const Instruction& h) {
+  return h.opcode() == HloOpcode::kFusion &&
+         h.attrs().fusion_kind == FusionKind::kCustom &&
+         absl::StartsWith(h.attrs().backend_config, kConfigPrefix) &&
+         h.called_computations().size() == 1;
+}
+
+absl::StatusOr<std::shared_ptr<OneDnnExtension>> OneDnnExtension::Create(
+    MatchOptions options, int num_threads) {
+  try {
+    dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+    return std::shared_ptr<OneDnnExtension>(
+        new OneDnnExtension(std::move(engine), options, num_threads));
+  } catch (const dnnl::error& e) {
+    return absl::UnavailableError(
+        absl::StrCat("oneDNN has no CPU engine: ", e.what()));
+  }
+}
+
+absl::StatusOr<bool> OneDnnExtension::RewriteBeforeFusion(Module* module) {
+  bool changed = false;
+  for (Computation* c : ControlFlowComputations(*module)) {
+    // Anchors first: rewriting one removes only its own post-ops.
+    std::vector<Instruction*> anchors;
+    for (Instruction* i : c->MakeInstructionPostOrder()) {
+      if (IsAnchor(*i)) anchors.push_back(i);
+    }
+    for (Instruction* anchor : anchors) {
+      absl::StatusOr<Chain> chain =
+          LongestBuildableChain(*anchor, options_, engine_);
+      if (!chain.ok()) {  // the CPU plugin runs it
+        std::lock_guard<std::mutex> lock(mu_);
+        if (stats_.size() > 64) stats_.clear();
+        stats_[module].refused.push_back(std::string(chain.status().message()));
+        continue;
+      }
+      absl::StatusOr<Instruction*> fusion = FuseInstructions(
+          c, chain->Members(), const_cast<Instruction*>(chain->last()),
+          FusionKind::kCustom, ConfigFor(*anchor));
+      if (!fusion.ok()) return fusion.status();
+      (*fusion)->set_name(
+          c->UniqueName(absl::StrCat("onednn_", anchor->name())));
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+absl::StatusOr<cpu::ExtensionThunk> OneDnnExtension::MakeThunk(
+    const Instruction& h) {
+  if (!IsOneDnnFusion(h)) return cpu::ExtensionThunk{};
+  const Computation& fc = *h.called_computations()[0];
+  const Instruction* anchor = nullptr;
+  int anchors = 0;
+  for (const Instruction* i : fc.instructions()) {
+    if (IsAnchor(*i)) {
+      anchor = i;
+      ++anchors;
+    }
+  }
+  if (anchors != 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        h.name(), ": a oneDNN fusion holds one dot or convolution, not ",
+        anchors));
+  }
+  // The rewrite already chose the post-ops: take every one there is.
+  MatchOptions all;
+  all.relaxed_nan = true;
+  all.max_post_ops = 1 << 20;
+  Chain chain;
+  chain.anchor = anchor;
+  chain.post_ops = MatchPostOps(*anchor, all);
+  if (chain.last() != fc.root_instruction()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(h.name(),
+                     ": the fused computation is not one oneDNN primitive with "
+                     "post-ops"));
+  }
+  absl::StatusOr<Plan> plan = BuildPlan(chain, engine_);
+  if (!plan.ok()) {
+    // On a machine where oneDNN does not take it (a deserialized program),
+    // the CPU plugin runs the fusion.
+    return cpu::ExtensionThunk{};
+  }
+  std::vector<int> input_index;
+  for (const PlanArg& a : plan->inputs) {
+    if (a.source->opcode() != HloOpcode::kParameter) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          h.name(), ": ", a.source->name(),
+          " is computed inside the oneDNN fusion; it must be an operand"));
+    }
+    input_index.push_back(static_cast<int>(a.source->attrs().parameter_number));
+  }
+  for (const Instruction* op : h.operands()) {
+    if (!op->shape().IsArray()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(h.name(), ": a oneDNN fusion takes arrays only"));
+    }
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stats_.size() > 64) stats_.clear();
+    Stats& s = stats_[h.parent()->parent()];
+    (plan->kind == Plan::Kind::kMatmul ? s.matmuls : s.convolutions) += 1;
+    s.post_ops += plan->post_op_count;
+    s.reorders += plan->reorders;
+    s.impls[plan->impl] += 1;
+  }
+  cpu::ExtensionThunk out;
+  out.scratch_bytes = plan->scratch_bytes;
+  out.thunk = std::make_unique<OneDnnThunk>(
+      std::move(*plan), std::move(input_index), engine_, num_threads_);
+  return out;
+}
+
+std::string OneDnnExtension::Report(const Module& optimized) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = stats_.find(&optimized);
+  if (it == stats_.end()) return "no dot or convolution";
+  const Stats s = it->second;
+  stats_.erase(it);
+  std::vector<std::string> impls;
+  for (const auto& [name, n] : s.impls) {
+    impls.push_back(absl::StrCat(name, " x", n));
+  }
+  std::sort(impls.begin(), impls.end());
+  std::string out = absl::StrCat(
+      s.matmuls + s.convolutions, " oneDNN primitives (matmul ", s.matmuls,
+      ", convolution ", s.convolutions, "), ", s.post_ops, " post-ops fused, ",
+      s.reorders, " reorders per execution");
+  if (!impls.empty()) absl::StrAppend(&out, "; ", absl::StrJoin(impls, ", "));
+  if (!s.refused.empty()) {
+    absl::StrAppend(
+        &out, "; left to the CPU plugin: ", absl::StrJoin(s.refused, "; "));
+  }
+  return out;
+}
+
+}  // namespace plexa::onednn

@@ -1,0 +1,108 @@
+// What the oneDNN plugin maps to a oneDNN primitive, and the primitive it
+// builds for it.
+//
+// A chain is an anchor — a dot (dnnl::matmul) or a convolution
+// (dnnl::convolution_forward) — and the elementwise instructions that
+// consume it one after the other (each the only user of the one before),
+// which run as the primitive's post-ops:
+//   - binary: add, subtract, multiply, divide (the chain on the left for
+//     subtract and divide), maximum and minimum (relaxed NaN mode only) with
+//     another value of the result's shape or a broadcast of one (a bias, a
+//     per-channel scale, a scalar): the post-op reads the broadcast's
+//     operand with size-1 dimensions, never the broadcast array;
+//   - eltwise: tanh, logistic, exponential, negate; in relaxed NaN mode
+//     also maximum with 0 (relu) and clamp between scalar constants.
+// oneDNN's max, relu and clip return the other operand for a NaN input
+// where HLO's maximum, minimum and clamp return NaN (checked on this
+// machine's oneDNN 2.6: relu(NaN) = 0), so they are post-ops only when the
+// client asks for relaxed NaN semantics (docs/onednn.md).
+//
+// MatchChain finds a chain in any computation; the plugin's rewrite
+// (onednn_extension.h) makes each one a fusion of kind kCustom, and the
+// thunk is built from the fused computation by matching it again. Both use
+// BuildPlan, so a chain is rewritten only if oneDNN takes it.
+#ifndef PLEXA_PLUGINS_ONEDNN_ONEDNN_PLAN_H_
+#define PLEXA_PLUGINS_ONEDNN_ONEDNN_PLAN_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/ir/instruction.h"
+#include "oneapi/dnnl/dnnl.hpp"
+
+namespace plexa::onednn {
+
+struct MatchOptions {
+  // maximum, minimum and clamp as post-ops although oneDNN drops NaNs.
+  bool relaxed_nan = false;
+  int max_post_ops = 8;
+};
+
+struct PostOp {
+  enum class Kind { kBinary, kEltwise };
+  const Instruction* op = nullptr;  // the elementwise instruction
+  Kind kind = Kind::kEltwise;
+  dnnl::algorithm alg = dnnl::algorithm::undef;
+  float alpha = 0.0f, beta = 0.0f;  // kEltwise
+  // kBinary: the other operand, read through `broadcast` when not null.
+  const Instruction* source = nullptr;
+  const Instruction* broadcast = nullptr;
+};
+
+struct Chain {
+  const Instruction* anchor = nullptr;  // dot or convolution
+  std::vector<PostOp> post_ops;
+  // The instruction whose value the chain computes.
+  const Instruction* last() const {
+    return post_ops.empty() ? anchor : post_ops.back().op;
+  }
+  // The instructions in order (anchor, then each post-op's broadcast and
+  // instruction): the members of the fusion that replaces the chain.
+  std::vector<Instruction*> Members() const;
+};
+
+// The anchor's elementwise consumers that can be post-ops, longest first
+// (empty when `anchor` has several users, is a computation's root, or the
+// first consumer does not qualify).
+std::vector<PostOp> MatchPostOps(const Instruction& anchor,
+                                 const MatchOptions& options);
+
+// One argument of the primitive. The program's array (`user`) is
+// reordered into a copy in the scratch (`staged`, the same dimensions in
+// another layout: a blocked one the primitive chose, or a dense order in
+// which the dimensions it collapses are contiguous) when the two differ;
+// the primitive reads (or writes) that memory as `prim`, which may collapse
+// dimensions.
+struct PlanArg {
+  int dnnl_arg = 0;                     // DNNL_ARG_SRC, ...
+  const Instruction* source = nullptr;  // the value read (inputs)
+  dnnl::memory::desc user, staged, prim;
+  bool reorder = false;        // user != staged
+  int64_t scratch_offset = 0;  // of the staged copy
+};
+
+struct Plan {
+  enum class Kind { kMatmul, kConvolution };
+  Kind kind = Kind::kMatmul;
+  dnnl::primitive primitive;
+  std::string impl;  // oneDNN's implementation name ("brg:avx512_core")
+  std::vector<PlanArg> inputs;    // src, weights, then post-op operands
+  PlanArg dst;                    // source null
+  dnnl::memory::desc scratchpad;  // the primitive's, at scratch offset 0
+  int64_t scratchpad_bytes = 0;
+  int64_t scratch_bytes = 0;  // all of it: scratchpad and reordered copies
+  int post_op_count = 0;
+  int reorders = 0;  // per execution
+};
+
+// The primitive for `chain` (anchor and post-ops), or an error saying why
+// oneDNN does not take it (unsupported types, dimension numbers, windows,
+// layouts, or oneDNN found no implementation).
+absl::StatusOr<Plan> BuildPlan(const Chain& chain, const dnnl::engine& engine);
+
+}  // namespace plexa::onednn
+
+#endif  // PLEXA_PLUGINS_ONEDNN_ONEDNN_PLAN_H_

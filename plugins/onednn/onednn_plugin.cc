@@ -1,0 +1,52 @@
+// The oneDNN plugin (--backend=onednn): the CPU plugin with dots and
+// convolutions, and the elementwise chains that consume them, run as
+// oneDNN 2.6 primitives (docs/onednn.md).
+//
+// Client options: those of the CPU plugin (plugins/cpu/cpu_client.h:
+// num_threads, num_devices, report, dump_ir; PLEXA_ONEDNN_REPORT=1) and
+//   relaxed_nan   1: maximum, minimum and clamp become post-ops too,
+//                 although oneDNN returns the other operand where HLO
+//                 returns NaN (relu(NaN) is 0, not NaN); default 0
+#include <memory>
+
+#include "abi/sdk/plugin.h"
+#include "oneapi/dnnl/dnnl.hpp"
+#include "plugins/cpu/cpu_client.h"
+#include "plugins/onednn/onednn_extension.h"
+
+namespace plexa::onednn {
+namespace {
+
+class OneDnnPlugin : public sdk::Plugin {
+ public:
+  sdk::PluginInfo Info() const override {
+    return cpu::CpuClientPluginInfo("onednn");
+  }
+
+  absl::StatusOr<std::unique_ptr<sdk::Client>> CreateClient(
+      const sdk::Options& options) override {
+    static constexpr const char* kOwn[] = {"relaxed_nan"};
+    absl::StatusOr<cpu::CpuClientConfig> config =
+        cpu::ParseCpuClientOptions(options, "onednn", kOwn);
+    if (!config.ok()) return config.status();
+    absl::StatusOr<int64_t> relaxed =
+        sdk::GetIntOptionInRange(options, "relaxed_nan", 0, 0, 1);
+    if (!relaxed.ok()) return relaxed.status();
+    MatchOptions match;
+    match.relaxed_nan = *relaxed != 0;
+    absl::StatusOr<std::shared_ptr<OneDnnExtension>> extension =
+        OneDnnExtension::Create(match, static_cast<int>(config->num_threads));
+    if (!extension.ok()) return extension.status();
+    config->extension = std::move(*extension);
+    return cpu::MakeCpuClient(std::move(*config));
+  }
+};
+
+std::unique_ptr<sdk::Plugin> MakeOneDnnPlugin() {
+  return std::make_unique<OneDnnPlugin>();
+}
+
+}  // namespace
+}  // namespace plexa::onednn
+
+PLEXA_DEFINE_PLUGIN(plexa::onednn::MakeOneDnnPlugin)

@@ -1,0 +1,473 @@
+// The oneDNN plugin: which chains become primitives (the rewrite, checked on
+// the optimized module) and which must not, and what they compute through
+// the C ABI compared with the reference evaluator on the original module
+// (random inputs from a fixed seed; the evaluator is the expected value).
+// The conformance suite runs on this plugin too (conformance_backend.cc).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "abi/host/plugin_host.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "core/eval/evaluator.h"
+#include "core/literal/literal.h"
+#include "core/shape/index_util.h"
+#include "core/shape/shape_util.h"
+#include "core/text/hlo_parser.h"
+#include "core/verifier/verifier.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "plugins/cpu/cpu_pipeline.h"
+#include "plugins/onednn/onednn_extension.h"
+
+namespace plexa::onednn {
+namespace {
+
+// ---- The rewrite -------------------------------------------------------
+
+struct Rewritten {
+  int fusions = 0;    // oneDNN fusions
+  int fused_ops = 0;  // instructions inside them besides parameters
+  std::vector<std::string> configs;
+};
+
+absl::StatusOr<Rewritten> Rewrite(absl::string_view text,
+                                  bool relaxed_nan = false) {
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseHloModule(text);
+  if (!m.ok()) return m.status();
+  MatchOptions options;
+  options.relaxed_nan = relaxed_nan;
+  absl::StatusOr<std::shared_ptr<OneDnnExtension>> ext =
+      OneDnnExtension::Create(options, 1);
+  if (!ext.ok()) return ext.status();
+  if (absl::Status s = cpu::RunCpuPipeline(m->get(), ext->get()); !s.ok()) {
+    return s;
+  }
+  Rewritten out;
+  for (const Computation* c : (*m)->computations()) {
+    for (const Instruction* i : c->instructions()) {
+      if (!IsOneDnnFusion(*i)) continue;
+      ++out.fusions;
+      out.configs.push_back(i->attrs().backend_config);
+      for (const Instruction* f : i->called_computations()[0]->instructions()) {
+        if (f->opcode() != HloOpcode::kParameter &&
+            f->opcode() != HloOpcode::kBroadcast &&
+            f->opcode() != HloOpcode::kConstant) {
+          ++out.fused_ops;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+constexpr char kDenseRelu[] = R"(HloModule dense
+ENTRY main {
+  x = f32[64,32] parameter(0)
+  w = f32[32,48] parameter(1)
+  b = f32[48] parameter(2)
+  d = f32[64,48] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  bb = f32[64,48] broadcast(b), dimensions={1}
+  a = f32[64,48] add(d, bb)
+  z = f32[] constant(0)
+  zb = f32[64,48] broadcast(z), dimensions={}
+  ROOT r = f32[64,48] maximum(a, zb)
+}
+)";
+
+TEST(OneDnnRewrite, DotWithBiasBecomesOneMatmulWithThePostOp) {
+  absl::StatusOr<Rewritten> r = Rewrite(kDenseRelu);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->fusions, 1);
+  EXPECT_THAT(r->configs, ::testing::ElementsAre("{\"onednn\":\"matmul\"}"));
+  // dot and add; the maximum stays outside (oneDNN's relu drops NaNs).
+  EXPECT_EQ(r->fused_ops, 2);
+}
+
+TEST(OneDnnRewrite, RelaxedNanAlsoFusesTheRelu) {
+  absl::StatusOr<Rewritten> r = Rewrite(kDenseRelu, /*relaxed_nan=*/true);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->fusions, 1);
+  EXPECT_EQ(r->fused_ops, 3);
+}
+
+// A module with x: f32[16,8], w: f32[8,4], y: f32[16,4] and
+// d = dot(x, w), then `tail` (which must use d and y).
+std::string DotThen(absl::string_view tail) {
+  return absl::StrCat(R"(HloModule dot_then
+ENTRY main {
+  x = f32[16,8] parameter(0)
+  w = f32[8,4] parameter(1)
+  y = f32[16,4] parameter(2)
+  d = f32[16,4] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+)",
+                      tail, "}\n");
+}
+
+// How many instructions the one oneDNN fusion of DotThen(tail) holds.
+void ExpectFusedOps(absl::string_view tail, int fused_ops) {
+  SCOPED_TRACE(tail);
+  absl::StatusOr<Rewritten> r = Rewrite(DotThen(tail));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->fusions, 1);
+  EXPECT_EQ(r->fused_ops, fused_ops);
+}
+
+TEST(OneDnnRewrite, AConsumerUsedTwiceEndsTheChain) {
+  // t is used by the exponential and the negate: it is the chain's last
+  // value (dot, tanh); nothing after it is fused.
+  ExpectFusedOps(R"(  t = f32[16,4] tanh(d)
+  e = f32[16,4] exponential(t)
+  n = f32[16,4] negate(t)
+  ROOT r = (f32[16,4], f32[16,4], f32[16,4]) tuple(e, n, y)
+)",
+                 2);
+}
+
+TEST(OneDnnRewrite, ADotUsedTwiceHasNoPostOps) {
+  ExpectFusedOps(R"(  t = f32[16,4] tanh(d)
+  u = f32[16,4] add(t, d)
+  ROOT r = f32[16,4] add(u, y)
+)",
+                 1);
+}
+
+TEST(OneDnnRewrite, SubtractWithTheChainOnTheRightIsNotAPostOp) {
+  ExpectFusedOps("  ROOT s = f32[16,4] subtract(y, d)\n", 1);
+  // With the chain on the left it is one.
+  ExpectFusedOps("  ROOT s = f32[16,4] subtract(d, y)\n", 2);
+}
+
+TEST(OneDnnRewrite, IntegerAndF64DotsStayOnTheCpuPlugin) {
+  for (const char* t : {"s32", "f64"}) {
+    const std::string text = absl::StrReplaceAll(R"(HloModule ints
+ENTRY main {
+  x = $T[16,8] parameter(0)
+  w = $T[8,4] parameter(1)
+  ROOT d = $T[16,4] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+)",
+                                                 {{"$T", t}});
+    absl::StatusOr<Rewritten> r = Rewrite(text);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->fusions, 0) << t;
+  }
+}
+
+// conv -> batch-norm-inference (expanded by the pipeline into subtract,
+// multiply and add of per-channel broadcasts) -> relu.
+constexpr char kConvBnRelu[] = R"(HloModule conv_bn
+ENTRY main {
+  x = f32[2,8,10,10] parameter(0)
+  k = f32[16,8,3,3] parameter(1)
+  g = f32[16] parameter(2)
+  b = f32[16] parameter(3)
+  m = f32[16] parameter(4)
+  v = f32[16] parameter(5)
+  c = f32[2,16,10,10] convolution(x, k), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01
+  n = f32[2,16,10,10] batch-norm-inference(c, g, b, m, v), epsilon=0.001, feature_index=1
+  z = f32[] constant(0)
+  zb = f32[2,16,10,10] broadcast(z), dimensions={}
+  ROOT r = f32[2,16,10,10] maximum(n, zb)
+}
+)";
+
+TEST(OneDnnRewrite, ConvolutionBatchNormBecomesOnePrimitive) {
+  absl::StatusOr<Rewritten> r = Rewrite(kConvBnRelu);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->fusions, 1);
+  EXPECT_THAT(r->configs,
+              ::testing::ElementsAre("{\"onednn\":\"convolution\"}"));
+  EXPECT_EQ(r->fused_ops, 4);  // convolution, subtract, multiply, add
+  r = Rewrite(kConvBnRelu, /*relaxed_nan=*/true);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->fused_ops, 5);  // and the relu
+}
+
+TEST(OneDnnRewrite, DilatedInputConvolutionStaysOnTheCpuPlugin) {
+  const std::string text = R"(HloModule lhs_dilated
+ENTRY main {
+  x = f32[1,4,5,5] parameter(0)
+  k = f32[4,4,3,3] parameter(1)
+  ROOT c = f32[1,4,9,9] convolution(x, k), window={size=3x3 pad=1_1x1_1 lhs_dilate=2x2}, dim_labels=bf01_oi01->bf01
+}
+)";
+  absl::StatusOr<Rewritten> r = Rewrite(text);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->fusions, 0);
+}
+
+// ---- Through the ABI, against the evaluator ----------------------------
+
+class OneDnnPluginTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto plugin = host::Plugin::Load(PLEXA_ONEDNN_PLUGIN);
+    ASSERT_TRUE(plugin.ok()) << plugin.status();
+    plugin_ = *plugin;
+  }
+
+  // Runs `text` on the plugin and on the evaluator with `args`.
+  void ExpectMatchesEvaluator(const std::string& text,
+                              const std::vector<Literal>& args,
+                              std::vector<host::Plugin::Option> options = {},
+                              double tolerance = 1e-4) {
+    SCOPED_TRACE(text);
+    absl::StatusOr<std::unique_ptr<Module>> m = ParseHloModule(text);
+    ASSERT_TRUE(m.ok()) << m.status();
+    Evaluator evaluator;
+    absl::StatusOr<Literal> want = evaluator.Run(**m, args);
+    ASSERT_TRUE(want.ok()) << want.status();
+    auto client = plugin_->CreateClient(options);
+    ASSERT_TRUE(client.ok()) << client.status();
+    auto exe = (*client)->Compile(text, "hlo-text");
+    ASSERT_TRUE(exe.ok()) << exe.status();
+    std::vector<std::unique_ptr<host::Buffer>> owned;
+    std::vector<host::Buffer*> raw;
+    for (const Literal& a : args) {
+      auto b = (*client)->BufferFromLiteral(a);
+      ASSERT_TRUE(b.ok()) << b.status();
+      raw.push_back(b->get());
+      owned.push_back(std::move(*b));
+    }
+    auto out = (*exe)->Execute({raw});
+    ASSERT_TRUE(out.ok()) << out.status();
+    ASSERT_EQ((*out)[0].size(), 1u);
+    auto got = (*out)[0][0]->ToLiteral();
+    ASSERT_TRUE(got.ok()) << got.status();
+    ExpectNear(*want, *got, tolerance);
+  }
+
+  static void ExpectNear(const Literal& want, const Literal& got,
+                         double tolerance) {
+    ASSERT_EQ(want.shape().dimensions(), got.shape().dimensions());
+    std::vector<int64_t> index(want.shape().rank(), 0);
+    int64_t bad = 0;
+    if (ShapeUtil::ElementsIn(want.shape()) == 0) return;
+    do {
+      const double w = want.GetAsDouble(index);
+      const double g = got.GetAsDouble(index);
+      const bool ok = (std::isnan(w) && std::isnan(g)) ||
+                      std::abs(w - g) <= tolerance * (1 + std::abs(w));
+      if (!ok && ++bad <= 5) {
+        ADD_FAILURE() << "at " << absl::StrJoin(index, ",") << ": want " << w
+                      << ", got " << g;
+      }
+    } while (IndexUtil::BumpIndices(want.shape(), absl::MakeSpan(index)));
+    EXPECT_EQ(bad, 0);
+  }
+
+  std::shared_ptr<host::Plugin> plugin_;
+};
+
+Literal Random(const Shape& shape, uint32_t seed) {
+  Literal lit(shape);
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  std::vector<int64_t> index(shape.rank(), 0);
+  if (ShapeUtil::ElementsIn(shape) == 0) return lit;
+  do {
+    EXPECT_TRUE(lit.SetFromDouble(index, dist(gen)).ok());
+  } while (IndexUtil::BumpIndices(shape, absl::MakeSpan(index)));
+  return lit;
+}
+
+Shape ParseShapeOrDie(absl::string_view s) {
+  absl::StatusOr<Shape> shape = ParseShape(s);
+  EXPECT_TRUE(shape.ok()) << shape.status();
+  return shape.ok() ? *shape : Shape();
+}
+
+TEST_F(OneDnnPluginTest, DenseReluMatchesTheEvaluator) {
+  std::vector<Literal> args;
+  args.push_back(Random(ParseShapeOrDie("f32[64,32]"), 1));
+  args.push_back(Random(ParseShapeOrDie("f32[32,48]"), 2));
+  args.push_back(Random(ParseShapeOrDie("f32[48]"), 3));
+  ExpectMatchesEvaluator(kDenseRelu, args);
+  ExpectMatchesEvaluator(kDenseRelu, args,
+                         {{"relaxed_nan", PLX_Value_INT64, "", 1}});
+}
+
+TEST_F(OneDnnPluginTest, ReluOfNaNIsNaNByDefault) {
+  // Row 0 of x is NaN: every element of row 0 of the dot is NaN, and HLO's
+  // maximum(NaN, 0) is NaN. oneDNN's relu would give 0: by default the
+  // maximum is not a post-op, so the answer is the evaluator's.
+  std::vector<Literal> args;
+  args.push_back(Random(ParseShapeOrDie("f32[64,32]"), 1));
+  ASSERT_TRUE(args[0].SetFromDouble({0, 0}, std::nan("")).ok());
+  args.push_back(Random(ParseShapeOrDie("f32[32,48]"), 2));
+  args.push_back(Random(ParseShapeOrDie("f32[48]"), 3));
+  ExpectMatchesEvaluator(kDenseRelu, args);
+}
+
+TEST_F(OneDnnPluginTest, ConvolutionBatchNormReluMatchesTheEvaluator) {
+  std::vector<Literal> args;
+  args.push_back(Random(ParseShapeOrDie("f32[2,8,10,10]"), 1));
+  args.push_back(Random(ParseShapeOrDie("f32[16,8,3,3]"), 2));
+  args.push_back(Random(ParseShapeOrDie("f32[16]"), 3));
+  args.push_back(Random(ParseShapeOrDie("f32[16]"), 4));
+  args.push_back(Random(ParseShapeOrDie("f32[16]"), 5));
+  Literal var = Random(ParseShapeOrDie("f32[16]"), 6);
+  for (int64_t i = 0; i < 16; ++i) {
+    ASSERT_TRUE(var.SetFromDouble({i}, 1.5 + var.GetAsDouble({i})).ok());
+  }
+  args.push_back(std::move(var));
+  ExpectMatchesEvaluator(kConvBnRelu, args);
+  ExpectMatchesEvaluator(kConvBnRelu, args,
+                         {{"relaxed_nan", PLX_Value_INT64, "", 1}});
+}
+
+// ---- Differential: random dot and convolution configurations -----------
+
+std::string ShapeText(const std::vector<int64_t>& dims,
+                      const std::vector<int64_t>& minor_to_major) {
+  return absl::StrCat("f32[", absl::StrJoin(dims, ","), "]{",
+                      absl::StrJoin(minor_to_major, ","), "}");
+}
+
+std::vector<int64_t> RandomPermutation(int64_t n, std::mt19937& gen) {
+  std::vector<int64_t> p(n);
+  for (int64_t i = 0; i < n; ++i) p[i] = i;
+  std::shuffle(p.begin(), p.end(), gen);
+  return p;
+}
+
+TEST_F(OneDnnPluginTest, RandomDotsMatchTheEvaluator) {
+  std::mt19937 gen(20261124);
+  for (int trial = 0; trial < 24; ++trial) {
+    const int nb = static_cast<int>(gen() % 3);      // batch dims
+    const int nl = static_cast<int>(gen() % 3);      // lhs free dims
+    const int nr = static_cast<int>(gen() % 3);      // rhs free dims
+    const int nc = 1 + static_cast<int>(gen() % 2);  // contracting dims
+    auto size = [&] { return static_cast<int64_t>(1 + gen() % 7); };
+    std::vector<int64_t> batch, lfree, rfree, contract;
+    for (int i = 0; i < nb; ++i) batch.push_back(size());
+    for (int i = 0; i < nl; ++i) lfree.push_back(size());
+    for (int i = 0; i < nr; ++i) rfree.push_back(size());
+    for (int i = 0; i < nc; ++i) contract.push_back(size());
+    // Logical order of each operand: a random permutation of its roles.
+    std::vector<int64_t> lhs_roles, rhs_roles;  // index into the lists
+    std::vector<int64_t> ldims, rdims, lb, rb, lc, rc;
+    const std::vector<int64_t> lperm = RandomPermutation(nb + nl + nc, gen);
+    const std::vector<int64_t> rperm = RandomPermutation(nb + nr + nc, gen);
+    ldims.resize(lperm.size());
+    rdims.resize(rperm.size());
+    lb.resize(nb);
+    rb.resize(nb);
+    lc.resize(nc);
+    rc.resize(nc);
+    for (size_t pos = 0; pos < lperm.size(); ++pos) {
+      const int64_t role = lperm[pos];
+      if (role < nb) {
+        ldims[pos] = batch[role];
+        lb[role] = static_cast<int64_t>(pos);
+      } else if (role < nb + nl) {
+        ldims[pos] = lfree[role - nb];
+      } else {
+        ldims[pos] = contract[role - nb - nl];
+        lc[role - nb - nl] = static_cast<int64_t>(pos);
+      }
+    }
+    for (size_t pos = 0; pos < rperm.size(); ++pos) {
+      const int64_t role = rperm[pos];
+      if (role < nb) {
+        rdims[pos] = batch[role];
+        rb[role] = static_cast<int64_t>(pos);
+      } else if (role < nb + nr) {
+        rdims[pos] = rfree[role - nb];
+      } else {
+        rdims[pos] = contract[role - nb - nr];
+        rc[role - nb - nr] = static_cast<int64_t>(pos);
+      }
+    }
+    // Free dims appear in the result in increasing logical order.
+    std::vector<int64_t> odims = batch;
+    for (size_t pos = 0; pos < ldims.size(); ++pos) {
+      if (lperm[pos] >= nb && lperm[pos] < nb + nl) odims.push_back(ldims[pos]);
+    }
+    for (size_t pos = 0; pos < rdims.size(); ++pos) {
+      if (rperm[pos] >= nb && rperm[pos] < nb + nr) odims.push_back(rdims[pos]);
+    }
+    const std::string lhs =
+        ShapeText(ldims, RandomPermutation(ldims.size(), gen));
+    const std::string rhs =
+        ShapeText(rdims, RandomPermutation(rdims.size(), gen));
+    const std::string out =
+        ShapeText(odims, RandomPermutation(odims.size(), gen));
+    const std::string text =
+        absl::StrCat("HloModule rdot\nENTRY main {\n  a = ", lhs,
+                     " parameter(0)\n  b = ", rhs, " parameter(1)\n  d = ", out,
+                     " dot(a, b), lhs_batch_dims={", absl::StrJoin(lb, ","),
+                     "}, rhs_batch_dims={", absl::StrJoin(rb, ","),
+                     "}, lhs_contracting_dims={", absl::StrJoin(lc, ","),
+                     "}, rhs_contracting_dims={", absl::StrJoin(rc, ","),
+                     "}\n  ROOT t = ", out, " tanh(d)\n}\n");
+    std::vector<Literal> args;
+    args.push_back(Random(ParseShapeOrDie(lhs), 2 * trial));
+    args.push_back(Random(ParseShapeOrDie(rhs), 2 * trial + 1));
+    ExpectMatchesEvaluator(text, args);
+  }
+}
+
+TEST_F(OneDnnPluginTest, RandomConvolutionsMatchTheEvaluator) {
+  std::mt19937 gen(11);
+  const char* labels[] = {"bf01_oi01->bf01", "b01f_01io->b01f",
+                          "f01b_i01o->01bf", "b0f1_o01i->bf10"};
+  for (int trial = 0; trial < 16; ++trial) {
+    const int64_t groups = 1 + gen() % 2;
+    const int64_t n = 1 + gen() % 2, cin = groups * (1 + gen() % 4),
+                  cout = groups * (1 + gen() % 4);
+    const int64_t h = 3 + gen() % 6, w = 3 + gen() % 6;
+    const int64_t kh = 1 + gen() % 3, kw = 1 + gen() % 3;
+    const int64_t sh = 1 + gen() % 2, sw = 1 + gen() % 2;
+    const int64_t dh = 1 + gen() % 2, dw = 1 + gen() % 2;
+    const int64_t pl = gen() % 2, ph = gen() % 2;
+    const std::string label = labels[gen() % 4];
+    const int64_t eh = (kh - 1) * dh + 1, ew = (kw - 1) * dw + 1;
+    if (h + pl + ph < eh || w + pl + ph < ew) continue;
+    const int64_t oh = (h + pl + ph - eh) / sh + 1;
+    const int64_t ow = (w + pl + ph - ew) / sw + 1;
+    // Dimension sizes in the order each label names them.
+    auto dims_for = [](absl::string_view spec,
+                       const std::vector<std::pair<char, int64_t>>& sizes) {
+      std::vector<int64_t> out;
+      for (char c : spec) {
+        for (const auto& [k, v] : sizes) {
+          if (k == c) out.push_back(v);
+        }
+      }
+      return out;
+    };
+    const std::vector<std::string> parts =
+        absl::StrSplit(absl::StrReplaceAll(label, {{"->", "_"}}), '_');
+    const std::vector<int64_t> xd =
+        dims_for(parts[0], {{'b', n}, {'f', cin}, {'0', h}, {'1', w}});
+    const std::vector<int64_t> kd = dims_for(
+        parts[1], {{'o', cout}, {'i', cin / groups}, {'0', kh}, {'1', kw}});
+    const std::vector<int64_t> od =
+        dims_for(parts[2], {{'b', n}, {'f', cout}, {'0', oh}, {'1', ow}});
+    const std::string xs = ShapeText(xd, RandomPermutation(4, gen));
+    const std::string ks = ShapeText(kd, RandomPermutation(4, gen));
+    const std::string os = ShapeText(od, RandomPermutation(4, gen));
+    const std::string text = absl::StrCat(
+        "HloModule rconv\nENTRY main {\n  x = ", xs,
+        " parameter(0)\n  k = ", ks, " parameter(1)\n  ROOT c = ", os,
+        " convolution(x, k), window={size=", kh, "x", kw, " stride=", sh, "x",
+        sw, " pad=", pl, "_", ph, "x", pl, "_", ph, " rhs_dilate=", dh, "x", dw,
+        "}, dim_labels=", label, ", feature_group_count=", groups, "\n}\n");
+    std::vector<Literal> args;
+    args.push_back(Random(ParseShapeOrDie(xs), 3 * trial));
+    args.push_back(Random(ParseShapeOrDie(ks), 3 * trial + 1));
+    ExpectMatchesEvaluator(text, args);
+  }
+}
+
+}  // namespace
+}  // namespace plexa::onednn
