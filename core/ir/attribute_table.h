@@ -5,11 +5,12 @@
 // The text parser (which names an opcode accepts, which are required), the
 // printer (which to write, in what order, which to leave out when they hold
 // their default) and the plexa-module writer and reader (which fields exist)
-// all read it. Adding an attribute to an opcode is one line in
-// AttributesOf(); a new attribute is an AttrId, a VisitAttr case and a
-// FieldOf case; only a new kind of value needs a codec per format (the
-// compiler asks for it: each format's codec is a closed set of types, and
-// the proto's a switch over AttrField without a default).
+// all read it. Adding an existing attribute to an opcode is one line in
+// that opcode's list (attribute_table.cc); a new attribute is an AttrId, a
+// VisitAttr case and a FieldOf case (and an AttrField with its proto codec
+// when it is a new field); only a new kind of value needs a codec per
+// format. The compiler asks for each: the text codecs are closed sets of
+// types, and the switches here and in the proto have no default.
 #ifndef PLEXA_CORE_IR_ATTRIBUTE_TABLE_H_
 #define PLEXA_CORE_IR_ATTRIBUTE_TABLE_H_
 
@@ -24,10 +25,9 @@
 
 namespace plexa {
 
-// Every `name=value` attribute some opcode interprets. Two opcodes that
-// spell the same field differently (cholesky's `lower` is not
-// triangular-solve's) or read it with a different meaning
-// (gather's and scatter's index_vector_dim) have two ids.
+// Every `name=value` attribute some opcode interprets. A name that two
+// opcodes keep in different fields has one id per field (cholesky's `lower`
+// and triangular-solve's; gather's and scatter's index_vector_dim).
 enum class AttrId {
   kDimensions,
   kIotaDimension,
