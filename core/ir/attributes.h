@@ -148,9 +148,11 @@ struct TriangularSolveOptions {
   bool operator==(const TriangularSolveOptions&) const = default;
 };
 
-// All attributes an instruction may carry. Which ones an opcode uses is
-// documented in docs/ops.md and checked by the verifier; unused fields keep
-// their defaults, so two instructions compare equal field by field.
+// All attributes an instruction may carry. Which ones an opcode uses, under
+// which text names, is the attribute table's (core/ir/attribute_table.h),
+// which the parser, the printer and the plexa-module format all read; a
+// field added here gets its line there. Unused fields keep their defaults,
+// so two instructions compare equal field by field.
 struct InstructionAttrs {
   // broadcast, transpose, reverse, reduce, concatenate (1), sort (1),
   // get-dimension-size (1), map, all-reduce (none), iota via iota_dimension.

@@ -192,6 +192,16 @@ void AppendAll(const C& values, R* repeated) {
   for (int64_t v : values) repeated->Add(v);
 }
 
+// InstructionAttrs <-> InstructionAttrsProto, every field of
+// AllAttrFields() (core/ir/attribute_table.h) whatever the opcode.
+// `where` names the instruction in errors. Exposed for the attribute
+// table's round-trip test.
+absl::Status AttrsToProto(const InstructionAttrs& a,
+                          pb::InstructionAttrsProto* p,
+                          absl::string_view where);
+absl::StatusOr<InstructionAttrs> AttrsFromProto(
+    const pb::InstructionAttrsProto& p, absl::string_view where);
+
 }  // namespace plexa::proto_internal
 
 #endif  // PLEXA_CORE_PROTO_MODULE_PROTO_INTERNAL_H_

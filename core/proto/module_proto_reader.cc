@@ -18,6 +18,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "core/base/status_macros.h"
+#include "core/ir/attribute_table.h"
 #include "core/ir/computation.h"
 #include "core/ir/instruction.h"
 #include "core/literal/literal.h"
@@ -212,176 +213,269 @@ absl::StatusOr<Literal> LiteralFromProto(const pb::LiteralProto& p,
   return literal;
 }
 
-absl::StatusOr<InstructionAttrs> AttrsFromProto(
-    const pb::InstructionAttrsProto& p, absl::string_view where) {
-  InstructionAttrs a;
-  a.dimensions = ToVector(p.dimensions());
-  a.iota_dimension = p.iota_dimension();
-  a.parameter_number = p.parameter_number();
-  a.tuple_index = p.tuple_index();
-
-  if (p.has_literal()) {
-    PLEXA_ASSIGN_OR_RETURN(Literal literal,
-                           LiteralFromProto(p.literal(), where));
-    a.literal = std::make_shared<const Literal>(std::move(literal));
-  }
-
-  if (p.has_window()) {
-    Window w;
-    for (const pb::WindowDimensionProto& d : p.window().dimensions()) {
-      WindowDimension wd;
-      wd.size = d.has_size() ? d.size() : 1;
-      wd.stride = d.has_stride() ? d.stride() : 1;
-      wd.padding_low = d.padding_low();
-      wd.padding_high = d.padding_high();
-      wd.window_dilation = d.has_window_dilation() ? d.window_dilation() : 1;
-      wd.base_dilation = d.has_base_dilation() ? d.base_dilation() : 1;
-      wd.window_reversal = d.window_reversal();
-      w.dimensions.push_back(wd);
+// One field of InstructionAttrs into *a; which fields exist is the
+// attribute table's (AllAttrFields()). No default: a field added there and
+// not here does not compile.
+absl::Status FieldFromProto(const pb::InstructionAttrsProto& p, AttrField field,
+                            InstructionAttrs* a, absl::string_view where) {
+  switch (field) {
+    case AttrField::kDimensions:
+      a->dimensions = ToVector(p.dimensions());
+      return absl::OkStatus();
+    case AttrField::kIotaDimension:
+      a->iota_dimension = p.iota_dimension();
+      return absl::OkStatus();
+    case AttrField::kParameterNumber:
+      a->parameter_number = p.parameter_number();
+      return absl::OkStatus();
+    case AttrField::kTupleIndex:
+      a->tuple_index = p.tuple_index();
+      return absl::OkStatus();
+    case AttrField::kLiteral:
+      if (p.has_literal()) {
+        PLEXA_ASSIGN_OR_RETURN(Literal literal,
+                               LiteralFromProto(p.literal(), where));
+        a->literal = std::make_shared<const Literal>(std::move(literal));
+      }
+      return absl::OkStatus();
+    case AttrField::kWindow:
+      if (p.has_window()) {
+        Window w;
+        for (const pb::WindowDimensionProto& d : p.window().dimensions()) {
+          WindowDimension wd;
+          wd.size = d.has_size() ? d.size() : 1;
+          wd.stride = d.has_stride() ? d.stride() : 1;
+          wd.padding_low = d.padding_low();
+          wd.padding_high = d.padding_high();
+          wd.window_dilation =
+              d.has_window_dilation() ? d.window_dilation() : 1;
+          wd.base_dilation = d.has_base_dilation() ? d.base_dilation() : 1;
+          wd.window_reversal = d.window_reversal();
+          w.dimensions.push_back(wd);
+        }
+        a->window = std::move(w);
+      }
+      return absl::OkStatus();
+    case AttrField::kConvolutionDimensionNumbers:
+      if (p.has_convolution_dimension_numbers()) {
+        const pb::ConvolutionDimensionNumbersProto& cp =
+            p.convolution_dimension_numbers();
+        ConvolutionDimensionNumbers c;
+        c.input_batch_dimension = cp.input_batch_dimension();
+        c.input_feature_dimension =
+            cp.has_input_feature_dimension() ? cp.input_feature_dimension() : 1;
+        c.input_spatial_dimensions = ToVector(cp.input_spatial_dimensions());
+        c.kernel_input_feature_dimension = cp.kernel_input_feature_dimension();
+        c.kernel_output_feature_dimension =
+            cp.has_kernel_output_feature_dimension()
+                ? cp.kernel_output_feature_dimension()
+                : 1;
+        c.kernel_spatial_dimensions = ToVector(cp.kernel_spatial_dimensions());
+        c.output_batch_dimension = cp.output_batch_dimension();
+        c.output_feature_dimension = cp.has_output_feature_dimension()
+                                         ? cp.output_feature_dimension()
+                                         : 1;
+        c.output_spatial_dimensions = ToVector(cp.output_spatial_dimensions());
+        a->convolution_dimension_numbers = std::move(c);
+      }
+      return absl::OkStatus();
+    case AttrField::kFeatureGroupCount:
+      a->feature_group_count =
+          p.has_feature_group_count() ? p.feature_group_count() : 1;
+      return absl::OkStatus();
+    case AttrField::kBatchGroupCount:
+      a->batch_group_count =
+          p.has_batch_group_count() ? p.batch_group_count() : 1;
+      return absl::OkStatus();
+    case AttrField::kDotDimensionNumbers:
+      if (p.has_dot_dimension_numbers()) {
+        const pb::DotDimensionNumbersProto& dp = p.dot_dimension_numbers();
+        DotDimensionNumbers d;
+        d.lhs_batch_dimensions = ToVector(dp.lhs_batch_dimensions());
+        d.rhs_batch_dimensions = ToVector(dp.rhs_batch_dimensions());
+        d.lhs_contracting_dimensions =
+            ToVector(dp.lhs_contracting_dimensions());
+        d.rhs_contracting_dimensions =
+            ToVector(dp.rhs_contracting_dimensions());
+        a->dot_dimension_numbers = std::move(d);
+      }
+      return absl::OkStatus();
+    case AttrField::kPaddingConfig:
+      if (p.has_padding_config()) {
+        PaddingConfig pc;
+        for (const pb::PaddingDimensionProto& d :
+             p.padding_config().dimensions()) {
+          pc.dimensions.push_back(PaddingDimension{d.edge_padding_low(),
+                                                   d.edge_padding_high(),
+                                                   d.interior_padding()});
+        }
+        a->padding_config = std::move(pc);
+      }
+      return absl::OkStatus();
+    case AttrField::kSlice:
+      for (const pb::SliceDimensionProto& s : p.slice()) {
+        a->slice.push_back(SliceDimension{s.start(), s.limit(),
+                                          s.has_stride() ? s.stride() : 1});
+      }
+      return absl::OkStatus();
+    case AttrField::kDynamicSliceSizes:
+      a->dynamic_slice_sizes = ToVector(p.dynamic_slice_sizes());
+      return absl::OkStatus();
+    case AttrField::kGatherDimensionNumbers:
+      if (p.has_gather_dimension_numbers()) {
+        const pb::GatherDimensionNumbersProto& gp =
+            p.gather_dimension_numbers();
+        GatherDimensionNumbers g;
+        g.offset_dims = ToVector(gp.offset_dims());
+        g.collapsed_slice_dims = ToVector(gp.collapsed_slice_dims());
+        g.start_index_map = ToVector(gp.start_index_map());
+        g.index_vector_dim = gp.index_vector_dim();
+        g.operand_batching_dims = ToVector(gp.operand_batching_dims());
+        g.start_indices_batching_dims =
+            ToVector(gp.start_indices_batching_dims());
+        a->gather_dimension_numbers = std::move(g);
+      }
+      return absl::OkStatus();
+    case AttrField::kGatherSliceSizes:
+      a->gather_slice_sizes = ToVector(p.gather_slice_sizes());
+      return absl::OkStatus();
+    case AttrField::kScatterDimensionNumbers:
+      if (p.has_scatter_dimension_numbers()) {
+        const pb::ScatterDimensionNumbersProto& sp =
+            p.scatter_dimension_numbers();
+        ScatterDimensionNumbers s;
+        s.update_window_dims = ToVector(sp.update_window_dims());
+        s.inserted_window_dims = ToVector(sp.inserted_window_dims());
+        s.scatter_dims_to_operand_dims =
+            ToVector(sp.scatter_dims_to_operand_dims());
+        s.index_vector_dim = sp.index_vector_dim();
+        s.input_batching_dims = ToVector(sp.input_batching_dims());
+        s.scatter_indices_batching_dims =
+            ToVector(sp.scatter_indices_batching_dims());
+        a->scatter_dimension_numbers = std::move(s);
+      }
+      return absl::OkStatus();
+    case AttrField::kIndicesAreSorted:
+      a->indices_are_sorted = p.indices_are_sorted();
+      return absl::OkStatus();
+    case AttrField::kUniqueIndices:
+      a->unique_indices = p.unique_indices();
+      return absl::OkStatus();
+    case AttrField::kComparisonDirection: {
+      PLEXA_ASSIGN_OR_RETURN(
+          a->comparison_direction,
+          ReadEnum(kComparisonDirections, p.comparison_direction(),
+                   "comparison_direction", where));
+      return absl::OkStatus();
     }
-    a.window = std::move(w);
-  }
-  if (p.has_convolution_dimension_numbers()) {
-    const pb::ConvolutionDimensionNumbersProto& cp =
-        p.convolution_dimension_numbers();
-    ConvolutionDimensionNumbers c;
-    c.input_batch_dimension = cp.input_batch_dimension();
-    c.input_feature_dimension =
-        cp.has_input_feature_dimension() ? cp.input_feature_dimension() : 1;
-    c.input_spatial_dimensions = ToVector(cp.input_spatial_dimensions());
-    c.kernel_input_feature_dimension = cp.kernel_input_feature_dimension();
-    c.kernel_output_feature_dimension =
-        cp.has_kernel_output_feature_dimension()
-            ? cp.kernel_output_feature_dimension()
-            : 1;
-    c.kernel_spatial_dimensions = ToVector(cp.kernel_spatial_dimensions());
-    c.output_batch_dimension = cp.output_batch_dimension();
-    c.output_feature_dimension =
-        cp.has_output_feature_dimension() ? cp.output_feature_dimension() : 1;
-    c.output_spatial_dimensions = ToVector(cp.output_spatial_dimensions());
-    a.convolution_dimension_numbers = std::move(c);
-  }
-  a.feature_group_count =
-      p.has_feature_group_count() ? p.feature_group_count() : 1;
-  a.batch_group_count = p.has_batch_group_count() ? p.batch_group_count() : 1;
-
-  if (p.has_dot_dimension_numbers()) {
-    const pb::DotDimensionNumbersProto& dp = p.dot_dimension_numbers();
-    DotDimensionNumbers d;
-    d.lhs_batch_dimensions = ToVector(dp.lhs_batch_dimensions());
-    d.rhs_batch_dimensions = ToVector(dp.rhs_batch_dimensions());
-    d.lhs_contracting_dimensions = ToVector(dp.lhs_contracting_dimensions());
-    d.rhs_contracting_dimensions = ToVector(dp.rhs_contracting_dimensions());
-    a.dot_dimension_numbers = std::move(d);
-  }
-
-  if (p.has_padding_config()) {
-    PaddingConfig pc;
-    for (const pb::PaddingDimensionProto& d : p.padding_config().dimensions()) {
-      pc.dimensions.push_back(PaddingDimension{
-          d.edge_padding_low(), d.edge_padding_high(), d.interior_padding()});
+    case AttrField::kComparisonType: {
+      PLEXA_ASSIGN_OR_RETURN(a->comparison_type,
+                             ReadEnum(kComparisonTypes, p.comparison_type(),
+                                      "comparison_type", where));
+      return absl::OkStatus();
     }
-    a.padding_config = std::move(pc);
+    case AttrField::kEpsilon:
+      a->epsilon = p.epsilon();
+      return absl::OkStatus();
+    case AttrField::kFeatureIndex:
+      a->feature_index = p.feature_index();
+      return absl::OkStatus();
+    case AttrField::kExponentBits:
+      a->exponent_bits = p.exponent_bits();
+      return absl::OkStatus();
+    case AttrField::kMantissaBits:
+      a->mantissa_bits = p.mantissa_bits();
+      return absl::OkStatus();
+    case AttrField::kDistribution: {
+      PLEXA_ASSIGN_OR_RETURN(
+          a->distribution,
+          ReadEnum(kDistributions, p.distribution(), "distribution", where));
+      return absl::OkStatus();
+    }
+    case AttrField::kRngAlgorithm: {
+      PLEXA_ASSIGN_OR_RETURN(
+          a->rng_algorithm,
+          ReadEnum(kAlgorithms, p.rng_algorithm(), "rng_algorithm", where));
+      return absl::OkStatus();
+    }
+    case AttrField::kIsStable:
+      a->is_stable = p.is_stable();
+      return absl::OkStatus();
+    case AttrField::kCustomCallTarget:
+      a->custom_call_target = p.custom_call_target();
+      return absl::OkStatus();
+    case AttrField::kBackendConfig:
+      a->backend_config = p.backend_config();
+      return absl::OkStatus();
+    case AttrField::kApiVersion: {
+      PLEXA_ASSIGN_OR_RETURN(a->api_version,
+                             ReadEnum(kApiVersions, p.api_version(),
+                                      "custom-call api_version", where));
+      return absl::OkStatus();
+    }
+    case AttrField::kOperandShapesWithLayout:
+      a->has_layout_constraints = p.has_layout_constraints();
+      for (const pb::ShapeProto& s : p.operand_shapes_with_layout()) {
+        PLEXA_ASSIGN_OR_RETURN(Shape shape, ShapeFromProto(s, where));
+        a->operand_shapes_with_layout.push_back(std::move(shape));
+      }
+      return absl::OkStatus();
+    case AttrField::kCustomCallHasSideEffect:
+      a->custom_call_has_side_effect = p.custom_call_has_side_effect();
+      return absl::OkStatus();
+    case AttrField::kReplicaGroups:
+      for (const pb::ReplicaGroupProto& g : p.replica_groups()) {
+        a->replica_groups.push_back(ToVector(g.replica_ids()));
+      }
+      return absl::OkStatus();
+    case AttrField::kChannelId:
+      if (p.has_channel_id()) a->channel_id = p.channel_id();
+      return absl::OkStatus();
+    case AttrField::kUseGlobalDeviceIds:
+      a->use_global_device_ids = p.use_global_device_ids();
+      return absl::OkStatus();
+    case AttrField::kConstrainLayout:
+      a->constrain_layout = p.constrain_layout();
+      return absl::OkStatus();
+    case AttrField::kInfeedConfig:
+      a->infeed_config = p.infeed_config();
+      return absl::OkStatus();
+    case AttrField::kOutfeedConfig:
+      a->outfeed_config = p.outfeed_config();
+      return absl::OkStatus();
+    case AttrField::kOutfeedShape:
+      if (p.has_outfeed_shape()) {
+        PLEXA_ASSIGN_OR_RETURN(a->outfeed_shape,
+                               ShapeFromProto(p.outfeed_shape(), where));
+      }
+      return absl::OkStatus();
+    case AttrField::kFusionKind: {
+      PLEXA_ASSIGN_OR_RETURN(
+          a->fusion_kind,
+          ReadEnum(kFusionKinds, p.fusion_kind(), "fusion_kind", where));
+      return absl::OkStatus();
+    }
+    case AttrField::kTriangularSolveOptions: {
+      const pb::TriangularSolveOptionsProto& tp = p.triangular_solve_options();
+      TriangularSolveOptions& t = a->triangular_solve_options;
+      t.left_side = tp.left_side();
+      t.lower = tp.lower();
+      t.unit_diagonal = tp.unit_diagonal();
+      PLEXA_ASSIGN_OR_RETURN(t.transpose_a,
+                             ReadEnum(kTransposes, tp.transpose_a(),
+                                      "triangular_solve transpose_a", where));
+      return absl::OkStatus();
+    }
+    case AttrField::kCholeskyLower:
+      a->cholesky_lower = p.cholesky_lower();
+      return absl::OkStatus();
+    case AttrField::kOpaque:
+      for (const pb::OpaqueAttributeProto& o : p.opaque()) {
+        a->opaque.emplace_back(o.name(), o.value());
+      }
+      return absl::OkStatus();
   }
-
-  for (const pb::SliceDimensionProto& s : p.slice()) {
-    a.slice.push_back(
-        SliceDimension{s.start(), s.limit(), s.has_stride() ? s.stride() : 1});
-  }
-
-  a.dynamic_slice_sizes = ToVector(p.dynamic_slice_sizes());
-
-  if (p.has_gather_dimension_numbers()) {
-    const pb::GatherDimensionNumbersProto& gp = p.gather_dimension_numbers();
-    GatherDimensionNumbers g;
-    g.offset_dims = ToVector(gp.offset_dims());
-    g.collapsed_slice_dims = ToVector(gp.collapsed_slice_dims());
-    g.start_index_map = ToVector(gp.start_index_map());
-    g.index_vector_dim = gp.index_vector_dim();
-    g.operand_batching_dims = ToVector(gp.operand_batching_dims());
-    g.start_indices_batching_dims = ToVector(gp.start_indices_batching_dims());
-    a.gather_dimension_numbers = std::move(g);
-  }
-  a.gather_slice_sizes = ToVector(p.gather_slice_sizes());
-  if (p.has_scatter_dimension_numbers()) {
-    const pb::ScatterDimensionNumbersProto& sp = p.scatter_dimension_numbers();
-    ScatterDimensionNumbers s;
-    s.update_window_dims = ToVector(sp.update_window_dims());
-    s.inserted_window_dims = ToVector(sp.inserted_window_dims());
-    s.scatter_dims_to_operand_dims =
-        ToVector(sp.scatter_dims_to_operand_dims());
-    s.index_vector_dim = sp.index_vector_dim();
-    s.input_batching_dims = ToVector(sp.input_batching_dims());
-    s.scatter_indices_batching_dims =
-        ToVector(sp.scatter_indices_batching_dims());
-    a.scatter_dimension_numbers = std::move(s);
-  }
-  a.indices_are_sorted = p.indices_are_sorted();
-  a.unique_indices = p.unique_indices();
-
-  PLEXA_ASSIGN_OR_RETURN(
-      a.comparison_direction,
-      ReadEnum(kComparisonDirections, p.comparison_direction(),
-               "comparison_direction", where));
-  PLEXA_ASSIGN_OR_RETURN(a.comparison_type,
-                         ReadEnum(kComparisonTypes, p.comparison_type(),
-                                  "comparison_type", where));
-
-  a.epsilon = p.epsilon();
-  a.feature_index = p.feature_index();
-  a.exponent_bits = p.exponent_bits();
-  a.mantissa_bits = p.mantissa_bits();
-
-  PLEXA_ASSIGN_OR_RETURN(
-      a.distribution,
-      ReadEnum(kDistributions, p.distribution(), "distribution", where));
-  PLEXA_ASSIGN_OR_RETURN(
-      a.rng_algorithm,
-      ReadEnum(kAlgorithms, p.rng_algorithm(), "rng_algorithm", where));
-  a.is_stable = p.is_stable();
-
-  a.custom_call_target = p.custom_call_target();
-  a.backend_config = p.backend_config();
-  PLEXA_ASSIGN_OR_RETURN(a.api_version,
-                         ReadEnum(kApiVersions, p.api_version(),
-                                  "custom-call api_version", where));
-  a.has_layout_constraints = p.has_layout_constraints();
-  for (const pb::ShapeProto& s : p.operand_shapes_with_layout()) {
-    PLEXA_ASSIGN_OR_RETURN(Shape shape, ShapeFromProto(s, where));
-    a.operand_shapes_with_layout.push_back(std::move(shape));
-  }
-  a.custom_call_has_side_effect = p.custom_call_has_side_effect();
-
-  for (const pb::ReplicaGroupProto& g : p.replica_groups()) {
-    a.replica_groups.push_back(ToVector(g.replica_ids()));
-  }
-  if (p.has_channel_id()) a.channel_id = p.channel_id();
-  a.use_global_device_ids = p.use_global_device_ids();
-  a.constrain_layout = p.constrain_layout();
-
-  a.infeed_config = p.infeed_config();
-  a.outfeed_config = p.outfeed_config();
-  if (p.has_outfeed_shape()) {
-    PLEXA_ASSIGN_OR_RETURN(a.outfeed_shape,
-                           ShapeFromProto(p.outfeed_shape(), where));
-  }
-
-  PLEXA_ASSIGN_OR_RETURN(a.fusion_kind, ReadEnum(kFusionKinds, p.fusion_kind(),
-                                                 "fusion_kind", where));
-
-  const pb::TriangularSolveOptionsProto& tp = p.triangular_solve_options();
-  a.triangular_solve_options.left_side = tp.left_side();
-  a.triangular_solve_options.lower = tp.lower();
-  a.triangular_solve_options.unit_diagonal = tp.unit_diagonal();
-  PLEXA_ASSIGN_OR_RETURN(a.triangular_solve_options.transpose_a,
-                         ReadEnum(kTransposes, tp.transpose_a(),
-                                  "triangular_solve transpose_a", where));
-  a.cholesky_lower = p.cholesky_lower();
-
-  for (const pb::OpaqueAttributeProto& o : p.opaque()) {
-    a.opaque.emplace_back(o.name(), o.value());
-  }
-  return a;
+  return Invalid(where, ": unknown attribute field ", static_cast<int>(field));
 }
 
 // "computation 'main', instruction 'add.1' (#3)": the name may be empty or
@@ -393,6 +487,17 @@ std::string WhereProto(const pb::ComputationProto& c, int index,
 }
 
 }  // namespace
+
+// Every field whatever the opcode: a field the opcode does not use keeps
+// what was written (module.proto's contract is field for field).
+absl::StatusOr<InstructionAttrs> proto_internal::AttrsFromProto(
+    const pb::InstructionAttrsProto& p, absl::string_view where) {
+  InstructionAttrs a;
+  for (AttrField field : AllAttrFields()) {
+    PLEXA_RETURN_IF_ERROR(FieldFromProto(p, field, &a, where));
+  }
+  return a;
+}
 
 absl::StatusOr<std::unique_ptr<Module>> DeserializeModule(
     absl::string_view bytes) {

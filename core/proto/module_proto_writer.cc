@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "core/base/status_macros.h"
+#include "core/ir/attribute_table.h"
 #include "core/ir/computation.h"
 #include "core/ir/instruction.h"
 #include "core/literal/literal.h"
@@ -112,188 +113,254 @@ absl::Status LiteralToProto(const Literal& literal, pb::LiteralProto* p,
   return absl::OkStatus();
 }
 
-absl::Status AttrsToProto(const InstructionAttrs& a,
+// One field of InstructionAttrs; which fields exist is the attribute
+// table's (AllAttrFields()). No default: a field added there and not here
+// does not compile.
+absl::Status FieldToProto(const InstructionAttrs& a, AttrField field,
                           pb::InstructionAttrsProto* p,
                           absl::string_view where) {
-  AppendAll(a.dimensions, p->mutable_dimensions());
-  p->set_iota_dimension(a.iota_dimension);
-  p->set_parameter_number(a.parameter_number);
-  p->set_tuple_index(a.tuple_index);
-
-  if (a.literal != nullptr) {
-    PLEXA_RETURN_IF_ERROR(
-        LiteralToProto(*a.literal, p->mutable_literal(), where));
-  }
-
-  if (a.window) {
-    pb::WindowProto* w = p->mutable_window();
-    for (const WindowDimension& d : a.window->dimensions) {
-      pb::WindowDimensionProto* wd = w->add_dimensions();
-      if (d.size != 1) wd->set_size(d.size);
-      if (d.stride != 1) wd->set_stride(d.stride);
-      wd->set_padding_low(d.padding_low);
-      wd->set_padding_high(d.padding_high);
-      if (d.window_dilation != 1) wd->set_window_dilation(d.window_dilation);
-      if (d.base_dilation != 1) wd->set_base_dilation(d.base_dilation);
-      wd->set_window_reversal(d.window_reversal);
+  switch (field) {
+    case AttrField::kDimensions:
+      AppendAll(a.dimensions, p->mutable_dimensions());
+      return absl::OkStatus();
+    case AttrField::kIotaDimension:
+      p->set_iota_dimension(a.iota_dimension);
+      return absl::OkStatus();
+    case AttrField::kParameterNumber:
+      p->set_parameter_number(a.parameter_number);
+      return absl::OkStatus();
+    case AttrField::kTupleIndex:
+      p->set_tuple_index(a.tuple_index);
+      return absl::OkStatus();
+    case AttrField::kLiteral:
+      if (a.literal == nullptr) return absl::OkStatus();
+      return LiteralToProto(*a.literal, p->mutable_literal(), where);
+    case AttrField::kWindow:
+      if (a.window) {
+        pb::WindowProto* w = p->mutable_window();
+        for (const WindowDimension& d : a.window->dimensions) {
+          pb::WindowDimensionProto* wd = w->add_dimensions();
+          if (d.size != 1) wd->set_size(d.size);
+          if (d.stride != 1) wd->set_stride(d.stride);
+          wd->set_padding_low(d.padding_low);
+          wd->set_padding_high(d.padding_high);
+          if (d.window_dilation != 1)
+            wd->set_window_dilation(d.window_dilation);
+          if (d.base_dilation != 1) wd->set_base_dilation(d.base_dilation);
+          wd->set_window_reversal(d.window_reversal);
+        }
+      }
+      return absl::OkStatus();
+    case AttrField::kConvolutionDimensionNumbers:
+      if (a.convolution_dimension_numbers) {
+        const ConvolutionDimensionNumbers& c = *a.convolution_dimension_numbers;
+        pb::ConvolutionDimensionNumbersProto* cp =
+            p->mutable_convolution_dimension_numbers();
+        cp->set_input_batch_dimension(c.input_batch_dimension);
+        if (c.input_feature_dimension != 1) {
+          cp->set_input_feature_dimension(c.input_feature_dimension);
+        }
+        AppendAll(c.input_spatial_dimensions,
+                  cp->mutable_input_spatial_dimensions());
+        cp->set_kernel_input_feature_dimension(
+            c.kernel_input_feature_dimension);
+        if (c.kernel_output_feature_dimension != 1) {
+          cp->set_kernel_output_feature_dimension(
+              c.kernel_output_feature_dimension);
+        }
+        AppendAll(c.kernel_spatial_dimensions,
+                  cp->mutable_kernel_spatial_dimensions());
+        cp->set_output_batch_dimension(c.output_batch_dimension);
+        if (c.output_feature_dimension != 1) {
+          cp->set_output_feature_dimension(c.output_feature_dimension);
+        }
+        AppendAll(c.output_spatial_dimensions,
+                  cp->mutable_output_spatial_dimensions());
+      }
+      return absl::OkStatus();
+    case AttrField::kFeatureGroupCount:
+      if (a.feature_group_count != 1) {
+        p->set_feature_group_count(a.feature_group_count);
+      }
+      return absl::OkStatus();
+    case AttrField::kBatchGroupCount:
+      if (a.batch_group_count != 1) {
+        p->set_batch_group_count(a.batch_group_count);
+      }
+      return absl::OkStatus();
+    case AttrField::kDotDimensionNumbers:
+      if (a.dot_dimension_numbers) {
+        const DotDimensionNumbers& d = *a.dot_dimension_numbers;
+        pb::DotDimensionNumbersProto* dp = p->mutable_dot_dimension_numbers();
+        AppendAll(d.lhs_batch_dimensions, dp->mutable_lhs_batch_dimensions());
+        AppendAll(d.rhs_batch_dimensions, dp->mutable_rhs_batch_dimensions());
+        AppendAll(d.lhs_contracting_dimensions,
+                  dp->mutable_lhs_contracting_dimensions());
+        AppendAll(d.rhs_contracting_dimensions,
+                  dp->mutable_rhs_contracting_dimensions());
+      }
+      return absl::OkStatus();
+    case AttrField::kPaddingConfig:
+      if (a.padding_config) {
+        pb::PaddingConfigProto* pc = p->mutable_padding_config();
+        for (const PaddingDimension& d : a.padding_config->dimensions) {
+          pb::PaddingDimensionProto* dp = pc->add_dimensions();
+          dp->set_edge_padding_low(d.edge_padding_low);
+          dp->set_edge_padding_high(d.edge_padding_high);
+          dp->set_interior_padding(d.interior_padding);
+        }
+      }
+      return absl::OkStatus();
+    case AttrField::kSlice:
+      for (const SliceDimension& s : a.slice) {
+        pb::SliceDimensionProto* sp = p->add_slice();
+        sp->set_start(s.start);
+        sp->set_limit(s.limit);
+        if (s.stride != 1) sp->set_stride(s.stride);
+      }
+      return absl::OkStatus();
+    case AttrField::kDynamicSliceSizes:
+      AppendAll(a.dynamic_slice_sizes, p->mutable_dynamic_slice_sizes());
+      return absl::OkStatus();
+    case AttrField::kGatherDimensionNumbers:
+      if (a.gather_dimension_numbers) {
+        const GatherDimensionNumbers& g = *a.gather_dimension_numbers;
+        pb::GatherDimensionNumbersProto* gp =
+            p->mutable_gather_dimension_numbers();
+        AppendAll(g.offset_dims, gp->mutable_offset_dims());
+        AppendAll(g.collapsed_slice_dims, gp->mutable_collapsed_slice_dims());
+        AppendAll(g.start_index_map, gp->mutable_start_index_map());
+        gp->set_index_vector_dim(g.index_vector_dim);
+        AppendAll(g.operand_batching_dims, gp->mutable_operand_batching_dims());
+        AppendAll(g.start_indices_batching_dims,
+                  gp->mutable_start_indices_batching_dims());
+      }
+      return absl::OkStatus();
+    case AttrField::kGatherSliceSizes:
+      AppendAll(a.gather_slice_sizes, p->mutable_gather_slice_sizes());
+      return absl::OkStatus();
+    case AttrField::kScatterDimensionNumbers:
+      if (a.scatter_dimension_numbers) {
+        const ScatterDimensionNumbers& s = *a.scatter_dimension_numbers;
+        pb::ScatterDimensionNumbersProto* sp =
+            p->mutable_scatter_dimension_numbers();
+        AppendAll(s.update_window_dims, sp->mutable_update_window_dims());
+        AppendAll(s.inserted_window_dims, sp->mutable_inserted_window_dims());
+        AppendAll(s.scatter_dims_to_operand_dims,
+                  sp->mutable_scatter_dims_to_operand_dims());
+        sp->set_index_vector_dim(s.index_vector_dim);
+        AppendAll(s.input_batching_dims, sp->mutable_input_batching_dims());
+        AppendAll(s.scatter_indices_batching_dims,
+                  sp->mutable_scatter_indices_batching_dims());
+      }
+      return absl::OkStatus();
+    case AttrField::kIndicesAreSorted:
+      p->set_indices_are_sorted(a.indices_are_sorted);
+      return absl::OkStatus();
+    case AttrField::kUniqueIndices:
+      p->set_unique_indices(a.unique_indices);
+      return absl::OkStatus();
+    case AttrField::kComparisonDirection:
+      return WriteEnum(
+          kComparisonDirections, a.comparison_direction, "comparison_direction",
+          where,
+          [&](pb::ComparisonDirection v) { p->set_comparison_direction(v); });
+    case AttrField::kComparisonType:
+      return WriteEnum(
+          kComparisonTypes, a.comparison_type, "comparison_type", where,
+          [&](pb::ComparisonType v) { p->set_comparison_type(v); });
+    case AttrField::kEpsilon:
+      p->set_epsilon(a.epsilon);
+      return absl::OkStatus();
+    case AttrField::kFeatureIndex:
+      p->set_feature_index(a.feature_index);
+      return absl::OkStatus();
+    case AttrField::kExponentBits:
+      p->set_exponent_bits(a.exponent_bits);
+      return absl::OkStatus();
+    case AttrField::kMantissaBits:
+      p->set_mantissa_bits(a.mantissa_bits);
+      return absl::OkStatus();
+    case AttrField::kDistribution:
+      return WriteEnum(
+          kDistributions, a.distribution, "distribution", where,
+          [&](pb::RandomDistribution v) { p->set_distribution(v); });
+    case AttrField::kRngAlgorithm:
+      return WriteEnum(kAlgorithms, a.rng_algorithm, "rng_algorithm", where,
+                       [&](pb::RandomAlgorithm v) { p->set_rng_algorithm(v); });
+    case AttrField::kIsStable:
+      p->set_is_stable(a.is_stable);
+      return absl::OkStatus();
+    case AttrField::kCustomCallTarget:
+      p->set_custom_call_target(a.custom_call_target);
+      return absl::OkStatus();
+    case AttrField::kBackendConfig:
+      p->set_backend_config(a.backend_config);
+      return absl::OkStatus();
+    case AttrField::kApiVersion:
+      return WriteEnum(
+          kApiVersions, a.api_version, "api_version", where,
+          [&](pb::CustomCallApiVersion v) { p->set_api_version(v); });
+    case AttrField::kOperandShapesWithLayout:
+      p->set_has_layout_constraints(a.has_layout_constraints);
+      for (const Shape& s : a.operand_shapes_with_layout) {
+        PLEXA_RETURN_IF_ERROR(
+            ShapeToProto(s, p->add_operand_shapes_with_layout(), where));
+      }
+      return absl::OkStatus();
+    case AttrField::kCustomCallHasSideEffect:
+      p->set_custom_call_has_side_effect(a.custom_call_has_side_effect);
+      return absl::OkStatus();
+    case AttrField::kReplicaGroups:
+      for (const std::vector<int64_t>& group : a.replica_groups) {
+        AppendAll(group, p->add_replica_groups()->mutable_replica_ids());
+      }
+      return absl::OkStatus();
+    case AttrField::kChannelId:
+      if (a.channel_id) p->set_channel_id(*a.channel_id);
+      return absl::OkStatus();
+    case AttrField::kUseGlobalDeviceIds:
+      p->set_use_global_device_ids(a.use_global_device_ids);
+      return absl::OkStatus();
+    case AttrField::kConstrainLayout:
+      p->set_constrain_layout(a.constrain_layout);
+      return absl::OkStatus();
+    case AttrField::kInfeedConfig:
+      p->set_infeed_config(a.infeed_config);
+      return absl::OkStatus();
+    case AttrField::kOutfeedConfig:
+      p->set_outfeed_config(a.outfeed_config);
+      return absl::OkStatus();
+    case AttrField::kOutfeedShape:
+      if (!a.outfeed_shape) return absl::OkStatus();
+      return ShapeToProto(*a.outfeed_shape, p->mutable_outfeed_shape(), where);
+    case AttrField::kFusionKind:
+      return WriteEnum(kFusionKinds, a.fusion_kind, "fusion_kind", where,
+                       [&](pb::FusionKind v) { p->set_fusion_kind(v); });
+    case AttrField::kTriangularSolveOptions: {
+      const TriangularSolveOptions& t = a.triangular_solve_options;
+      if (t == TriangularSolveOptions()) return absl::OkStatus();
+      pb::TriangularSolveOptionsProto* tp =
+          p->mutable_triangular_solve_options();
+      tp->set_left_side(t.left_side);
+      tp->set_lower(t.lower);
+      tp->set_unit_diagonal(t.unit_diagonal);
+      return WriteEnum(
+          kTransposes, t.transpose_a, "triangular_solve transpose_a", where,
+          [&](pb::TriangularSolveTranspose v) { tp->set_transpose_a(v); });
     }
+    case AttrField::kCholeskyLower:
+      p->set_cholesky_lower(a.cholesky_lower);
+      return absl::OkStatus();
+    case AttrField::kOpaque:
+      for (const auto& [name, value] : a.opaque) {
+        pb::OpaqueAttributeProto* o = p->add_opaque();
+        o->set_name(name);
+        o->set_value(value);
+      }
+      return absl::OkStatus();
   }
-  if (a.convolution_dimension_numbers) {
-    const ConvolutionDimensionNumbers& c = *a.convolution_dimension_numbers;
-    pb::ConvolutionDimensionNumbersProto* cp =
-        p->mutable_convolution_dimension_numbers();
-    cp->set_input_batch_dimension(c.input_batch_dimension);
-    if (c.input_feature_dimension != 1) {
-      cp->set_input_feature_dimension(c.input_feature_dimension);
-    }
-    AppendAll(c.input_spatial_dimensions,
-              cp->mutable_input_spatial_dimensions());
-    cp->set_kernel_input_feature_dimension(c.kernel_input_feature_dimension);
-    if (c.kernel_output_feature_dimension != 1) {
-      cp->set_kernel_output_feature_dimension(
-          c.kernel_output_feature_dimension);
-    }
-    AppendAll(c.kernel_spatial_dimensions,
-              cp->mutable_kernel_spatial_dimensions());
-    cp->set_output_batch_dimension(c.output_batch_dimension);
-    if (c.output_feature_dimension != 1) {
-      cp->set_output_feature_dimension(c.output_feature_dimension);
-    }
-    AppendAll(c.output_spatial_dimensions,
-              cp->mutable_output_spatial_dimensions());
-  }
-  if (a.feature_group_count != 1) {
-    p->set_feature_group_count(a.feature_group_count);
-  }
-  if (a.batch_group_count != 1) p->set_batch_group_count(a.batch_group_count);
-
-  if (a.dot_dimension_numbers) {
-    const DotDimensionNumbers& d = *a.dot_dimension_numbers;
-    pb::DotDimensionNumbersProto* dp = p->mutable_dot_dimension_numbers();
-    AppendAll(d.lhs_batch_dimensions, dp->mutable_lhs_batch_dimensions());
-    AppendAll(d.rhs_batch_dimensions, dp->mutable_rhs_batch_dimensions());
-    AppendAll(d.lhs_contracting_dimensions,
-              dp->mutable_lhs_contracting_dimensions());
-    AppendAll(d.rhs_contracting_dimensions,
-              dp->mutable_rhs_contracting_dimensions());
-  }
-
-  if (a.padding_config) {
-    pb::PaddingConfigProto* pc = p->mutable_padding_config();
-    for (const PaddingDimension& d : a.padding_config->dimensions) {
-      pb::PaddingDimensionProto* dp = pc->add_dimensions();
-      dp->set_edge_padding_low(d.edge_padding_low);
-      dp->set_edge_padding_high(d.edge_padding_high);
-      dp->set_interior_padding(d.interior_padding);
-    }
-  }
-
-  for (const SliceDimension& s : a.slice) {
-    pb::SliceDimensionProto* sp = p->add_slice();
-    sp->set_start(s.start);
-    sp->set_limit(s.limit);
-    if (s.stride != 1) sp->set_stride(s.stride);
-  }
-
-  AppendAll(a.dynamic_slice_sizes, p->mutable_dynamic_slice_sizes());
-
-  if (a.gather_dimension_numbers) {
-    const GatherDimensionNumbers& g = *a.gather_dimension_numbers;
-    pb::GatherDimensionNumbersProto* gp = p->mutable_gather_dimension_numbers();
-    AppendAll(g.offset_dims, gp->mutable_offset_dims());
-    AppendAll(g.collapsed_slice_dims, gp->mutable_collapsed_slice_dims());
-    AppendAll(g.start_index_map, gp->mutable_start_index_map());
-    gp->set_index_vector_dim(g.index_vector_dim);
-    AppendAll(g.operand_batching_dims, gp->mutable_operand_batching_dims());
-    AppendAll(g.start_indices_batching_dims,
-              gp->mutable_start_indices_batching_dims());
-  }
-  AppendAll(a.gather_slice_sizes, p->mutable_gather_slice_sizes());
-  if (a.scatter_dimension_numbers) {
-    const ScatterDimensionNumbers& s = *a.scatter_dimension_numbers;
-    pb::ScatterDimensionNumbersProto* sp =
-        p->mutable_scatter_dimension_numbers();
-    AppendAll(s.update_window_dims, sp->mutable_update_window_dims());
-    AppendAll(s.inserted_window_dims, sp->mutable_inserted_window_dims());
-    AppendAll(s.scatter_dims_to_operand_dims,
-              sp->mutable_scatter_dims_to_operand_dims());
-    sp->set_index_vector_dim(s.index_vector_dim);
-    AppendAll(s.input_batching_dims, sp->mutable_input_batching_dims());
-    AppendAll(s.scatter_indices_batching_dims,
-              sp->mutable_scatter_indices_batching_dims());
-  }
-  p->set_indices_are_sorted(a.indices_are_sorted);
-  p->set_unique_indices(a.unique_indices);
-
-  PLEXA_RETURN_IF_ERROR(WriteEnum(
-      kComparisonDirections, a.comparison_direction, "comparison_direction",
-      where,
-      [&](pb::ComparisonDirection v) { p->set_comparison_direction(v); }));
-  PLEXA_RETURN_IF_ERROR(
-      WriteEnum(kComparisonTypes, a.comparison_type, "comparison_type", where,
-                [&](pb::ComparisonType v) { p->set_comparison_type(v); }));
-
-  p->set_epsilon(a.epsilon);
-  p->set_feature_index(a.feature_index);
-  p->set_exponent_bits(a.exponent_bits);
-  p->set_mantissa_bits(a.mantissa_bits);
-
-  PLEXA_RETURN_IF_ERROR(
-      WriteEnum(kDistributions, a.distribution, "distribution", where,
-                [&](pb::RandomDistribution v) { p->set_distribution(v); }));
-  PLEXA_RETURN_IF_ERROR(
-      WriteEnum(kAlgorithms, a.rng_algorithm, "rng_algorithm", where,
-                [&](pb::RandomAlgorithm v) { p->set_rng_algorithm(v); }));
-  p->set_is_stable(a.is_stable);
-
-  p->set_custom_call_target(a.custom_call_target);
-  p->set_backend_config(a.backend_config);
-  PLEXA_RETURN_IF_ERROR(
-      WriteEnum(kApiVersions, a.api_version, "api_version", where,
-                [&](pb::CustomCallApiVersion v) { p->set_api_version(v); }));
-  p->set_has_layout_constraints(a.has_layout_constraints);
-  for (const Shape& s : a.operand_shapes_with_layout) {
-    PLEXA_RETURN_IF_ERROR(
-        ShapeToProto(s, p->add_operand_shapes_with_layout(), where));
-  }
-  p->set_custom_call_has_side_effect(a.custom_call_has_side_effect);
-
-  for (const std::vector<int64_t>& group : a.replica_groups) {
-    AppendAll(group, p->add_replica_groups()->mutable_replica_ids());
-  }
-  if (a.channel_id) p->set_channel_id(*a.channel_id);
-  p->set_use_global_device_ids(a.use_global_device_ids);
-  p->set_constrain_layout(a.constrain_layout);
-
-  p->set_infeed_config(a.infeed_config);
-  p->set_outfeed_config(a.outfeed_config);
-  if (a.outfeed_shape) {
-    PLEXA_RETURN_IF_ERROR(
-        ShapeToProto(*a.outfeed_shape, p->mutable_outfeed_shape(), where));
-  }
-
-  PLEXA_RETURN_IF_ERROR(
-      WriteEnum(kFusionKinds, a.fusion_kind, "fusion_kind", where,
-                [&](pb::FusionKind v) { p->set_fusion_kind(v); }));
-
-  const TriangularSolveOptions& t = a.triangular_solve_options;
-  if (t != TriangularSolveOptions()) {
-    pb::TriangularSolveOptionsProto* tp = p->mutable_triangular_solve_options();
-    tp->set_left_side(t.left_side);
-    tp->set_lower(t.lower);
-    tp->set_unit_diagonal(t.unit_diagonal);
-    PLEXA_RETURN_IF_ERROR(WriteEnum(
-        kTransposes, t.transpose_a, "triangular_solve transpose_a", where,
-        [&](pb::TriangularSolveTranspose v) { tp->set_transpose_a(v); }));
-  }
-  p->set_cholesky_lower(a.cholesky_lower);
-
-  for (const auto& [name, value] : a.opaque) {
-    pb::OpaqueAttributeProto* o = p->add_opaque();
-    o->set_name(name);
-    o->set_value(value);
-  }
-  return absl::OkStatus();
+  return Invalid(where, ": unknown attribute field ", static_cast<int>(field));
 }
 
 std::string Where(const Computation& c, const Instruction& inst) {
@@ -302,6 +369,17 @@ std::string Where(const Computation& c, const Instruction& inst) {
 }
 
 }  // namespace
+
+// Every field whatever the opcode: the format stores InstructionAttrs field
+// for field (module.proto).
+absl::Status proto_internal::AttrsToProto(const InstructionAttrs& a,
+                                          pb::InstructionAttrsProto* p,
+                                          absl::string_view where) {
+  for (AttrField field : AllAttrFields()) {
+    PLEXA_RETURN_IF_ERROR(FieldToProto(a, field, p, where));
+  }
+  return absl::OkStatus();
+}
 
 absl::StatusOr<std::string> SerializeModule(const Module& module) {
   pb::ModuleProto mp;

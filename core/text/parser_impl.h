@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -24,6 +25,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/base/status_macros.h"
+#include "core/ir/attribute_table.h"
 #include "core/ir/attributes.h"
 #include "core/ir/module.h"
 #include "core/ir/opcode.h"
@@ -52,13 +54,10 @@ struct OperandRef {
   int nested = -1;  // index of a nested (anonymous) instruction, or -1
 };
 
-// Called computations by role, as written; assembled into InstrRecord::called
-// in the order Instruction::called_computations() documents.
-struct CalledSlots {
-  std::optional<NameRef> to_apply, condition, body, select, scatter,
-      true_computation, false_computation, calls;
-  std::optional<std::vector<NameRef>> branch_computations, called_computations;
-};
+// Called computations by role (to_apply=, condition=, ...), as written;
+// assembled into InstrRecord::called in the order Instruction::
+// called_computations() documents. A role's names (one, or a list).
+using CalledSlots = std::vector<std::pair<AttrId, std::vector<NameRef>>>;
 
 struct InstrRecord {
   std::string name;
@@ -138,6 +137,10 @@ class Parser {
   absl::Status ParseInstructionAttribute(
       InstrRecord* rec, CalledSlots* slots,
       absl::flat_hash_set<std::string>* seen);
+  // The value of one attribute, of the kind its InstructionAttrs field
+  // holds (parse_attributes.cc).
+  template <typename T>
+  absl::Status ParseAttributeValue(absl::string_view name, T* out);
   // After all attributes: required ones present, called computations in
   // role order.
   absl::Status FinishAttributes(InstrRecord* rec, const CalledSlots& slots,

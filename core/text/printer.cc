@@ -9,7 +9,8 @@
 //               post order.
 // Instruction:  [ROOT ]%name = SHAPE opcode(SHAPE %operand, ...), then the
 //               attributes in a fixed order:
-//                 1. the opcode's typed attributes (XLA's order, below)
+//                 1. the opcode's typed attributes (the attribute table's
+//                    order, XLA's: core/ir/attribute_table.h)
 //                 2. called computations (to_apply=, condition=, body=, ...)
 //                 3. verbatim attributes other than those in 4 and 6
 //                 4. sharding, frontend_attributes, statistics (verbatim)
@@ -21,6 +22,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -28,6 +30,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/ir/attribute_table.h"
 #include "core/literal/literal.h"
 #include "core/text/hlo_printer.h"
 
@@ -192,216 +195,82 @@ std::string ComputationName(const Computation* c, const PrintOptions& o) {
   return c == nullptr ? "<null>" : NameOf(c->name(), o);
 }
 
-// 1. The opcode's own attributes, in XLA's order.
-void AppendTypedAttributes(const Instruction& inst,
-                           std::vector<std::string>* out) {
-  const InstructionAttrs& a = inst.attrs();
-  auto window = [&] {
-    if (a.window && !a.window->dimensions.empty()) {
-      out->push_back(StrCat("window=", WindowToString(*a.window)));
-    }
-  };
-  auto conv = [&] {
-    window();
-    if (a.convolution_dimension_numbers) {
-      out->push_back(
-          StrCat("dim_labels=", DimLabels(*a.convolution_dimension_numbers)));
-    }
-    if (a.feature_group_count != 1) {
-      out->push_back(StrCat("feature_group_count=", a.feature_group_count));
-    }
-    if (a.batch_group_count != 1) {
-      out->push_back(StrCat("batch_group_count=", a.batch_group_count));
-    }
-  };
-  switch (inst.opcode()) {
-    case HloOpcode::kBroadcast:
-    case HloOpcode::kTranspose:
-    case HloOpcode::kReverse:
-    case HloOpcode::kConcatenate:
-    case HloOpcode::kMap:
-    case HloOpcode::kReduce:
-    case HloOpcode::kGetDimensionSize:
-      out->push_back(StrCat("dimensions=", Braced(a.dimensions)));
-      break;
-    case HloOpcode::kSort:
-      out->push_back(StrCat("dimensions=", Braced(a.dimensions)));
-      if (a.is_stable) out->push_back("is_stable=true");
-      break;
-    case HloOpcode::kIota:
-      out->push_back(StrCat("iota_dimension=", a.iota_dimension));
-      break;
-    case HloOpcode::kGetTupleElement:
-      out->push_back(StrCat("index=", a.tuple_index));
-      break;
-    case HloOpcode::kConvolution:
-      conv();
-      break;
-    case HloOpcode::kReduceWindow:
-    case HloOpcode::kSelectAndScatter:
-      window();
-      break;
-    case HloOpcode::kDot:
-      if (a.dot_dimension_numbers) {
-        const DotDimensionNumbers& d = *a.dot_dimension_numbers;
-        if (!d.lhs_batch_dimensions.empty()) {
-          out->push_back(
-              StrCat("lhs_batch_dims=", Braced(d.lhs_batch_dimensions)));
-        }
-        out->push_back(StrCat("lhs_contracting_dims=",
-                              Braced(d.lhs_contracting_dimensions)));
-        if (!d.rhs_batch_dimensions.empty()) {
-          out->push_back(
-              StrCat("rhs_batch_dims=", Braced(d.rhs_batch_dimensions)));
-        }
-        out->push_back(StrCat("rhs_contracting_dims=",
-                              Braced(d.rhs_contracting_dimensions)));
-      }
-      break;
-    case HloOpcode::kPad:
-      if (a.padding_config) {
-        out->push_back(StrCat("padding=", PaddingToString(*a.padding_config)));
-      }
-      break;
-    case HloOpcode::kSlice:
-      out->push_back(StrCat("slice=", SliceToString(a.slice)));
-      break;
-    case HloOpcode::kDynamicSlice:
-      out->push_back(
-          StrCat("dynamic_slice_sizes=", Braced(a.dynamic_slice_sizes)));
-      break;
-    case HloOpcode::kGather:
-      if (a.gather_dimension_numbers) {
-        const GatherDimensionNumbers& g = *a.gather_dimension_numbers;
-        out->push_back(StrCat("offset_dims=", Braced(g.offset_dims)));
-        out->push_back(
-            StrCat("collapsed_slice_dims=", Braced(g.collapsed_slice_dims)));
-        out->push_back(StrCat("start_index_map=", Braced(g.start_index_map)));
-        if (!g.operand_batching_dims.empty()) {
-          out->push_back(StrCat("operand_batching_dims=",
-                                Braced(g.operand_batching_dims)));
-        }
-        if (!g.start_indices_batching_dims.empty()) {
-          out->push_back(StrCat("start_indices_batching_dims=",
-                                Braced(g.start_indices_batching_dims)));
-        }
-        out->push_back(StrCat("index_vector_dim=", g.index_vector_dim));
-      }
-      out->push_back(StrCat("slice_sizes=", Braced(a.gather_slice_sizes)));
-      if (a.indices_are_sorted) out->push_back("indices_are_sorted=true");
-      break;
-    case HloOpcode::kScatter:
-      if (a.scatter_dimension_numbers) {
-        const ScatterDimensionNumbers& s = *a.scatter_dimension_numbers;
-        out->push_back(
-            StrCat("update_window_dims=", Braced(s.update_window_dims)));
-        out->push_back(
-            StrCat("inserted_window_dims=", Braced(s.inserted_window_dims)));
-        out->push_back(StrCat("scatter_dims_to_operand_dims=",
-                              Braced(s.scatter_dims_to_operand_dims)));
-        if (!s.input_batching_dims.empty()) {
-          out->push_back(
-              StrCat("input_batching_dims=", Braced(s.input_batching_dims)));
-        }
-        if (!s.scatter_indices_batching_dims.empty()) {
-          out->push_back(StrCat("scatter_indices_batching_dims=",
-                                Braced(s.scatter_indices_batching_dims)));
-        }
-        out->push_back(StrCat("index_vector_dim=", s.index_vector_dim));
-      }
-      if (a.indices_are_sorted) out->push_back("indices_are_sorted=true");
-      if (a.unique_indices) out->push_back("unique_indices=true");
-      break;
-    case HloOpcode::kCompare:
-      out->push_back(StrCat("direction=",
-                            ComparisonDirectionString(a.comparison_direction)));
-      if (a.comparison_type != ComparisonType::kDefault) {
-        out->push_back(
-            StrCat("type=", ComparisonTypeString(a.comparison_type)));
-      }
-      break;
-    case HloOpcode::kBatchNormGrad:
-    case HloOpcode::kBatchNormInference:
-    case HloOpcode::kBatchNormTraining:
-      out->push_back(StrCat("epsilon=", FloatToString(a.epsilon)));
-      out->push_back(StrCat("feature_index=", a.feature_index));
-      break;
-    case HloOpcode::kReducePrecision:
-      out->push_back(StrCat("exponent_bits=", a.exponent_bits));
-      out->push_back(StrCat("mantissa_bits=", a.mantissa_bits));
-      break;
-    case HloOpcode::kRng:
-      out->push_back(
-          StrCat("distribution=", RandomDistributionString(a.distribution)));
-      break;
-    case HloOpcode::kRngBitGenerator:
-      // XLA prints the algorithm always, rng_default included.
-      out->push_back(
-          StrCat("algorithm=", RandomAlgorithmString(a.rng_algorithm)));
-      break;
-    case HloOpcode::kCustomCall:
-      conv();
-      out->push_back(
-          StrCat("custom_call_target=", Quoted(a.custom_call_target)));
-      if (a.has_layout_constraints) {
-        std::vector<std::string> shapes;
-        for (const Shape& s : a.operand_shapes_with_layout) {
-          shapes.push_back(s.ToString(true));
-        }
-        out->push_back(
-            StrCat("operand_layout_constraints={", StrJoin(shapes, ", "), "}"));
-      }
-      if (a.custom_call_has_side_effect) {
-        out->push_back("custom_call_has_side_effect=true");
-      }
-      if (a.api_version != CustomCallApiVersion::kUnspecified) {
-        out->push_back(
-            StrCat("api_version=", CustomCallApiVersionString(a.api_version)));
-      }
-      break;
-    case HloOpcode::kAllReduce: {
-      if (a.channel_id) out->push_back(StrCat("channel_id=", *a.channel_id));
-      std::vector<std::string> groups;
-      for (const auto& g : a.replica_groups) groups.push_back(Braced(g));
-      out->push_back(StrCat("replica_groups={", StrJoin(groups, ","), "}"));
-      if (a.constrain_layout) out->push_back("constrain_layout=true");
-      if (a.use_global_device_ids) out->push_back("use_global_device_ids=true");
-      break;
-    }
-    case HloOpcode::kInfeed:
-      if (!a.infeed_config.empty()) {
-        out->push_back(StrCat("infeed_config=", Quoted(a.infeed_config)));
-      }
-      break;
-    case HloOpcode::kOutfeed:
-      if (a.outfeed_shape) {
-        out->push_back(StrCat("outfeed_shape=", a.outfeed_shape->ToString()));
-      }
-      if (!a.outfeed_config.empty()) {
-        out->push_back(StrCat("outfeed_config=", Quoted(a.outfeed_config)));
-      }
-      break;
-    case HloOpcode::kFusion:
-      out->push_back(StrCat("kind=", FusionKindString(a.fusion_kind)));
-      break;
-    case HloOpcode::kTriangularSolve: {
-      const TriangularSolveOptions& t = a.triangular_solve_options;
-      if (t.left_side) out->push_back("left_side=true");
-      if (t.lower) out->push_back("lower=true");
-      if (t.unit_diagonal) out->push_back("unit_diagonal=true");
-      out->push_back(StrCat("transpose_a=",
-                            TriangularSolveTransposeString(t.transpose_a)));
-      break;
-    }
-    case HloOpcode::kCholesky:
-      if (a.cholesky_lower) out->push_back("lower=true");
-      break;
-    default:
-      break;
+// One writer per kind of value; the attribute table says which attributes
+// an opcode has and in what order. A kind with no writer here does not
+// compile.
+template <typename T>
+std::string AttributeValueToString(const T& v) {
+  if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
+    return Braced(v);
+  } else if constexpr (std::is_same_v<T, int64_t> ||
+                       std::is_same_v<T, int32_t>) {
+    return StrCat(v);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return v ? "true" : "false";
+  } else if constexpr (std::is_same_v<T, float>) {
+    return FloatToString(v);
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    return Quoted(v);
+  } else if constexpr (std::is_same_v<T, Window>) {
+    return WindowToString(v);
+  } else if constexpr (std::is_same_v<T, ConvolutionDimensionNumbers>) {
+    return DimLabels(v);
+  } else if constexpr (std::is_same_v<T, PaddingConfig>) {
+    return PaddingToString(v);
+  } else if constexpr (std::is_same_v<T, std::vector<SliceDimension>>) {
+    return SliceToString(v);
+  } else if constexpr (std::is_same_v<T, std::vector<std::vector<int64_t>>>) {
+    std::vector<std::string> groups;
+    for (const auto& g : v) groups.push_back(Braced(g));
+    return StrCat("{", StrJoin(groups, ","), "}");
+  } else if constexpr (std::is_same_v<T, Shape>) {
+    return v.ToString();
+  } else if constexpr (std::is_same_v<T, std::vector<Shape>>) {
+    std::vector<std::string> shapes;
+    for (const Shape& s : v) shapes.push_back(s.ToString(true));
+    return StrCat("{", StrJoin(shapes, ", "), "}");
+  } else if constexpr (std::is_same_v<T, ComparisonDirection>) {
+    return std::string(ComparisonDirectionString(v));
+  } else if constexpr (std::is_same_v<T, ComparisonType>) {
+    return std::string(ComparisonTypeString(v));
+  } else if constexpr (std::is_same_v<T, RandomDistribution>) {
+    return std::string(RandomDistributionString(v));
+  } else if constexpr (std::is_same_v<T, RandomAlgorithm>) {
+    return std::string(RandomAlgorithmString(v));
+  } else if constexpr (std::is_same_v<T, CustomCallApiVersion>) {
+    return std::string(CustomCallApiVersionString(v));
+  } else if constexpr (std::is_same_v<T, FusionKind>) {
+    return std::string(FusionKindString(v));
+  } else if constexpr (std::is_same_v<T, TriangularSolveTranspose>) {
+    return std::string(TriangularSolveTransposeString(v));
+  } else {
+    static_assert(sizeof(T) == 0, "a kind of attribute value with no writer");
   }
 }
 
-// 2. Called computations by role.
+// 1. The opcode's value attributes, in the table's (XLA's) order.
+void AppendTypedAttributes(const Instruction& inst,
+                           std::vector<std::string>* out) {
+  const InstructionAttrs& a = inst.attrs();
+  for (const AttrSpec& spec : AttributesOf(inst.opcode())) {
+    if (spec.print == AttrPrint::kUnlessDefault && HoldsDefault(a, spec.id)) {
+      continue;
+    }
+    VisitAttr(a, spec.id, [&](const auto* value) {
+      using T = std::remove_cvref_t<decltype(*value)>;
+      if constexpr (!std::is_same_v<T, CalledComputationAttr>) {
+        if (value != nullptr) {
+          out->push_back(
+              StrCat(spec.name, "=", AttributeValueToString(*value)));
+        }
+      }
+    });
+  }
+}
+
+// 2. Called computations by role: the table's names in its order, one
+// computation each, or its list attribute (branch_computations,
+// called_computations) when the count does not match.
 void AppendCalledComputations(const Instruction& inst, const PrintOptions& o,
                               std::vector<std::string>* out) {
   const std::vector<Computation*>& called = inst.called_computations();
@@ -411,59 +280,32 @@ void AppendCalledComputations(const Instruction& inst, const PrintOptions& o,
     for (const Computation* c : called) names.push_back(ComputationName(c, o));
     return StrCat("{", StrJoin(names, ", "), "}");
   };
-  switch (inst.opcode()) {
-    case HloOpcode::kWhile:
-      if (called.size() == 2) {
-        out->push_back(StrCat("condition=", ComputationName(called[0], o)));
-        out->push_back(StrCat("body=", ComputationName(called[1], o)));
-        return;
-      }
-      break;
-    case HloOpcode::kSelectAndScatter:
-      if (called.size() == 2) {
-        out->push_back(StrCat("select=", ComputationName(called[0], o)));
-        out->push_back(StrCat("scatter=", ComputationName(called[1], o)));
-        return;
-      }
-      break;
-    case HloOpcode::kConditional:
-      if (called.size() == 2 && inst.operand_count() > 0 &&
-          inst.operand(0)->shape().element_type() == PrimitiveType::PRED) {
-        out->push_back(
-            StrCat("true_computation=", ComputationName(called[0], o)));
-        out->push_back(
-            StrCat("false_computation=", ComputationName(called[1], o)));
-      } else {
-        out->push_back(StrCat("branch_computations=", list()));
-      }
-      return;
-    case HloOpcode::kCustomCall:
-      if (called.size() == 1) {
-        out->push_back(StrCat("to_apply=", ComputationName(called[0], o)));
-      } else {
-        out->push_back(StrCat("called_computations=", list()));
-      }
-      return;
-    case HloOpcode::kFusion:
-      if (called.size() == 1) {
-        out->push_back(StrCat("calls=", ComputationName(called[0], o)));
-        return;
-      }
-      break;
-    case HloOpcode::kCall:
-    case HloOpcode::kMap:
-    case HloOpcode::kReduce:
-    case HloOpcode::kReduceWindow:
-    case HloOpcode::kAllReduce:
-    case HloOpcode::kScatter:
-    case HloOpcode::kSort:
-      if (called.size() == 1) {
-        out->push_back(StrCat("to_apply=", ComputationName(called[0], o)));
-        return;
-      }
-      break;
-    default:
-      break;
+  std::vector<absl::string_view> roles;
+  absl::string_view list_role;
+  for (const AttrSpec& spec : AttributesOf(inst.opcode())) {
+    if (!IsCalledComputation(spec.id)) continue;
+    if (IsCalledComputationList(spec.id)) {
+      list_role = spec.name;
+    } else {
+      roles.push_back(spec.name);
+    }
+  }
+  bool by_role = !roles.empty() && roles.size() == called.size();
+  // true_computation/false_computation is the form of a predicate
+  // conditional only; one on an index with two branches lists them.
+  if (inst.opcode() == HloOpcode::kConditional) {
+    by_role = by_role && inst.operand_count() > 0 &&
+              inst.operand(0)->shape().element_type() == PrimitiveType::PRED;
+  }
+  if (by_role) {
+    for (size_t i = 0; i < roles.size(); ++i) {
+      out->push_back(StrCat(roles[i], "=", ComputationName(called[i], o)));
+    }
+    return;
+  }
+  if (!list_role.empty()) {
+    out->push_back(StrCat(list_role, "=", list()));
+    return;
   }
   // Not a form the parser reads back for this opcode: printed so nothing is
   // hidden (a malformed module).
