@@ -9,6 +9,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "abi/host/plugin_host.h"
@@ -214,33 +215,54 @@ class OneDnnPluginTest : public ::testing::Test {
     plugin_ = *plugin;
   }
 
+  std::unique_ptr<host::Client> NewClient(
+      std::vector<host::Plugin::Option> options = {}) {
+    auto client = plugin_->CreateClient(options);
+    EXPECT_TRUE(client.ok()) << client.status();
+    return client.ok() ? std::move(*client) : nullptr;
+  }
+
+  // The one result of running `exe` on `args`.
+  static absl::StatusOr<Literal> Execute(host::Client& client,
+                                         host::Executable& exe,
+                                         const std::vector<Literal>& args) {
+    std::vector<std::unique_ptr<host::Buffer>> owned;
+    std::vector<host::Buffer*> raw;
+    for (const Literal& a : args) {
+      auto b = client.BufferFromLiteral(a);
+      if (!b.ok()) return b.status();
+      raw.push_back(b->get());
+      owned.push_back(std::move(*b));
+    }
+    auto out = exe.Execute({raw});
+    if (!out.ok()) return out.status();
+    if ((*out)[0].size() != 1) {
+      return absl::InternalError("expected one result");
+    }
+    return (*out)[0][0]->ToLiteral();
+  }
+
+  static absl::StatusOr<Literal> Evaluate(const std::string& text,
+                                          const std::vector<Literal>& args) {
+    absl::StatusOr<std::unique_ptr<Module>> m = ParseHloModule(text);
+    if (!m.ok()) return m.status();
+    Evaluator evaluator;
+    return evaluator.Run(**m, args);
+  }
+
   // Runs `text` on the plugin and on the evaluator with `args`.
   void ExpectMatchesEvaluator(const std::string& text,
                               const std::vector<Literal>& args,
                               std::vector<host::Plugin::Option> options = {},
                               double tolerance = 1e-4) {
     SCOPED_TRACE(text);
-    absl::StatusOr<std::unique_ptr<Module>> m = ParseHloModule(text);
-    ASSERT_TRUE(m.ok()) << m.status();
-    Evaluator evaluator;
-    absl::StatusOr<Literal> want = evaluator.Run(**m, args);
+    absl::StatusOr<Literal> want = Evaluate(text, args);
     ASSERT_TRUE(want.ok()) << want.status();
-    auto client = plugin_->CreateClient(options);
-    ASSERT_TRUE(client.ok()) << client.status();
-    auto exe = (*client)->Compile(text, "hlo-text");
+    std::unique_ptr<host::Client> client = NewClient(options);
+    ASSERT_NE(client, nullptr);
+    auto exe = client->Compile(text, "hlo-text");
     ASSERT_TRUE(exe.ok()) << exe.status();
-    std::vector<std::unique_ptr<host::Buffer>> owned;
-    std::vector<host::Buffer*> raw;
-    for (const Literal& a : args) {
-      auto b = (*client)->BufferFromLiteral(a);
-      ASSERT_TRUE(b.ok()) << b.status();
-      raw.push_back(b->get());
-      owned.push_back(std::move(*b));
-    }
-    auto out = (*exe)->Execute({raw});
-    ASSERT_TRUE(out.ok()) << out.status();
-    ASSERT_EQ((*out)[0].size(), 1u);
-    auto got = (*out)[0][0]->ToLiteral();
+    absl::StatusOr<Literal> got = Execute(*client, **exe, args);
     ASSERT_TRUE(got.ok()) << got.status();
     ExpectNear(*want, *got, tolerance);
   }
@@ -307,21 +329,113 @@ TEST_F(OneDnnPluginTest, ReluOfNaNIsNaNByDefault) {
   ExpectMatchesEvaluator(kDenseRelu, args);
 }
 
-TEST_F(OneDnnPluginTest, ConvolutionBatchNormReluMatchesTheEvaluator) {
+std::vector<Literal> ConvBnArgs(uint32_t seed) {
   std::vector<Literal> args;
-  args.push_back(Random(ParseShapeOrDie("f32[2,8,10,10]"), 1));
-  args.push_back(Random(ParseShapeOrDie("f32[16,8,3,3]"), 2));
-  args.push_back(Random(ParseShapeOrDie("f32[16]"), 3));
-  args.push_back(Random(ParseShapeOrDie("f32[16]"), 4));
-  args.push_back(Random(ParseShapeOrDie("f32[16]"), 5));
-  Literal var = Random(ParseShapeOrDie("f32[16]"), 6);
+  args.push_back(Random(ParseShapeOrDie("f32[2,8,10,10]"), seed));
+  args.push_back(Random(ParseShapeOrDie("f32[16,8,3,3]"), seed + 1));
+  args.push_back(Random(ParseShapeOrDie("f32[16]"), seed + 2));
+  args.push_back(Random(ParseShapeOrDie("f32[16]"), seed + 3));
+  args.push_back(Random(ParseShapeOrDie("f32[16]"), seed + 4));
+  Literal var = Random(ParseShapeOrDie("f32[16]"), seed + 5);
   for (int64_t i = 0; i < 16; ++i) {
-    ASSERT_TRUE(var.SetFromDouble({i}, 1.5 + var.GetAsDouble({i})).ok());
+    EXPECT_TRUE(var.SetFromDouble({i}, 1.5 + var.GetAsDouble({i})).ok());
   }
   args.push_back(std::move(var));
+  return args;
+}
+
+TEST_F(OneDnnPluginTest, ConvolutionBatchNormReluMatchesTheEvaluator) {
+  const std::vector<Literal> args = ConvBnArgs(1);
   ExpectMatchesEvaluator(kConvBnRelu, args);
   ExpectMatchesEvaluator(kConvBnRelu, args,
                          {{"relaxed_nan", PLX_Value_INT64, "", 1}});
+}
+
+TEST_F(OneDnnPluginTest, ASerializedExecutableRunsInAnotherClient) {
+  const std::vector<Literal> args = ConvBnArgs(7);
+  absl::StatusOr<Literal> want = Evaluate(kConvBnRelu, args);
+  ASSERT_TRUE(want.ok()) << want.status();
+  std::string bytes;
+  {
+    std::unique_ptr<host::Client> client = NewClient();
+    ASSERT_NE(client, nullptr);
+    auto exe = client->Compile(kConvBnRelu, "hlo-text");
+    ASSERT_TRUE(exe.ok()) << exe.status();
+    auto serialized = (*exe)->Serialize();
+    ASSERT_TRUE(serialized.ok()) << serialized.status();
+    bytes = std::move(*serialized);
+  }
+  // The oneDNN fusion is in the serialized module: the primitive is built
+  // again when it is read back.
+  EXPECT_THAT(bytes, ::testing::HasSubstr("{\"onednn\":\"convolution\"}"));
+  std::unique_ptr<host::Client> client = NewClient();
+  ASSERT_NE(client, nullptr);
+  auto loaded = client->DeserializeExecutable(bytes);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  absl::StatusOr<Literal> got = Execute(*client, **loaded, args);
+  ASSERT_TRUE(got.ok()) << got.status();
+  ExpectNear(*want, *got, 1e-4);
+  // The CPU plugin does not take it: the bytes name their plugin.
+  auto cpu = host::Plugin::Load(PLEXA_CPU_PLUGIN);
+  ASSERT_TRUE(cpu.ok()) << cpu.status();
+  auto cpu_client = (*cpu)->CreateClient();
+  ASSERT_TRUE(cpu_client.ok()) << cpu_client.status();
+  auto refused = (*cpu_client)->DeserializeExecutable(bytes);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(),
+              ::testing::HasSubstr("not a serialized cpu-plugin executable"));
+}
+
+TEST_F(OneDnnPluginTest, Bf16DotRunsAsABf16Matmul) {
+  const std::string text = R"(HloModule bf16_dot
+ENTRY main {
+  x = bf16[32,64] parameter(0)
+  w = bf16[64,16] parameter(1)
+  ROOT d = bf16[32,16] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+)";
+  std::vector<Literal> args;
+  args.push_back(Random(ParseShapeOrDie("bf16[32,64]"), 1));
+  args.push_back(Random(ParseShapeOrDie("bf16[64,16]"), 2));
+  ::testing::internal::CaptureStderr();
+  // bf16 results: 8 bits of mantissa.
+  ExpectMatchesEvaluator(text, args, {{"report", PLX_Value_INT64, "", 1}},
+                         2e-2);
+  const std::string report = ::testing::internal::GetCapturedStderr();
+  EXPECT_THAT(report, ::testing::HasSubstr("(matmul 1, convolution 0)"));
+}
+
+TEST_F(OneDnnPluginTest, ThreadsShareOneExecutable) {
+  // Each thread runs the primitive on its own inputs; the scratch comes
+  // from each run's arena, so concurrent runs do not meet.
+  std::unique_ptr<host::Client> client = NewClient();
+  ASSERT_NE(client, nullptr);
+  auto exe = client->Compile(kConvBnRelu, "hlo-text");
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  constexpr int kThreads = 4;
+  std::vector<std::vector<Literal>> args;
+  std::vector<Literal> want;
+  for (int t = 0; t < kThreads; ++t) {
+    args.push_back(ConvBnArgs(100 * (t + 1)));
+    absl::StatusOr<Literal> w = Evaluate(kConvBnRelu, args.back());
+    ASSERT_TRUE(w.ok()) << w.status();
+    want.push_back(std::move(*w));
+  }
+  std::vector<absl::StatusOr<Literal>> got(kThreads, absl::UnknownError(""));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int k = 0; k < 8; ++k) {
+        got[t] = Execute(*client, **exe, args[t]);
+        if (!got[t].ok()) return;
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t) {
+    ASSERT_TRUE(got[t].ok()) << got[t].status();
+    ExpectNear(want[t], *got[t], 1e-4);
+  }
 }
 
 // ---- Differential: random dot and convolution configurations -----------

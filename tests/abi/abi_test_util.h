@@ -13,24 +13,39 @@
 #include "gtest/gtest.h"
 #include "plexa/plexa_c_api.h"
 
-// Instantiates the TEST_P suite `Suite` (parameter: a plugin's path) on the
-// reference plugin and, when it is built, the CPU plugin.
-#ifdef PLEXA_CPU_PLUGIN
-#define PLEXA_INSTANTIATE_ON_PLUGINS(Suite)                        \
-  INSTANTIATE_TEST_SUITE_P(                                        \
-      Plugins, Suite,                                              \
-      ::testing::Values(PLEXA_REFERENCE_PLUGIN, PLEXA_CPU_PLUGIN), \
-      [](const auto& info) {                                       \
-        return std::string(info.index == 0 ? "reference" : "cpu"); \
+// Instantiates the TEST_P suite `Suite` (parameter: a plugin's path) on
+// every in-tree plugin that is built: the reference plugin, and the CPU and
+// oneDNN plugins when they are (named by their file:
+// libplexa_plugin_NAME.so -> NAME).
+#define PLEXA_INSTANTIATE_ON_PLUGINS(Suite)                                    \
+  INSTANTIATE_TEST_SUITE_P(                                                    \
+      Plugins, Suite, ::testing::ValuesIn(::plexa::abi_test::InTreePlugins()), \
+      [](const auto& info) {                                                   \
+        return ::plexa::abi_test::PluginName(info.param);                      \
       })
-#else
-#define PLEXA_INSTANTIATE_ON_PLUGINS(Suite)                      \
-  INSTANTIATE_TEST_SUITE_P(                                      \
-      Plugins, Suite, ::testing::Values(PLEXA_REFERENCE_PLUGIN), \
-      [](const auto&) { return std::string("reference"); })
-#endif
 
 namespace plexa::abi_test {
+
+inline std::vector<const char*> InTreePlugins() {
+  return {
+      PLEXA_REFERENCE_PLUGIN,
+#ifdef PLEXA_CPU_PLUGIN
+      PLEXA_CPU_PLUGIN,
+#endif
+#ifdef PLEXA_ONEDNN_PLUGIN
+      PLEXA_ONEDNN_PLUGIN,
+#endif
+  };
+}
+
+inline std::string PluginName(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  std::string file = path.substr(slash == std::string::npos ? 0 : slash + 1);
+  const std::string prefix = "libplexa_plugin_";
+  if (file.rfind(prefix, 0) == 0) file = file.substr(prefix.size());
+  const size_t dot = file.find('.');
+  return dot == std::string::npos ? file : file.substr(0, dot);
+}
 
 // Zeroed args with struct_size set from the header's macro.
 template <typename Args>

@@ -41,7 +41,8 @@ TEST_P(ConcurrencyTest, EightThreadsExecuteOneExecutable) {
   ASSERT_TRUE(plugin.ok()) << plugin.status();
   auto client = (*plugin)->CreateClient();
   ASSERT_TRUE(client.ok()) << client.status();
-  const int kSize = (*plugin)->attributes().name == "cpu" ? 131072 : 64;
+  const std::string name = (*plugin)->attributes().name;
+  const int kSize = name == "cpu" || name == "onednn" ? 131072 : 64;
   auto exe = (*client)->Compile(Program(kSize), "hlo-text");
   ASSERT_TRUE(exe.ok()) << exe.status();
   Executable* executable = exe->get();
