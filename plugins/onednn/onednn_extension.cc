@@ -94,9 +94,10 @@ absl::StatusOr<bool> OneDnnExtension::RewriteBeforeFusion(Module* module) {
   return changed;
 }
 
-absl::StatusOr<cpu::ExtensionThunk> OneDnnExtension::MakeThunk(
-    const Instruction& h) {
-  if (!IsOneDnnFusion(h)) return cpu::ExtensionThunk{};
+namespace {
+
+// The chain a oneDNN fusion holds: its one anchor with every post-op.
+absl::StatusOr<Chain> FusionChain(const Instruction& h) {
   const Computation& fc = *h.called_computations()[0];
   const Instruction* anchor = nullptr;
   int anchors = 0;
@@ -124,8 +125,66 @@ absl::StatusOr<cpu::ExtensionThunk> OneDnnExtension::MakeThunk(
                      ": the fused computation is not one oneDNN primitive with "
                      "post-ops"));
   }
-  absl::StatusOr<Plan> plan = BuildPlan(chain, engine_);
+  return chain;
+}
+
+bool IsConvolutionFusion(const Instruction& h) {
+  return IsOneDnnFusion(h) &&
+         absl::StrContains(h.attrs().backend_config, "\"convolution\"");
+}
+
+// The operand of oneDNN convolution fusion `u` that its convolution reads
+// as its input, when nothing else in the fusion reads it; else null.
+const Instruction* ConvolutionInput(const Instruction& u) {
+  if (!IsConvolutionFusion(u)) return nullptr;
+  absl::StatusOr<Chain> chain = FusionChain(u);
+  if (!chain.ok()) return nullptr;
+  const Instruction* src = chain->anchor->operand(0);
+  if (src->opcode() != HloOpcode::kParameter || src->user_count() != 1) {
+    return nullptr;
+  }
+  const Instruction* op = u.operand(src->attrs().parameter_number);
+  return std::count(u.operands().begin(), u.operands().end(), op) == 1
+             ? op
+             : nullptr;
+}
+
+// True when the oneDNN convolution fusion `h` is only the input of another
+// one: it then leaves its result in its primitive's layout.
+bool FeedsAConvolution(const Instruction& h) {
+  return IsConvolutionFusion(h) && h.user_count() == 1 &&
+         h.parent()->root_instruction() != &h &&
+         ConvolutionInput(*h.users()[0]) == &h;
+}
+
+}  // namespace
+
+absl::StatusOr<cpu::ExtensionThunk> OneDnnExtension::MakeThunk(
+    const Instruction& h) {
+  if (!IsOneDnnFusion(h)) return cpu::ExtensionThunk{};
+  absl::StatusOr<Chain> chain = FusionChain(h);
+  if (!chain.ok()) return chain.status();
+  PlanHints hints;
+  hints.keep_dst_layout = FeedsAConvolution(h);
+  // The layout the producer of this convolution's input left it in: built
+  // again here (the same primitive descriptor), so no state passes between
+  // thunks.
+  const Instruction* input = ConvolutionInput(h);
+  if (input != nullptr && FeedsAConvolution(*input)) {
+    absl::StatusOr<Chain> producer = FusionChain(*input);
+    if (!producer.ok()) return producer.status();
+    PlanHints keep;
+    keep.keep_dst_layout = true;
+    absl::StatusOr<Plan> p = BuildPlan(*producer, engine_, keep);
+    if (p.ok() && p->dst_in_primitive_layout) hints.src_layout = p->dst.user;
+  }
+  absl::StatusOr<Plan> plan = BuildPlan(*chain, engine_, hints);
   if (!plan.ok()) {
+    if (hints.keep_dst_layout || hints.src_layout) {
+      // Its neighbour counts on the agreed layout: running this one on the
+      // CPU plugin would hand it the wrong bytes.
+      return plan.status();
+    }
     // On a machine where oneDNN does not take it (a deserialized program),
     // the CPU plugin runs the fusion.
     return cpu::ExtensionThunk{};

@@ -51,6 +51,13 @@ bool IsScalarConstant(const Instruction& i, double value) {
          c->shape().rank() == 0 && IsAllEqualTo(*c, value);
 }
 
+// `i` (a scalar constant or a broadcast of one) and what it reads, operands
+// first.
+void AddConstant(const Instruction& i, std::vector<const Instruction*>* out) {
+  if (i.opcode() == HloOpcode::kBroadcast) out->push_back(i.operand(0));
+  out->push_back(&i);
+}
+
 std::optional<double> ScalarConstantValue(const Instruction& i) {
   const Instruction* c = &i;
   if (c->opcode() == HloOpcode::kBroadcast) c = c->operand(0);
@@ -119,6 +126,8 @@ std::optional<PostOp> AsPostOp(const Instruction& u, const Instruction& v,
       std::optional<double> lo = ScalarConstantValue(*u.operand(0));
       std::optional<double> hi = ScalarConstantValue(*u.operand(2));
       if (!lo || !hi) return std::nullopt;
+      AddConstant(*u.operand(0), &p.constants);
+      AddConstant(*u.operand(2), &p.constants);
       return eltwise(dnnl::algorithm::eltwise_clip_v2, static_cast<float>(*lo),
                      static_cast<float>(*hi));
     }
@@ -143,6 +152,7 @@ std::optional<PostOp> AsPostOp(const Instruction& u, const Instruction& v,
         return std::nullopt;
       }
       if (u.opcode() == HloOpcode::kMaximum && IsScalarConstant(*other, 0.0)) {
+        AddConstant(*other, &p.constants);
         return eltwise(dnnl::algorithm::eltwise_relu, 0, 0);
       }
       p.kind = PostOp::Kind::kBinary;
@@ -265,14 +275,36 @@ absl::Status Unsupported(const Instruction& anchor, absl::string_view why) {
 }
 
 // The post-ops' attribute and binary arguments (appended to plan->inputs).
+// `sum_for_full_add`: an add of a value of the result's own shape (a
+// residual connection) becomes a sum post-op — the value is reordered into
+// the destination before the primitive runs, which then adds its result to
+// it — so the convolution keeps its blocked destination (a full-size binary
+// operand in the program's plain layout would force a plain one, and
+// oneDNN's slow im2col kernel with it). One sum at most.
 absl::StatusOr<dnnl::primitive_attr> PostOpAttr(
     const Chain& chain, const Shape& result,
-    const std::vector<std::vector<int64_t>>& groups, Plan* plan) {
+    const std::vector<std::vector<int64_t>>& groups, bool sum_for_full_add,
+    Plan* plan) {
   dnnl::post_ops ops;
   int index = 0;
+  bool has_sum = false;
   for (const PostOp& p : chain.post_ops) {
     if (p.kind == PostOp::Kind::kEltwise) {
       ops.append_eltwise(1.0f, p.alg, p.alpha, p.beta);
+    } else if (sum_for_full_add && p.broadcast == nullptr) {
+      std::optional<memory::desc> md = BinarySourceDesc(p, result, groups);
+      if (p.alg != dnnl::algorithm::binary_add || has_sum || !md) {
+        return Unsupported(*chain.anchor,
+                           absl::StrCat("a full-size operand of ", p.op->name(),
+                                        " other than one add"));
+      }
+      has_sum = true;
+      ops.append_sum(1.0f);
+      PlanArg a;
+      a.dnnl_arg = kSumArg;
+      a.source = p.source;
+      a.user = a.staged = a.prim = *md;  // staged: set to the destination's
+      plan->inputs.push_back(std::move(a));
     } else {
       std::optional<memory::desc> md = BinarySourceDesc(p, result, groups);
       if (!md) {
@@ -303,6 +335,11 @@ void LayOutScratch(const dnnl::memory::desc& scratchpad, Plan* plan) {
   plan->scratchpad_bytes = static_cast<int64_t>(scratchpad.get_size());
   int64_t offset = AlignUp(plan->scratchpad_bytes);
   auto place = [&](PlanArg& a) {
+    if (a.dnnl_arg == kSumArg) {  // reordered into the destination
+      a.reorder = true;
+      ++plan->reorders;
+      return;
+    }
     a.reorder = a.user != a.staged;
     if (!a.reorder) return;
     a.scratch_offset = offset;
@@ -455,7 +492,7 @@ absl::StatusOr<Plan> BuildMatmul(const Chain& chain,
                    MakeArg(DNNL_ARG_WEIGHTS, dot.operand(1), operand(rs, rg))};
     plan.dst = MakeArg(DNNL_ARG_DST, nullptr, operand(os, og));
     absl::StatusOr<dnnl::primitive_attr> attr =
-        PostOpAttr(chain, os, og, &plan);
+        PostOpAttr(chain, os, og, /*sum_for_full_add=*/false, &plan);
     if (!attr.ok()) return attr.status();
     try {
       dnnl::matmul::primitive_desc pd(
@@ -481,7 +518,8 @@ absl::StatusOr<Plan> BuildMatmul(const Chain& chain,
 // ---- convolution -------------------------------------------------------
 
 absl::StatusOr<Plan> BuildConvolution(const Chain& chain,
-                                      const dnnl::engine& engine) {
+                                      const dnnl::engine& engine,
+                                      const PlanHints& hints) {
   const Instruction& conv = *chain.anchor;
   const Shape& ls = conv.operand(0)->shape();
   const Shape& rs = conv.operand(1)->shape();
@@ -563,7 +601,7 @@ absl::StatusOr<Plan> BuildConvolution(const Chain& chain,
   plan.dst.user = UserDesc(dst, os.element_type());
   plan.inputs = {a_src, a_wei};
   absl::StatusOr<dnnl::primitive_attr> attr =
-      PostOpAttr(chain, os, groups, &plan);
+      PostOpAttr(chain, os, groups, /*sum_for_full_add=*/true, &plan);
   if (!attr.ok()) return attr.status();
   try {
     // The primitive picks its layouts (blocked, e.g. nChw16c); the
@@ -572,11 +610,10 @@ absl::StatusOr<Plan> BuildConvolution(const Chain& chain,
       return memory::desc(md.dims(), md.data_type(), memory::format_tag::any);
     };
     dnnl::convolution_forward::primitive_desc pd(
-        dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                        dnnl::algorithm::convolution_direct,
-                                        any(a_src.user), any(a_wei.user),
-                                        any(plan.dst.user), strides, dilates,
-                                        pad_l, pad_r),
+        dnnl::convolution_forward::desc(
+            dnnl::prop_kind::forward_inference,
+            dnnl::algorithm::convolution_auto, any(a_src.user), any(a_wei.user),
+            any(plan.dst.user), strides, dilates, pad_l, pad_r),
         *attr, engine);
     plan.impl = pd.impl_info_str();
     if (absl::StartsWith(plan.impl, "ref")) {
@@ -586,6 +623,20 @@ absl::StatusOr<Plan> BuildConvolution(const Chain& chain,
     plan.inputs[0].staged = plan.inputs[0].prim = pd.src_desc();
     plan.inputs[1].staged = plan.inputs[1].prim = pd.weights_desc();
     plan.dst.staged = plan.dst.prim = pd.dst_desc();
+    for (PlanArg& a : plan.inputs) {
+      if (a.dnnl_arg == kSumArg) a.staged = a.prim = pd.dst_desc();
+    }
+    if (hints.src_layout) {
+      if (hints.src_layout->get_size() != plan.inputs[0].user.get_size()) {
+        return Unsupported(conv, "its input's layout has another size");
+      }
+      plan.inputs[0].user = *hints.src_layout;
+    }
+    if (hints.keep_dst_layout &&
+        pd.dst_desc().get_size() == plan.dst.user.get_size()) {
+      plan.dst.user = pd.dst_desc();
+      plan.dst_in_primitive_layout = true;
+    }
     plan.primitive = dnnl::convolution_forward(pd);
     LayOutScratch(pd.scratchpad_desc(), &plan);
   } catch (const dnnl::error& e) {
@@ -599,12 +650,15 @@ absl::StatusOr<Plan> BuildConvolution(const Chain& chain,
 
 std::vector<Instruction*> Chain::Members() const {
   std::vector<Instruction*> out = {const_cast<Instruction*>(anchor)};
-  for (const PostOp& p : post_ops) {
-    // A broadcast two post-ops share is one member.
-    if (p.broadcast != nullptr &&
-        std::find(out.begin(), out.end(), p.broadcast) == out.end()) {
-      out.push_back(const_cast<Instruction*>(p.broadcast));
+  // A broadcast or constant that two post-ops share is one member.
+  auto add = [&](const Instruction* i) {
+    if (std::find(out.begin(), out.end(), i) == out.end()) {
+      out.push_back(const_cast<Instruction*>(i));
     }
+  };
+  for (const PostOp& p : post_ops) {
+    if (p.broadcast != nullptr) add(p.broadcast);
+    for (const Instruction* c : p.constants) add(c);
     out.push_back(const_cast<Instruction*>(p.op));
   }
   return out;
@@ -626,13 +680,14 @@ std::vector<PostOp> MatchPostOps(const Instruction& anchor,
   return out;
 }
 
-absl::StatusOr<Plan> BuildPlan(const Chain& chain, const dnnl::engine& engine) {
+absl::StatusOr<Plan> BuildPlan(const Chain& chain, const dnnl::engine& engine,
+                               const PlanHints& hints) {
   try {
     switch (chain.anchor->opcode()) {
       case HloOpcode::kDot:
         return BuildMatmul(chain, engine);
       case HloOpcode::kConvolution:
-        return BuildConvolution(chain, engine);
+        return BuildConvolution(chain, engine, hints);
       default:
         return Unsupported(*chain.anchor, "not a dot or a convolution");
     }

@@ -50,6 +50,10 @@ struct PostOp {
   // kBinary: the other operand, read through `broadcast` when not null.
   const Instruction* source = nullptr;
   const Instruction* broadcast = nullptr;
+  // kEltwise from scalar constants (relu's 0, clamp's bounds): the
+  // constants and broadcasts of them, fused in with the post-op so the
+  // fused computation still shows them.
+  std::vector<const Instruction*> constants;
 };
 
 struct Chain {
@@ -69,6 +73,11 @@ struct Chain {
 // first consumer does not qualify).
 std::vector<PostOp> MatchPostOps(const Instruction& anchor,
                                  const MatchOptions& options);
+
+// The dnnl_arg of the input a sum post-op adds: it is reordered into the
+// destination (`staged` is the destination's layout) before the primitive
+// runs.
+inline constexpr int kSumArg = -1;
 
 // One argument of the primitive. The program's array (`user`) is
 // reordered into a copy in the scratch (`staged`, the same dimensions in
@@ -96,12 +105,29 @@ struct Plan {
   int64_t scratch_bytes = 0;  // all of it: scratchpad and reordered copies
   int post_op_count = 0;
   int reorders = 0;  // per execution
+  // The result is left in the primitive's layout (dst.user == dst.prim):
+  // only the next convolution can read it (PlanHints).
+  bool dst_in_primitive_layout = false;
+};
+
+// Layouts agreed between consecutive convolutions: a convolution whose
+// only user is another oneDNN convolution reading it as its input leaves
+// its result in its own (blocked) layout, and the next one reads it so, with
+// no reorder in between. The slot keeps the array's byte size, so only
+// layouts of the same size qualify (64 channels in nChw16c do; 3 do not).
+struct PlanHints {
+  // Convolutions: the layout input 0 arrives in (else the program's).
+  std::optional<dnnl::memory::desc> src_layout;
+  // Convolutions: leave the result in the primitive's layout when it has
+  // the same size.
+  bool keep_dst_layout = false;
 };
 
 // The primitive for `chain` (anchor and post-ops), or an error saying why
 // oneDNN does not take it (unsupported types, dimension numbers, windows,
 // layouts, or oneDNN found no implementation).
-absl::StatusOr<Plan> BuildPlan(const Chain& chain, const dnnl::engine& engine);
+absl::StatusOr<Plan> BuildPlan(const Chain& chain, const dnnl::engine& engine,
+                               const PlanHints& hints = {});
 
 }  // namespace plexa::onednn
 

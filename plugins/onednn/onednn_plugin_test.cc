@@ -438,6 +438,52 @@ TEST_F(OneDnnPluginTest, ThreadsShareOneExecutable) {
   }
 }
 
+// Two convolutions with a relu and a residual add, 16 channels (a whole
+// nChw16c block, so the blocked layout has the array's size).
+constexpr char kTwoConvolutions[] = R"(HloModule two_convs
+ENTRY main {
+  x = f32[2,16,9,9] parameter(0)
+  k1 = f32[16,16,3,3] parameter(1)
+  k2 = f32[16,16,3,3] parameter(2)
+  z = f32[] constant(0)
+  zb = f32[2,16,9,9] broadcast(z), dimensions={}
+  c1 = f32[2,16,9,9] convolution(x, k1), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01
+  r1 = f32[2,16,9,9] maximum(c1, zb)
+  c2 = f32[2,16,9,9] convolution(r1, k2), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01
+  a = f32[2,16,9,9] add(c2, x)
+  ROOT r2 = f32[2,16,9,9] maximum(a, zb)
+}
+)";
+
+TEST_F(OneDnnPluginTest, ConsecutiveConvolutionsPassTheirBlockedLayout) {
+  std::vector<Literal> args;
+  args.push_back(Random(ParseShapeOrDie("f32[2,16,9,9]"), 1));
+  args.push_back(Random(ParseShapeOrDie("f32[16,16,3,3]"), 2));
+  args.push_back(Random(ParseShapeOrDie("f32[16,16,3,3]"), 3));
+  std::vector<std::string> reports;
+  for (int relaxed : {0, 1}) {
+    ::testing::internal::CaptureStderr();
+    ExpectMatchesEvaluator(kTwoConvolutions, args,
+                           {{"relaxed_nan", PLX_Value_INT64, "", relaxed},
+                            {"report", PLX_Value_INT64, "", 1}});
+    reports.push_back(::testing::internal::GetCapturedStderr());
+  }
+  // Strict: the relu between them runs on the CPU plugin, on the plain
+  // layout: x, both kernels, c1 out and back, c2's input, the residual
+  // into c2's destination and c2 out.
+  EXPECT_THAT(reports[0], ::testing::HasSubstr("(matmul 0, convolution 2)"));
+  // Relaxed: c1 (with its relu) hands c2 its blocked result: two reorders
+  // fewer, and the residual add and relu are c2's post-ops.
+  EXPECT_THAT(reports[1], ::testing::HasSubstr("3 post-ops fused"));
+  auto reorders = [](const std::string& report) {
+    const size_t at = report.find(" reorders per execution");
+    const size_t start = report.rfind(' ', at - 1) + 1;
+    return std::stoi(report.substr(start, at - start));
+  };
+  EXPECT_EQ(reorders(reports[0]) - 2, reorders(reports[1]))
+      << reports[0] << reports[1];
+}
+
 // ---- Differential: random dot and convolution configurations -----------
 
 std::string ShapeText(const std::vector<int64_t>& dims,

@@ -34,6 +34,8 @@ absl::Status OneDnnThunk::Run(backend::Frame& f) const {
   try {
     dnnl::stream stream(engine_);
     std::unordered_map<int, dnnl::memory> args;
+    void* dst = plan_.dst.reorder ? scratch + plan_.dst.scratch_offset
+                                  : f.ptr[outputs[0]];
     for (size_t i = 0; i < plan_.inputs.size(); ++i) {
       const PlanArg& a = plan_.inputs[i];
       void* user = f.ptr[inputs[input_index_[i]]];
@@ -41,14 +43,15 @@ absl::Status OneDnnThunk::Run(backend::Frame& f) const {
         args.emplace(a.dnnl_arg, dnnl::memory(a.prim, engine_, user));
         continue;
       }
-      void* copy = scratch + a.scratch_offset;
+      // A sum post-op's operand goes into the destination itself.
+      void* copy = a.dnnl_arg == kSumArg ? dst : scratch + a.scratch_offset;
       dnnl::memory from(a.user, engine_, user);
       dnnl::memory to(a.staged, engine_, copy);
       to_prim_[i].execute(stream, from, to);
-      args.emplace(a.dnnl_arg, dnnl::memory(a.prim, engine_, copy));
+      if (a.dnnl_arg != kSumArg) {
+        args.emplace(a.dnnl_arg, dnnl::memory(a.prim, engine_, copy));
+      }
     }
-    void* dst = plan_.dst.reorder ? scratch + plan_.dst.scratch_offset
-                                  : f.ptr[outputs[0]];
     args.emplace(DNNL_ARG_DST, dnnl::memory(plan_.dst.prim, engine_, dst));
     if (plan_.scratchpad_bytes > 0) {
       args.emplace(DNNL_ARG_SCRATCHPAD,

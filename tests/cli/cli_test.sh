@@ -154,8 +154,22 @@ verify "outfeed printed" grep -q "^outfeed 0: " "$tmp/out"
 check_error "an empty infeed queue is an error naming the infeed" \
   "in_y.*infeed queue is empty" run "$here/feeds.hlo" --infeed="$data/x.npy"
 
-# The cpu plugin's own flags.
-if [ "$backend" = cpu ]; then
+# Client options by name, checked by the plugin.
+if [ "$backend" != interpreter ]; then
+  check_error "--plugin-option needs NAME=VALUE" "expects NAME=VALUE" \
+    run "$here/sum_rows.hlo" --input="$data/x.npy" --plugin-option=relaxed_nan
+  check_error "an unknown plugin option names the known ones" \
+    "has no option 'no_such_option' \(known: .*num_devices" \
+    run "$here/sum_rows.hlo" --input="$data/x.npy" --plugin-option=no_such_option=1
+fi
+if [ "$backend" = onednn ]; then
+  check "relaxed_nan" run "$here/sum_rows.hlo" --input="$data/x.npy" \
+    --plugin-option=relaxed_nan=1 --output="$tmp/relaxed.npy"
+  verify "relaxed_nan result" cmp "$tmp/relaxed.npy" "$data/sum_rows.npy"
+fi
+
+# The cpu and onednn plugins' own flags.
+if [ "$backend" = cpu ] || [ "$backend" = onednn ]; then
   check "one thread" run "$here/sum_rows.hlo" --input="$data/x.npy" \
     --threads=1 --output="$tmp/t1.npy"
   verify "one-thread result" cmp "$tmp/t1.npy" "$data/sum_rows.npy"

@@ -202,6 +202,8 @@ struct PluginFlags {
   int64_t threads = 0;  // 0: the plugin's default
   bool report = false;
   int64_t memory_limit = 0;  // 0: the plugin's default (the machine's memory)
+  // --plugin-option=NAME=VALUE: client options passed as they are.
+  std::vector<host::Plugin::Option> extra;
 };
 
 absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
@@ -232,6 +234,7 @@ absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
     options.push_back(
         {"memory_limit_bytes", PLX_Value_INT64, "", flags.memory_limit});
   }
+  options.insert(options.end(), flags.extra.begin(), flags.extra.end());
   auto client = (*plugin)->CreateClient(options);
   if (!client.ok()) return client.status();
   host::CompileOptions compile;
@@ -383,6 +386,21 @@ int RunRun(const Args& args) {
     }
   }
   flags.report = args.Has("report");
+  for (const std::string& o : args.GetAll("plugin-option")) {
+    const size_t eq = o.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return ReportError(absl::InvalidArgumentError(
+          absl::StrCat("--plugin-option expects NAME=VALUE, got '", o, "'")));
+    }
+    host::Plugin::Option option;
+    option.name = o.substr(0, eq);
+    option.kind = PLX_Value_STRING;
+    option.string_value = o.substr(eq + 1);
+    if (absl::SimpleAtoi(option.string_value, &option.int64_value)) {
+      option.kind = PLX_Value_INT64;
+    }
+    flags.extra.push_back(std::move(option));
+  }
   const std::string backend = args.Get("backend").value_or("cpu");
   absl::StatusOr<Runner> runner =
       backend == "interpreter"

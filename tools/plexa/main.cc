@@ -21,14 +21,18 @@ constexpr char kUsage[] =
     "[--repeat=N] [--seed=N] [--no-opt]\n"
     "                  [--threads=N] [--report] [--infeed=x.npy ...] "
     "[--outfeed-dir=DIR]\n"
-    "                  [--memory-limit=BYTES]\n"
+    "                  [--memory-limit=BYTES] [--plugin-option=NAME=VALUE "
+    "...]\n"
     "                        run PROGRAM; inputs are .npy files in parameter\n"
     "                        order (seeded random inputs when none given);\n"
     "                        the default pipeline runs first unless --no-opt;\n"
     "                        --backend: cpu (default; the LLVM JIT plugin),\n"
-    "                        reference, interpreter (in process), or a path\n"
-    "                        to a plugin .so; --threads and --report are the\n"
-    "                        cpu plugin's thread count and compile report;\n"
+    "                        onednn, reference, interpreter (in process), or\n"
+    "                        a path to a plugin .so; --threads and --report\n"
+    "                        are the cpu and onednn plugins' thread count and\n"
+    "                        compile report; --plugin-option passes a client\n"
+    "                        option (an integer, else a string; e.g.\n"
+    "                        relaxed_nan=1 for onednn);\n"
     "                        --infeed files feed the infeed queue in order,\n"
     "                        outfeed values print with --print and go to\n"
     "                        DIR/0.npy, DIR/1.npy, ... with --outfeed-dir;\n"
@@ -59,7 +63,7 @@ int Main(int argc, char** argv) {
         ParseArgs(argc, argv, 2,
                   {"input", "output", "output-dir", "backend", "replicas",
                    "print", "repeat", "seed", "no-opt", "threads", "report",
-                   "infeed", "outfeed-dir", "memory-limit"});
+                   "infeed", "outfeed-dir", "memory-limit", "plugin-option"});
     if (!args.ok()) return plexa::cli::ReportError(args.status());
     return plexa::cli::RunRun(*args);
   }
