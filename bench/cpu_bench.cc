@@ -45,6 +45,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <oneapi/dnnl/dnnl.hpp>
@@ -89,6 +90,11 @@ struct Flags {
   std::string examples = PLEXA_SOURCE_DIR "/examples";
   std::vector<std::string> hlo;  // --hlo: time these programs only
   std::string dump_ir;           // the plugin's dump_ir option
+  // --baseline: another plugin timed on the same programs in the same run
+  // (mlp, conv, resnet), e.g. the CPU plugin beside the oneDNN plugin.
+  std::string baseline;
+  // --plugin-option=NAME=INT: client options of the plugin under test.
+  std::vector<std::pair<std::string, int64_t>> plugin_options;
 
   bool Want(absl::string_view name) const {
     return only.empty() ||
@@ -130,13 +136,24 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
       f.hlo.push_back(v);
     } else if (const char* v = value("dump-ir")) {
       f.dump_ir = v;
+    } else if (const char* v = value("baseline")) {
+      f.baseline = v;
+    } else if (const char* v = value("plugin-option")) {
+      std::pair<std::string, std::string> kv = absl::StrSplit(v, '=');
+      int64_t n = 0;
+      if (kv.first.empty() || !absl::SimpleAtoi(kv.second, &n)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--plugin-option expects NAME=INTEGER, got '", v, "'"));
+      }
+      f.plugin_options.emplace_back(kv.first, n);
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
           "unknown argument '", arg,
-          "'; usage: cpu_bench [--plugin=NAME|PATH] [--threads=N] "
-          "[--seconds=S] [--only=dot,tanh,sum,softmax,mlp,conv,compile,"
-          "overhead] [--python=PATH] [--torch-peer=PATH] [--no-torch] "
-          "[--programs=DIR] [--hlo=FILE]... [--dump-ir=DIR]"));
+          "'; usage: cpu_bench [--plugin=NAME|PATH] [--baseline=NAME|PATH] "
+          "[--plugin-option=NAME=INT]... [--threads=N] "
+          "[--seconds=S] [--only=dot,tanh,sum,softmax,mlp,conv,resnet,"
+          "bf16dot,compile,overhead] [--python=PATH] [--torch-peer=PATH] "
+          "[--no-torch] [--programs=DIR] [--hlo=FILE]... [--dump-ir=DIR]"));
     }
   }
   return f;
@@ -303,6 +320,7 @@ std::string TorchNames(const Flags& f) {
   }
   if (f.Want("mlp")) names.push_back("mlp");
   if (f.Want("conv")) names.push_back("conv_block");
+  if (f.Want("resnet")) names.push_back("resnet_block");
   if (f.Want("overhead")) names.push_back("add_scalar1");
   std::string out;
   for (const std::string& n : names)
@@ -365,8 +383,30 @@ TorchResults RunTorchPeer(const Flags& f) {
 
 // ---- oneDNN matmul peer ---------------------------------------------------
 
+// What both oneDNN peers share: the engine and stream, the implementation
+// oneDNN chose, and oneDNN's exceptions as statuses.
+class DnnlPeer {
+ public:
+  const std::string& impl() const { return impl_; }
+
+ protected:
+  template <typename F>
+  static absl::Status Guard(absl::string_view what, F f) {
+    try {
+      f();
+    } catch (const dnnl::error& e) {
+      return absl::InternalError(
+          absl::StrCat("oneDNN ", what, " failed: ", e.what()));
+    }
+    return absl::OkStatus();
+  }
+  dnnl::engine engine_;
+  dnnl::stream stream_;
+  std::string impl_;
+};
+
 // C[m,n] = A[m,k] B[k,n], row-major; the primitive is created once.
-class DnnlMatmul {
+class DnnlMatmul : public DnnlPeer {
  public:
   static absl::StatusOr<std::unique_ptr<DnnlMatmul>> Create(int64_t m,
                                                             int64_t k,
@@ -399,7 +439,7 @@ class DnnlMatmul {
   }
 
   absl::Status Run(const float* a, const float* b, float* c) {
-    try {
+    return Guard("matmul", [&] {
       a_.set_data_handle(const_cast<float*>(a));
       b_.set_data_handle(const_cast<float*>(b));
       c_.set_data_handle(c);
@@ -407,21 +447,104 @@ class DnnlMatmul {
           stream_,
           {{DNNL_ARG_SRC, a_}, {DNNL_ARG_WEIGHTS, b_}, {DNNL_ARG_DST, c_}});
       stream_.wait();
-    } catch (const dnnl::error& e) {
-      return absl::InternalError(
-          absl::StrCat("oneDNN matmul failed: ", e.what()));
-    }
-    return absl::OkStatus();
+    });
   }
-  const std::string& impl() const { return impl_; }
 
  private:
   DnnlMatmul() = default;
-  dnnl::engine engine_;
-  dnnl::stream stream_;
   dnnl::matmul prim_;
   dnnl::memory a_, b_, c_;
-  std::string impl_;
+};
+
+// ---- oneDNN convolution block peer ----------------------------------------
+
+// What a user of oneDNN writes for conv 3x3 (pad 1) + batch-norm inference
+// + relu on NCHW arrays: one convolution_forward choosing its layouts
+// (format any), batch norm as per-channel binary post-ops (subtract the
+// mean, multiply by scale/sqrt(var+eps), add the offset) and relu as an
+// eltwise post-op; reorders from and to NCHW (the weights too) every run,
+// as the plugin does with parameters.
+class DnnlConvBlock : public DnnlPeer {
+ public:
+  static absl::StatusOr<std::unique_ptr<DnnlConvBlock>> Create(
+      int64_t n, int64_t c, int64_t h, int64_t w, int64_t o) {
+    auto cb = std::unique_ptr<DnnlConvBlock>(new DnnlConvBlock());
+    try {
+      using dt = dnnl::memory::data_type;
+      using tag = dnnl::memory::format_tag;
+      dnnl::engine& e = cb->engine_;
+      e = dnnl::engine(dnnl::engine::kind::cpu, 0);
+      cb->stream_ = dnnl::stream(e);
+      const dnnl::memory::desc src({n, c, h, w}, dt::f32, tag::nchw);
+      const dnnl::memory::desc wei({o, c, 3, 3}, dt::f32, tag::oihw);
+      const dnnl::memory::desc dst({n, o, h, w}, dt::f32, tag::nchw);
+      const dnnl::memory::desc chan({1, o, 1, 1}, dt::f32, tag::nchw);
+      dnnl::post_ops ops;
+      ops.append_binary(dnnl::algorithm::binary_sub, chan);
+      ops.append_binary(dnnl::algorithm::binary_mul, chan);
+      ops.append_binary(dnnl::algorithm::binary_add, chan);
+      ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0, 0);
+      dnnl::primitive_attr attr;
+      attr.set_post_ops(ops);
+      auto any = [](const dnnl::memory::desc& md) {
+        return dnnl::memory::desc(md.dims(), md.data_type(), tag::any);
+      };
+      dnnl::convolution_forward::primitive_desc pd(
+          dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                          dnnl::algorithm::convolution_auto,
+                                          any(src), any(wei), any(dst), {1, 1},
+                                          {0, 0}, {1, 1}, {1, 1}),
+          attr, e);
+      cb->impl_ = pd.impl_info_str();
+      cb->conv_ = dnnl::convolution_forward(pd);
+      cb->src_ = dnnl::memory(src, e, DNNL_MEMORY_NONE);
+      cb->wei_ = dnnl::memory(wei, e, DNNL_MEMORY_NONE);
+      cb->dst_ = dnnl::memory(dst, e, DNNL_MEMORY_NONE);
+      cb->mean_ = dnnl::memory(chan, e, DNNL_MEMORY_NONE);
+      cb->mul_ = dnnl::memory(chan, e, DNNL_MEMORY_NONE);
+      cb->add_ = dnnl::memory(chan, e, DNNL_MEMORY_NONE);
+      cb->psrc_ = dnnl::memory(pd.src_desc(), e);
+      cb->pwei_ = dnnl::memory(pd.weights_desc(), e);
+      cb->pdst_ = dnnl::memory(pd.dst_desc(), e);
+      cb->to_src_ = dnnl::reorder(cb->src_, cb->psrc_);
+      cb->to_wei_ = dnnl::reorder(cb->wei_, cb->pwei_);
+      cb->from_dst_ = dnnl::reorder(cb->pdst_, cb->dst_);
+    } catch (const dnnl::error& e) {
+      return absl::InternalError(
+          absl::StrCat("oneDNN convolution setup failed: ", e.what()));
+    }
+    return cb;
+  }
+
+  absl::Status Run(const float* x, const float* k, const float* mean,
+                   const float* mul, const float* add, float* out) {
+    return Guard("convolution", [&] {
+      src_.set_data_handle(const_cast<float*>(x));
+      wei_.set_data_handle(const_cast<float*>(k));
+      mean_.set_data_handle(const_cast<float*>(mean));
+      mul_.set_data_handle(const_cast<float*>(mul));
+      add_.set_data_handle(const_cast<float*>(add));
+      dst_.set_data_handle(out);
+      to_src_.execute(stream_, src_, psrc_);
+      to_wei_.execute(stream_, wei_, pwei_);
+      conv_.execute(
+          stream_,
+          {{DNNL_ARG_SRC, psrc_},
+           {DNNL_ARG_WEIGHTS, pwei_},
+           {DNNL_ARG_DST, pdst_},
+           {DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, mean_},
+           {DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1, mul_},
+           {DNNL_ARG_ATTR_MULTIPLE_POST_OP(2) | DNNL_ARG_SRC_1, add_}});
+      from_dst_.execute(stream_, pdst_, dst_);
+      stream_.wait();
+    });
+  }
+
+ private:
+  DnnlConvBlock() = default;
+  dnnl::convolution_forward conv_;
+  dnnl::reorder to_src_, to_wei_, from_dst_;
+  dnnl::memory src_, wei_, dst_, mean_, mul_, add_, psrc_, pwei_, pdst_;
 };
 
 // ---- Plexa through the ABI ------------------------------------------------
@@ -510,6 +633,11 @@ absl::StatusOr<Session> MakeSession(
     }
     std::memcpy(lit.mutable_data().data(), inputs[i]->data(),
                 lit.data().size());
+    if (params[i].element_type() != F32) {  // bf16 programs
+      absl::StatusOr<Literal> converted = lit.Convert(params[i].element_type());
+      if (!converted.ok()) return converted.status();
+      lit = std::move(*converted);
+    }
     auto b = client.BufferFromLiteral(lit);
     if (!b.ok()) return b.status();
     s.inputs.push_back(std::move(*b));
@@ -583,10 +711,59 @@ std::string Check(double err, double tolerance) {
   return absl::StrFormat("%s (%.1e)", verdict, err);
 }
 
+// One output of a 3x3, pad-1, unit-stride convolution of `in(ic, y, x)`
+// (c input features, h x w images) with OIHW weights `k`, in double.
+double Conv3x3At(const std::function<double(int64_t, int64_t, int64_t)>& in,
+                 const std::vector<float>& k, int64_t c, int64_t h, int64_t w,
+                 int64_t oc, int64_t y, int64_t x) {
+  double acc = 0;
+  for (int64_t ic = 0; ic < c; ++ic) {
+    for (int64_t ky = 0; ky < 3; ++ky) {
+      for (int64_t kx = 0; kx < 3; ++kx) {
+        const int64_t iy = y + ky - 1, ix = x + kx - 1;
+        if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+        acc += in(ic, iy, ix) * k[((oc * c + ic) * 3 + ky) * 3 + kx];
+      }
+    }
+  }
+  return acc;
+}
+
 class Bench {
  public:
-  Bench(Flags flags, TorchResults torch, host::Client& client)
-      : f_(std::move(flags)), torch_(std::move(torch)), client_(client) {}
+  // `baseline` (may be null): a second plugin's client timed on the same
+  // programs (--baseline).
+  Bench(Flags flags, TorchResults torch, host::Client& client,
+        host::Client* baseline)
+      : f_(std::move(flags)),
+        torch_(std::move(torch)),
+        client_(client),
+        baseline_(baseline) {}
+
+  // A "vs the baseline plugin" row: the same program and inputs on the
+  // --baseline plugin, measured now.
+  void BaselineRow(const std::string& workload, const std::string& file,
+                   const std::vector<const std::vector<float>*>& inputs,
+                   const Stats& mine, const std::string& mine_text,
+                   const std::string& check) {
+    if (baseline_ == nullptr) return;
+    const std::string who = baseline_->plugin().attributes().name;
+    absl::StatusOr<Session> s = MakeSession(*baseline_, Path(file), inputs);
+    if (!s.ok()) return Fail(absl::StrCat(workload, " vs ", who), s.status());
+    std::vector<float> out;
+    absl::StatusOr<Stats> base = MeasureSession(*s, f_.seconds, &out);
+    if (!base.ok()) {
+      return Fail(absl::StrCat(workload, " vs ", who), base.status());
+    }
+    PrintStats(absl::StrCat(who, " plugin"), *base);
+    std::printf("  ratio (%s plugin time / Plexa time): %.2fx\n", who.c_str(),
+                base->median / mine.median);
+    rows_.push_back({absl::StrCat(workload, " vs the ", who, " plugin"),
+                     mine_text,
+                     absl::StrCat(who, " plugin ", FormatTime(base->median)),
+                     Ratio(base->median / mine.median, base->best / mine.best),
+                     "—", check, OthersText(mine.others, base->others)});
+  }
 
   void Fail(absl::string_view workload, const absl::Status& s) {
     std::printf("  %s: error: %s\n", std::string(workload).c_str(),
@@ -827,10 +1004,11 @@ class Bench {
       }
     }
     const std::string check = Check(err / scale, 1e-4);
-    TorchRow(
-        name, "mlp", *mine,
-        absl::StrFormat("%s (%.1f GFLOP/s)", FormatTime(mine->median), gflops),
-        "> 1x", check);
+    const std::string mine_text =
+        absl::StrFormat("%s (%.1f GFLOP/s)", FormatTime(mine->median), gflops);
+    TorchRow(name, "mlp", *mine, mine_text, "> 1x", check);
+    BaselineRow(name, "mlp.hlo", {&x, &w1, &b1, &w2, &b2, &w3, &b3}, *mine,
+                mine_text, check);
   }
 
   void Conv() {
@@ -861,17 +1039,10 @@ class Bench {
     for (int t = 0; t < 4096; ++t) {
       const int64_t bn = rng.Next() % nb, oc = rng.Next() % o,
                     y = rng.Next() % h, xx = rng.Next() % w;
-      double acc = 0;
-      for (int64_t ic = 0; ic < c; ++ic) {
-        for (int64_t ky = 0; ky < 3; ++ky) {
-          for (int64_t kx = 0; kx < 3; ++kx) {
-            const int64_t iy = y + ky - 1, ix = xx + kx - 1;
-            if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
-            acc += double(x[((bn * c + ic) * h + iy) * w + ix]) *
-                   k[((oc * c + ic) * 3 + ky) * 3 + kx];
-          }
-        }
-      }
+      auto input = [&](int64_t ic, int64_t iy, int64_t ix) {
+        return double(x[((bn * c + ic) * h + iy) * w + ix]);
+      };
+      const double acc = Conv3x3At(input, k, c, h, w, oc, y, xx);
       double ref =
           (acc - mean[oc]) / std::sqrt(double(var[oc]) + 1e-5) * scale[oc] +
           offset[oc];
@@ -881,10 +1052,169 @@ class Bench {
       max_ref = std::max(max_ref, std::fabs(ref));
     }
     const std::string check = Check(err / max_ref, 1e-4);
-    TorchRow(
-        name, "conv_block", *mine,
-        absl::StrFormat("%s (%.1f GFLOP/s)", FormatTime(mine->median), gflops),
-        "> 1x", check);
+    const std::string mine_text =
+        absl::StrFormat("%s (%.1f GFLOP/s)", FormatTime(mine->median), gflops);
+    TorchRow(name, "conv_block", *mine, mine_text, "> 1x", check);
+    BaselineRow(name, "conv_block.hlo", {&x, &k, &scale, &offset, &mean, &var},
+                *mine, mine_text, check);
+    ConvDirectRow(name, x, k, scale, offset, mean, var, *mine, mine_text);
+  }
+
+  // The conv block on oneDNN directly (DnnlConvBlock), same inputs.
+  void ConvDirectRow(const std::string& name, const std::vector<float>& x,
+                     const std::vector<float>& k,
+                     const std::vector<float>& scale,
+                     const std::vector<float>& offset,
+                     const std::vector<float>& mean,
+                     const std::vector<float>& var, const Stats& mine,
+                     const std::string& mine_text) {
+    const int64_t nb = 8, c = 64, h = 56, w = 56, o = 64;
+    auto cb = DnnlConvBlock::Create(nb, c, h, w, o);
+    if (!cb.ok()) return Fail(name, cb.status());
+    HostArray hx(x.size()), hk(k.size()), out(nb * o * h * w);
+    std::copy(x.begin(), x.end(), hx.data);
+    std::copy(k.begin(), k.end(), hk.data);
+    std::vector<float> mul(o);
+    for (int64_t i = 0; i < o; ++i) {
+      mul[i] = scale[i] / std::sqrt(var[i] + 1e-5f);
+    }
+    absl::Status status;
+    Stats peer = Measure(
+        [&] {
+          const auto start = Clock::now();
+          status.Update((*cb)->Run(hx.data, hk.data, mean.data(), mul.data(),
+                                   offset.data(), out.data));
+          return Seconds(start, Clock::now());
+        },
+        f_.seconds);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    if (!status.ok()) return Fail(name, status);
+    PrintStats(absl::StrCat("oneDNN conv+post-ops (", (*cb)->impl(), ")"),
+               peer);
+    std::printf("  ratio (oneDNN time / Plexa time): %.2fx\n",
+                peer.median / mine.median);
+    rows_.push_back({absl::StrCat(name, " vs oneDNN conv + post-ops"),
+                     mine_text,
+                     absl::StrCat("oneDNN ", FormatTime(peer.median), " (",
+                                  (*cb)->impl(), ")"),
+                     Ratio(peer.median / mine.median, peer.best / mine.best),
+                     ">= 0.95x (onednn plugin)", "—",
+                     OthersText(mine.others, peer.others)});
+  }
+
+  void Resnet() {
+    const std::string name =
+        "ResNet basic block 8x64x56x56 NCHW (2x conv-BN-relu, residual)";
+    std::printf("\n== %s ==\n", name.c_str());
+    const int64_t nb = 8, c = 64, h = 56, w = 56;
+    const std::vector<float> x = RandomVector(nb * c * h * w, 1, 61);
+    std::vector<std::vector<float>> p;  // k1, s1, o1, m1, v1, k2, ...
+    for (int conv = 0; conv < 2; ++conv) {
+      p.push_back(RandomVector(c * c * 9, 0.05f, 62 + 10 * conv));
+      p.push_back(RandomVector(c, 1, 63 + 10 * conv));
+      p.push_back(RandomVector(c, 1, 64 + 10 * conv));
+      p.push_back(RandomVector(c, 1, 65 + 10 * conv));
+      p.push_back(RandomVector(c, 0.5f, 66 + 10 * conv));
+      for (float& v : p.back()) v += 1.0f;  // positive variance
+    }
+    std::vector<const std::vector<float>*> inputs = {&x};
+    for (const std::vector<float>& v : p) inputs.push_back(&v);
+    absl::StatusOr<Session> s =
+        MakeSession(client_, Path("resnet_block.hlo"), inputs);
+    if (!s.ok()) return Fail(name, s.status());
+    std::vector<float> out;
+    absl::StatusOr<Stats> mine = MeasureSession(*s, f_.seconds, &out);
+    if (!mine.ok()) return Fail(name, mine.status());
+    const double flops = 2 * 2.0 * nb * c * h * w * c * 9;
+    const double gflops = flops / mine->median * 1e-9;
+    PrintStats("Plexa", *mine, absl::StrFormat(" -> %.1f GFLOP/s", gflops));
+    // 256 sampled outputs in double: the first block's relu output over
+    // each sample's 3x3 neighbourhood, then the second convolution.
+    auto bn = [&](int conv, int64_t ch, double v) {
+      const std::vector<float>* q = &p[5 * conv];
+      return (v - q[3][ch]) / std::sqrt(double(q[4][ch]) + 1e-5) * q[1][ch] +
+             q[2][ch];
+    };
+    Random rng{67};
+    double err = 0, max_ref = 0;
+    for (int t = 0; t < 256; ++t) {
+      const int64_t b = rng.Next() % nb, oc = rng.Next() % c,
+                    y = rng.Next() % h, xx = rng.Next() % w;
+      auto input = [&](int64_t ic, int64_t iy, int64_t ix) {
+        return double(x[((b * c + ic) * h + iy) * w + ix]);
+      };
+      auto r1 = [&](int64_t ic, int64_t iy, int64_t ix) {
+        return std::max(bn(0, ic, Conv3x3At(input, p[0], c, h, w, ic, iy, ix)),
+                        0.0);
+      };
+      double ref =
+          bn(1, oc, Conv3x3At(r1, p[5], c, h, w, oc, y, xx)) + input(oc, y, xx);
+      ref = std::max(ref, 0.0);
+      err =
+          std::max(err, std::fabs(ref - out[((b * c + oc) * h + y) * w + xx]));
+      max_ref = std::max(max_ref, std::fabs(ref));
+    }
+    const std::string check = Check(err / max_ref, 1e-4);
+    const std::string mine_text =
+        absl::StrFormat("%s (%.1f GFLOP/s)", FormatTime(mine->median), gflops);
+    TorchRow(name, "resnet_block", *mine, mine_text, "> 1x", check);
+    BaselineRow(name, "resnet_block.hlo", inputs, *mine, mine_text, check);
+  }
+
+  // bf16 operands, f32 accumulation and result, against the f32 dot on
+  // the same plugin.
+  void Bf16Dot() {
+    const int64_t n = 2048;
+    const std::string name = "dot bf16 2048^3 (f32 result) vs f32 dot";
+    std::printf("\n== %s ==\n", name.c_str());
+    const std::vector<float> a = RandomVector(n * n, 1, 71);
+    const std::vector<float> b = RandomVector(n * n, 1, 72);
+    absl::StatusOr<Session> s16 =
+        MakeSession(client_, Path("dot_2048_bf16.hlo"), {&a, &b});
+    if (!s16.ok()) return Fail(name, s16.status());
+    std::vector<float> c16;
+    absl::StatusOr<Stats> mine = MeasureSession(*s16, f_.seconds, &c16);
+    if (!mine.ok()) return Fail(name, mine.status());
+    s16->inputs.clear();
+    const double flops = 2.0 * n * n * n;
+    PrintStats(
+        "Plexa bf16", *mine,
+        absl::StrFormat(" -> %.1f GFLOP/s", flops / mine->median * 1e-9));
+    absl::StatusOr<Session> s32 =
+        MakeSession(client_, Path("dot_2048.hlo"), {&a, &b});
+    if (!s32.ok()) return Fail(name, s32.status());
+    std::vector<float> c32;
+    absl::StatusOr<Stats> f32 = MeasureSession(*s32, f_.seconds, &c32);
+    if (!f32.ok()) return Fail(name, f32.status());
+    PrintStats("Plexa f32", *f32,
+               absl::StrFormat(" -> %.1f GFLOP/s", flops / f32->median * 1e-9));
+    // Against a double dot of the bf16-rounded operands, 256 samples.
+    auto bf16 = [](float v) {
+      uint32_t u;
+      std::memcpy(&u, &v, 4);
+      u = (u + 0x7fff + ((u >> 16) & 1)) & 0xffff0000u;
+      std::memcpy(&v, &u, 4);
+      return double(v);
+    };
+    Random rng{73};
+    double err = 0, scale = 0;
+    for (int t = 0; t < 256; ++t) {
+      const int64_t i = rng.Next() % n, j = rng.Next() % n;
+      double ref = 0;
+      for (int64_t k = 0; k < n; ++k)
+        ref += bf16(a[i * n + k]) * bf16(b[k * n + j]);
+      err = std::max(err, std::fabs(ref - c16[i * n + j]));
+      scale = std::max(scale, std::fabs(ref));
+    }
+    const std::string check = Check(err / scale, 1e-4);
+    rows_.push_back(
+        {name,
+         absl::StrFormat("%.1f GFLOP/s (%s)", flops / mine->median * 1e-9,
+                         FormatTime(mine->median)),
+         absl::StrFormat("f32 %.1f GFLOP/s (%s)", flops / f32->median * 1e-9,
+                         FormatTime(f32->median)),
+         Ratio(f32->median / mine->median, f32->best / mine->best),
+         "> 1x on AVX-512 BF16", check, OthersText(mine->others, f32->others)});
   }
 
   // Parse -> default pipeline -> Compile on a new client each time.
@@ -995,6 +1325,7 @@ class Bench {
   Flags f_;
   TorchResults torch_;
   host::Client& client_;
+  host::Client* baseline_;
   std::vector<Row> rows_;
 };
 
@@ -1089,6 +1420,11 @@ int Main(int argc, char** argv) {
   if (!flags->dump_ir.empty()) {
     options.push_back({"dump_ir", PLX_Value_STRING, flags->dump_ir});
   }
+  for (const auto& [name, value] : flags->plugin_options) {
+    options.push_back({name, PLX_Value_INT64, "", value});
+    std::printf("plugin option: %s=%lld\n", name.c_str(),
+                static_cast<long long>(value));
+  }
   auto client = (*plugin)->CreateClient(options);
   if (!client.ok()) {
     std::fprintf(stderr, "error: %s\n", client.status().ToString().c_str());
@@ -1112,7 +1448,25 @@ int Main(int argc, char** argv) {
     }
     return 0;
   }
-  Bench bench(*flags, std::move(torch), **client);
+  std::unique_ptr<host::Client> baseline;
+  if (!flags->baseline.empty()) {
+    auto base_plugin = host::Plugin::Load(flags->baseline);
+    if (!base_plugin.ok()) {
+      std::fprintf(stderr, "error: %s\n",
+                   base_plugin.status().ToString().c_str());
+      return 1;
+    }
+    auto base = (*base_plugin)
+                    ->CreateClient(
+                        {{"num_threads", PLX_Value_INT64, "", flags->threads}});
+    if (!base.ok()) {
+      std::fprintf(stderr, "error: %s\n", base.status().ToString().c_str());
+      return 1;
+    }
+    std::printf("baseline plugin: %s\n", (*base_plugin)->path().c_str());
+    baseline = std::move(*base);
+  }
+  Bench bench(*flags, std::move(torch), **client, baseline.get());
   if (flags->Want("dot")) {
     bench.Dot(1024);
     bench.Dot(2048);
@@ -1122,6 +1476,8 @@ int Main(int argc, char** argv) {
   if (flags->Want("softmax")) bench.Softmax();
   if (flags->Want("mlp")) bench.Mlp();
   if (flags->Want("conv")) bench.Conv();
+  if (flags->Want("resnet")) bench.Resnet();
+  if (flags->Want("bf16dot")) bench.Bf16Dot();
   if (flags->Want("compile")) bench.CompileTime();
   if (flags->Want("overhead")) bench.Overhead();
   bench.PrintTable();

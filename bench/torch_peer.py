@@ -140,6 +140,24 @@ def main():
                 return torch.relu(y)
 
             report("conv_block", *time_fn(conv_block))
+        if want("resnet_block"):
+            x = rand(8, 64, 56, 56)
+            params = []
+            for _ in range(2):
+                params.append((rand(64, 64, 3, 3, scale=0.05), rand(64),
+                               rand(64), rand(64),
+                               torch.rand(64, generator=gen) + 0.5))
+            def resnet_block():
+                y = x
+                for i, (w, scale, offset, mean, var) in enumerate(params):
+                    y = F.conv2d(y, w, padding=1)
+                    y = F.batch_norm(y, mean, var, weight=scale, bias=offset,
+                                     training=False, eps=1e-5)
+                    if i == 1:
+                        y = y + x
+                    y = torch.relu(y)
+                return y
+            report("resnet_block", *time_fn(resnet_block))
         if want("add_scalar1"):
             a, b = rand(1), rand(1)
             loop = 10000

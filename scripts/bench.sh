@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The CPU plugin's benchmarks (bench/cpu_bench.cc): installs the packages
-# (the project's, plus the benchmark-only python3-torch and
+# The CPU and oneDNN plugins' benchmarks (bench/cpu_bench.cc): installs the
+# packages (the project's, plus the benchmark-only python3-torch and
 # libopenblas0-pthread for the PyTorch peer), builds release with
-# -DPLEXA_BUILD_BENCH=ON into build/bench, runs cpu_bench and prints its
-# markdown table with the date, the CPU and how busy the machine was.
+# -DPLEXA_BUILD_BENCH=ON into build/bench, runs cpu_bench three times (the
+# CPU plugin; the oneDNN plugin beside the CPU plugin; the oneDNN plugin
+# with all_convolutions=1 relaxed_nan=1) and prints their markdown tables
+# with the date, the CPU and how busy the machine was.
 #   scripts/bench.sh [cpu_bench flags...]     e.g. --seconds=3 --only=dot,mlp
 # Numbers are only meaningful on a quiet machine: the script prints the load
 # average before and after the run.
@@ -32,7 +34,8 @@ export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
 export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
 cmake -G Ninja -S . -B build/bench -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLEXA_BUILD_BENCH=ON \
   >/dev/null
-cmake --build build/bench --target cpu_bench plexa_plugin_cpu -j"${BENCH_JOBS:-1}"
+cmake --build build/bench --target cpu_bench plexa_plugin_cpu plexa_plugin_onednn \
+  -j"${BENCH_JOBS:-2}"
 
 threads=2
 for a in "$@"; do
@@ -64,21 +67,51 @@ fi
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+plugins=build/bench/bin/plugins
 # The PyTorch peer is /usr/bin/python3 (Debian's python3-torch), not a
-# python3 found first on PATH.
-OMP_NUM_THREADS=$threads build/bench/bench/cpu_bench --python=/usr/bin/python3 \
-  "$@" | tee "$log"
+# python3 found first on PATH. Three runs, each with its peers measured in
+# it: the CPU plugin; the oneDNN plugin beside the CPU plugin (defaults);
+# the oneDNN plugin with every convolution and relu on oneDNN
+# (all_convolutions=1 relaxed_nan=1), for the comparison with oneDNN itself.
+run() {  # run TITLE ARGS...
+  local title=$1; shift
+  echo "## $title" >>"$log.tables"
+  OMP_NUM_THREADS=$threads build/bench/bench/cpu_bench --python=/usr/bin/python3 \
+    "$@" | tee "$log"
+  {
+    echo "- $(grep -m1 '^  PyTorch:' "$log" | sed 's/^  //')"
+    echo
+    sed -n '/^| workload |/,/^$/p' "$log"
+  } >>"$log.tables"
+}
+: >"$log.tables"
+trap 'rm -f "$log" "$log.tables"' EXIT
+onednn_only=()
+for a in "$@"; do
+  case "$a" in --only=*) onednn_only=("$a") ;; esac
+done
+if [ ${#onednn_only[@]} -eq 0 ]; then
+  onednn_only=(--only=dot,mlp,conv,resnet,bf16dot)
+fi
+run "CPU plugin" --plugin=$plugins/libplexa_plugin_cpu.so "$@"
+run "oneDNN plugin (defaults) beside the CPU plugin" \
+  --plugin=$plugins/libplexa_plugin_onednn.so \
+  --baseline=$plugins/libplexa_plugin_cpu.so "$@" "${onednn_only[@]}"
+run "oneDNN plugin, all_convolutions=1 relaxed_nan=1" \
+  --plugin=$plugins/libplexa_plugin_onednn.so \
+  --baseline=$plugins/libplexa_plugin_cpu.so \
+  --plugin-option=all_convolutions=1 --plugin-option=relaxed_nan=1 "$@" \
+  --only=conv,resnet
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 echo
-echo "## CPU plugin benchmarks"
+echo "# Benchmarks"
 echo
 echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "- CPU: $(lscpu | sed -n 's/^Model name:[[:space:]]*//p' | head -1)," \
   "$(nproc) cores online; $threads threads for every library"
 echo "- machine: $quiet; load average (1/5/15 min) before: $load_before;" \
   "after: $load_after; the 'other load' column is per measurement"
-echo "- $(grep -m1 '^  PyTorch:' "$log" | sed 's/^  //')"
 echo "- $(grep -m1 '^oneDNN' "$log")"
 echo
-sed -n '/^| workload |/,$p' "$log"
+cat "$log.tables"

@@ -8,6 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/passes/pass_util.h"
+#include "plugins/cpu/conv_thunk.h"
+#include "plugins/cpu/runtime/conv.h"
 #include "plugins/onednn/onednn_thunk.h"
 
 namespace plexa::onednn {
@@ -44,6 +46,18 @@ absl::StatusOr<Chain> LongestBuildableChain(const Instruction& anchor,
   }
 }
 
+// An f32 convolution the CPU plugin runs with its Winograd kernel, which is
+// left there unless the client asked for all_convolutions.
+bool LeftToWinograd(const Instruction& anchor, const MatchOptions& options) {
+  if (options.all_convolutions ||
+      anchor.opcode() != HloOpcode::kConvolution ||
+      anchor.shape().element_type() != PrimitiveType::F32) {
+    return false;
+  }
+  std::optional<cpu::ConvDims> dims = cpu::MakeConvDims(anchor);
+  return dims.has_value() && cpu::ConvTakesWinograd(*dims);
+}
+
 }  // namespace
 
 bool IsOneDnnFusion(const Instruction& h) {
@@ -75,7 +89,12 @@ absl::StatusOr<bool> OneDnnExtension::RewriteBeforeFusion(Module* module) {
     }
     for (Instruction* anchor : anchors) {
       absl::StatusOr<Chain> chain =
-          LongestBuildableChain(*anchor, options_, engine_);
+          LeftToWinograd(*anchor, options_)
+              ? absl::FailedPreconditionError(absl::StrCat(
+                    anchor->name(),
+                    ": the CPU plugin's Winograd kernel is faster "
+                    "(all_convolutions=1 maps it)"))
+              : LongestBuildableChain(*anchor, options_, engine_);
       if (!chain.ok()) {  // the CPU plugin runs it
         std::lock_guard<std::mutex> lock(mu_);
         if (stats_.size() > 64) stats_.clear();

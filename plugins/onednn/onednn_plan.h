@@ -39,6 +39,10 @@ struct MatchOptions {
   // maximum, minimum and clamp as post-ops although oneDNN drops NaNs.
   bool relaxed_nan = false;
   int max_post_ops = 8;
+  // Also the f32 convolutions the CPU plugin runs with its Winograd kernel
+  // (3x3, unit stride, enough tiles), which oneDNN 2.6's direct kernels do
+  // not beat (docs/onednn.md has the numbers); by default they stay there.
+  bool all_convolutions = false;
 };
 
 struct PostOp {

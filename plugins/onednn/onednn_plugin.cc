@@ -7,6 +7,9 @@
 //   relaxed_nan   1: maximum, minimum and clamp become post-ops too,
 //                 although oneDNN returns the other operand where HLO
 //                 returns NaN (relu(NaN) is 0, not NaN); default 0
+//   all_convolutions  1: also the f32 convolutions the CPU plugin runs with
+//                 its Winograd kernel (faster than oneDNN 2.6's direct
+//                 ones here); default 0: those stay on the CPU plugin
 #include <memory>
 
 #include "abi/sdk/plugin.h"
@@ -25,15 +28,19 @@ class OneDnnPlugin : public sdk::Plugin {
 
   absl::StatusOr<std::unique_ptr<sdk::Client>> CreateClient(
       const sdk::Options& options) override {
-    static constexpr const char* kOwn[] = {"relaxed_nan"};
+    static constexpr const char* kOwn[] = {"relaxed_nan", "all_convolutions"};
     absl::StatusOr<cpu::CpuClientConfig> config =
         cpu::ParseCpuClientOptions(options, "onednn", kOwn);
     if (!config.ok()) return config.status();
     absl::StatusOr<int64_t> relaxed =
         sdk::GetIntOptionInRange(options, "relaxed_nan", 0, 0, 1);
     if (!relaxed.ok()) return relaxed.status();
+    absl::StatusOr<int64_t> all_convolutions =
+        sdk::GetIntOptionInRange(options, "all_convolutions", 0, 0, 1);
+    if (!all_convolutions.ok()) return all_convolutions.status();
     MatchOptions match;
     match.relaxed_nan = *relaxed != 0;
+    match.all_convolutions = *all_convolutions != 0;
     absl::StatusOr<std::shared_ptr<OneDnnExtension>> extension =
         OneDnnExtension::Create(match, static_cast<int>(config->num_threads));
     if (!extension.ok()) return extension.status();

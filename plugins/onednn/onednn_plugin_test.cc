@@ -25,7 +25,9 @@
 #include "core/verifier/verifier.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "plugins/cpu/conv_thunk.h"
 #include "plugins/cpu/cpu_pipeline.h"
+#include "plugins/cpu/runtime/conv.h"
 #include "plugins/onednn/onednn_extension.h"
 
 namespace plexa::onednn {
@@ -40,11 +42,13 @@ struct Rewritten {
 };
 
 absl::StatusOr<Rewritten> Rewrite(absl::string_view text,
-                                  bool relaxed_nan = false) {
+                                  bool relaxed_nan = false,
+                                  bool all_convolutions = false) {
   absl::StatusOr<std::unique_ptr<Module>> m = ParseHloModule(text);
   if (!m.ok()) return m.status();
   MatchOptions options;
   options.relaxed_nan = relaxed_nan;
+  options.all_convolutions = all_convolutions;
   absl::StatusOr<std::shared_ptr<OneDnnExtension>> ext =
       OneDnnExtension::Create(options, 1);
   if (!ext.ok()) return ext.status();
@@ -190,6 +194,30 @@ TEST(OneDnnRewrite, ConvolutionBatchNormBecomesOnePrimitive) {
   r = Rewrite(kConvBnRelu, /*relaxed_nan=*/true);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->fused_ops, 5);  // and the relu
+}
+
+TEST(OneDnnRewrite, WinogradConvolutionsStayOnTheCpuPluginUnlessAsked) {
+  // 3x3, unit stride, 16 -> 16 features, 512 2x2 tiles: the CPU plugin's
+  // Winograd kernel takes it where it has AVX-512.
+  const std::string text = R"(HloModule winograd
+ENTRY main {
+  x = f32[2,16,32,32] parameter(0)
+  k = f32[16,16,3,3] parameter(1)
+  ROOT c = f32[2,16,32,32] convolution(x, k), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01
+}
+)";
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseHloModule(text);
+  ASSERT_TRUE(m.ok()) << m.status();
+  std::optional<cpu::ConvDims> dims =
+      cpu::MakeConvDims(*(*m)->entry_computation()->root_instruction());
+  ASSERT_TRUE(dims.has_value());
+  const bool winograd = cpu::ConvTakesWinograd(*dims);
+  absl::StatusOr<Rewritten> r = Rewrite(text);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->fusions, winograd ? 0 : 1);
+  r = Rewrite(text, /*relaxed_nan=*/false, /*all_convolutions=*/true);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->fusions, 1);
 }
 
 TEST(OneDnnRewrite, DilatedInputConvolutionStaysOnTheCpuPlugin) {

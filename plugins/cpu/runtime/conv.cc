@@ -645,6 +645,17 @@ void AllRowsDone(const ConvDims& d) {
   for (int64_t b = 0; b < batches; ++b) d.on_rows_done(b, 0, rows);
 }
 
+}  // namespace
+
+bool ConvTakesWinograd(const ConvDims& d) {
+  return g_fast_path_enabled.load(std::memory_order_relaxed) &&
+         g_winograd_enabled.load(std::memory_order_relaxed) &&
+         std::strcmp(GemmKernelName(), "avx512") == 0 &&
+         conv_internal::WinogradSupports(d) && conv_internal::WinogradPays(d);
+}
+
+namespace {
+
 template <typename T>
 absl::Status ConvImpl(const ConvDims& d, const T* lhs, const T* rhs, T* out,
                       ThreadPool* pool) {

@@ -99,6 +99,11 @@ int64_t ConvOutputSize(int64_t in, int64_t kernel, int64_t stride,
                        int64_t padding_low, int64_t padding_high,
                        int64_t lhs_dilation, int64_t rhs_dilation);
 
+// True when an f32 Conv(d) would run on the Winograd path (AVX-512
+// kernels, a shape it supports and where it pays). Plugins built on the CPU
+// plugin (onednn) use it to leave such convolutions here.
+bool ConvTakesWinograd(const ConvDims& d);
+
 namespace internal {
 // Turns the f32 fast paths (implicit im2col and Winograd) off (false) or back
 // on (true, the default), so tests can cover the general path. Not meant to
