@@ -101,12 +101,13 @@ absl::StatusOr<bool> OneDnnExtension::RewriteBeforeFusion(Module* module) {
         stats_[module].refused.push_back(std::string(chain.status().message()));
         continue;
       }
+      // Named before fusing: the anchor goes with it.
+      const std::string name = absl::StrCat("onednn_", anchor->name());
       absl::StatusOr<Instruction*> fusion = FuseInstructions(
           c, chain->Members(), const_cast<Instruction*>(chain->last()),
           FusionKind::kCustom, ConfigFor(*anchor));
       if (!fusion.ok()) return fusion.status();
-      (*fusion)->set_name(
-          c->UniqueName(absl::StrCat("onednn_", anchor->name())));
+      (*fusion)->set_name(c->UniqueName(name));
       changed = true;
     }
   }
