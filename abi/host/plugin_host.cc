@@ -477,6 +477,24 @@ absl::Status Executable::LoadSignature() {
 
 namespace {
 
+// The host's side of PLX_ProfilerExtension: the plugin's events into a
+// Profiler. A malformed event (short struct, NULL strings) is dropped: a
+// profile must never fail an execution.
+void ProfileCallback(void* user_data, const PLX_ProfileEvent* event) {
+  if (event == nullptr || event->struct_size < PLX_ProfileEvent_STRUCT_SIZE ||
+      event->name == nullptr || event->kind == nullptr) {
+    return;
+  }
+  ProfileEvent e;
+  e.name = event->name;
+  e.kind = event->kind;
+  e.replica = event->replica;
+  e.thread_id = event->thread_id;
+  e.begin_ns = event->begin_ns;
+  e.end_ns = event->end_ns;
+  static_cast<Profiler*>(user_data)->Record(e);
+}
+
 // The host's side of PLX_FeedsExtension: C callbacks that turn a PLX_FeedArgs
 // into HostFeeds calls. Nothing may throw through the plugin's frames, and
 // a failure comes back as a code and a message kept in a thread-local
@@ -602,7 +620,8 @@ int32_t OutfeedCallback(void* user_data, PLX_FeedArgs* args) {
 
 absl::StatusOr<std::vector<std::vector<std::unique_ptr<Buffer>>>>
 Executable::Execute(const std::vector<std::vector<Buffer*>>& args,
-                    absl::Span<const int64_t> donated, HostFeeds* feeds) {
+                    absl::Span<const int64_t> donated, HostFeeds* feeds,
+                    Profiler* profiler) {
   const size_t replicas = args.size();
   std::vector<std::vector<PLX_Buffer*>> in(replicas);
   std::vector<PLX_Buffer* const*> in_ptrs(replicas);
@@ -639,6 +658,15 @@ Executable::Execute(const std::vector<std::vector<Buffer*>>& args,
     feeds_ext.outfeed = OutfeedCallback;
     a.extension_start = reinterpret_cast<PLX_Extension*>(&feeds_ext);
   }
+  PLX_ProfilerExtension profiler_ext{};
+  if (profiler != nullptr) {
+    profiler_ext.struct_size = PLX_ProfilerExtension_STRUCT_SIZE;
+    profiler_ext.type = PLX_ExtensionType_PROFILER;
+    profiler_ext.next = a.extension_start;
+    profiler_ext.user_data = profiler;
+    profiler_ext.callback = ProfileCallback;
+    a.extension_start = reinterpret_cast<PLX_Extension*>(&profiler_ext);
+  }
   RETURN_IF_PLX_ERROR(plugin_->api(),
                       plugin_->api()->PLX_Executable_Execute(&a));
   std::vector<std::vector<std::unique_ptr<Buffer>>> result(replicas);
@@ -649,6 +677,28 @@ Executable::Execute(const std::vector<std::vector<Buffer*>>& args,
     }
   }
   return result;
+}
+
+absl::StatusOr<Executable::Statistics> Executable::GetStatistics() const {
+  const PLX_Api* api = plugin_->api();
+  if (!PLX_API_HAS_SLOT(api, PLX_Executable_Statistics)) {
+    return absl::UnimplementedError(absl::StrCat(
+        "plugin '", plugin_->path(), "' (ABI ", api->version.major, ".",
+        api->version.minor, ") has no PLX_Executable_Statistics"));
+  }
+  auto args = PLX_ARGS(PLX_Executable_Statistics_Args);
+  args.executable = executable_;
+  RETURN_IF_PLX_ERROR(api, api->PLX_Executable_Statistics(&args));
+  Statistics s;
+  if (args.fingerprint != nullptr) s.fingerprint = args.fingerprint;
+  s.flops = args.flops;
+  s.transcendentals = args.transcendentals;
+  s.bytes_accessed = args.bytes_accessed;
+  s.argument_bytes = args.argument_bytes;
+  s.output_bytes = args.output_bytes;
+  s.temp_bytes = args.temp_bytes;
+  s.generated_code_bytes = args.generated_code_bytes;
+  return s;
 }
 
 absl::StatusOr<std::string> Executable::Serialize() const {

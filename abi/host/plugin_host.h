@@ -26,6 +26,7 @@
 #include "core/literal/literal.h"
 #include "core/runtime/custom_call.h"
 #include "core/runtime/host_feeds.h"
+#include "core/runtime/profiler.h"
 #include "core/shape/shape.h"
 #include "plexa/plexa_c_api.h"
 
@@ -185,11 +186,25 @@ class Executable {
   // rebuilds the result). Waits for completion. With `feeds`, the
   // program's infeed and outfeed talk to it (a PLX_FeedsExtension on the
   // call; the plugin needs PLX_CAPABILITY_FEEDS). `feeds` is used only
-  // during the call.
+  // during the call. With `profiler`, a plugin with
+  // PLX_CAPABILITY_PROFILER reports every step of the execution to it (a
+  // PLX_ProfilerExtension; others run unprofiled).
   absl::StatusOr<std::vector<std::vector<std::unique_ptr<Buffer>>>> Execute(
       const std::vector<std::vector<Buffer*>>& args,
-      absl::Span<const int64_t> donated = {}, HostFeeds* feeds = nullptr);
+      absl::Span<const int64_t> donated = {}, HostFeeds* feeds = nullptr,
+      Profiler* profiler = nullptr);
   absl::StatusOr<std::string> Serialize() const;
+
+  // PLX_Executable_Statistics (ABI 1.2): fingerprint, cost estimate, memory;
+  // -1 where the plugin does not know. UNIMPLEMENTED for a plugin whose
+  // table has no such slot (built for ABI 1.0 or 1.1).
+  struct Statistics {
+    std::string fingerprint;
+    double flops = -1, transcendentals = -1, bytes_accessed = -1;
+    int64_t argument_bytes = -1, output_bytes = -1, temp_bytes = -1,
+            generated_code_bytes = -1;
+  };
+  absl::StatusOr<Statistics> GetStatistics() const;
 
  private:
   friend class Client;

@@ -45,13 +45,14 @@ absl::StatusOr<std::unique_ptr<ReplicatedRun>> ReplicatedRun::Create(
 }
 
 absl::StatusOr<std::vector<Literal>> ReplicatedRun::Run(
-    HostFeeds* feeds) const {
+    HostFeeds* feeds, Profiler* profiler) const {
   std::vector<std::vector<Buffer*>> args;
   for (const auto& replica : inputs_) {
     args.emplace_back();
     for (const auto& b : replica) args.back().push_back(b.get());
   }
-  PLEXA_ASSIGN_OR_RETURN(auto outputs, executable_->Execute(args, {}, feeds));
+  PLEXA_ASSIGN_OR_RETURN(auto outputs,
+                         executable_->Execute(args, {}, feeds, profiler));
   std::vector<Literal> results;
   for (auto& replica : outputs) {
     std::vector<Literal> leaves;

@@ -33,7 +33,8 @@ class ReplicatedRun {
 
   // Executes once (the inputs stay on the device) and returns one result
   // per replica. `feeds` is used during the call only.
-  absl::StatusOr<std::vector<Literal>> Run(HostFeeds* feeds = nullptr) const;
+  absl::StatusOr<std::vector<Literal>> Run(HostFeeds* feeds = nullptr,
+                                           Profiler* profiler = nullptr) const;
 
   const Executable& executable() const { return *executable_; }
 

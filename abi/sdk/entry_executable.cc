@@ -198,6 +198,36 @@ PLX_Error* ExecutableSignature(PLX_Executable_Signature_Args* args) {
   });
 }
 
+PLX_Error* ExecutableStatistics(PLX_Executable_Statistics_Args* args) {
+  constexpr const char* fn = "PLX_Executable_Statistics";
+  return Guard(fn, [&]() -> absl::Status {
+    PLX_CHECK_ARGS(PLX_Executable_Statistics_Args, fn);
+    PLEXA_RETURN_IF_ERROR(CheckHandle(args->executable, HandleKind::kExecutable,
+                                      fn, "executable"));
+    PLX_Executable* e = args->executable;
+    absl::StatusOr<sdk::ExecutableStatistics> stats = e->impl->Statistics();
+    if (!stats.ok()) {
+      return absl::Status(stats.status().code(),
+                          absl::StrCat(fn, ": ", stats.status().message()));
+    }
+    {
+      // The string lives in the handle, as long as the executable.
+      std::lock_guard<std::mutex> lock(e->statistics_mu);
+      if (e->fingerprint.empty()) e->fingerprint = stats->fingerprint;
+      args->fingerprint =
+          e->fingerprint.empty() ? nullptr : e->fingerprint.c_str();
+    }
+    args->flops = stats->flops;
+    args->transcendentals = stats->transcendentals;
+    args->bytes_accessed = stats->bytes_accessed;
+    args->argument_bytes = stats->argument_bytes;
+    args->output_bytes = stats->output_bytes;
+    args->temp_bytes = stats->temp_bytes;
+    args->generated_code_bytes = stats->generated_code_bytes;
+    return absl::OkStatus();
+  });
+}
+
 // HostFeeds over a PLX_FeedsExtension: the plugin's side of the host's
 // feed callbacks. Each call lays the value out as the ABI says (array leaves,
 // depth first, default row-major layout) and converts a failure code and
@@ -296,6 +326,32 @@ class AbiFeeds : public HostFeeds {
   PLX_Feed_Callback* outfeed_;
 };
 
+// Profiler over a PLX_ProfilerExtension: the plugin's side of the host's
+// profile callback.
+class AbiProfiler : public Profiler {
+ public:
+  explicit AbiProfiler(const PLX_ProfilerExtension& ext)
+      : user_data_(ext.user_data), callback_(ext.callback) {}
+  void Record(const ProfileEvent& e) override {
+    // The strings must be NUL-terminated for C: copies (a profiled run
+    // pays for them; an unprofiled one never gets here).
+    const std::string name(e.name), kind(e.kind);
+    PLX_ProfileEvent event{};
+    event.struct_size = PLX_ProfileEvent_STRUCT_SIZE;
+    event.name = name.c_str();
+    event.kind = kind.c_str();
+    event.replica = e.replica;
+    event.thread_id = e.thread_id;
+    event.begin_ns = e.begin_ns;
+    event.end_ns = e.end_ns;
+    callback_(user_data_, &event);
+  }
+
+ private:
+  void* user_data_;
+  PLX_Profile_Callback* callback_;
+};
+
 // Reads the extensions of an Execute call that this SDK knows; unknown
 // types are skipped, as the ABI says.
 absl::Status ReadExecuteExtensions(PLX_Extension* chain, const char* fn,
@@ -305,6 +361,25 @@ absl::Status ReadExecuteExtensions(PLX_Extension* chain, const char* fn,
     if (++hops > 256) {
       return absl::InvalidArgumentError(absl::StrCat(
           fn, ": the extension chain has more than 256 links (a cycle?)"));
+    }
+    if (e->type == PLX_ExtensionType_PROFILER) {
+      if (e->struct_size < PLX_ProfilerExtension_STRUCT_SIZE ||
+          e->struct_size > kMaxStructSize) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            fn, ": PLX_ProfilerExtension struct_size is ", e->struct_size,
+            ", expected at least ", PLX_ProfilerExtension_STRUCT_SIZE));
+      }
+      const auto& ext = *reinterpret_cast<const PLX_ProfilerExtension*>(e);
+      if (ext.callback == nullptr) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(fn, ": PLX_ProfilerExtension.callback is NULL"));
+      }
+      if (options->profiler != nullptr) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(fn, ": two PLX_ProfilerExtension in one call"));
+      }
+      options->profiler = std::make_shared<AbiProfiler>(ext);
+      continue;
     }
     if (e->type != PLX_ExtensionType_FEEDS) continue;
     if (e->struct_size < PLX_FeedsExtension_STRUCT_SIZE ||

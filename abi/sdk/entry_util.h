@@ -126,6 +126,7 @@ PLX_Error* ClientCompile(PLX_Client_Compile_Args* args);
 PLX_Error* ExecutableDestroy(PLX_Executable_Destroy_Args* args);
 PLX_Error* ExecutableSignature(PLX_Executable_Signature_Args* args);
 PLX_Error* ExecutableExecute(PLX_Executable_Execute_Args* args);
+PLX_Error* ExecutableStatistics(PLX_Executable_Statistics_Args* args);
 PLX_Error* ExecutableSerialize(PLX_Executable_Serialize_Args* args);
 PLX_Error* CustomCallRegister(PLX_CustomCall_Register_Args* args);
 

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,10 @@ struct PLX_Executable {
   std::vector<PLX_ArrayShape> parameters;
   std::vector<PLX_ArrayShape> outputs;
   std::string program_shape;  // empty: not known (Signature gives NULL)
+  // PLX_Executable_Statistics' fingerprint, kept for the caller (computed
+  // on first call; guarded by the mutex).
+  std::mutex statistics_mu;
+  std::string fingerprint;
 };
 
 namespace plexa::sdk {

@@ -14,6 +14,7 @@
 #include "abi/sdk/handles.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "core/base/status_macros.h"
 #include "core/ir/memory_limit.h"
@@ -52,6 +53,31 @@ absl::StatusOr<ExecuteResult> Executable::ExecuteWithOptions(
 
 absl::StatusOr<std::string> Executable::Serialize() const {
   return absl::UnimplementedError("this plugin cannot serialize executables");
+}
+
+absl::StatusOr<ExecutableStatistics> Executable::Statistics() const {
+  ExecutableStatistics s;
+  s.argument_bytes = 0;
+  for (const Shape& p : parameter_shapes()) {
+    s.argument_bytes += ShapeUtil::ByteSizeOf(p);
+  }
+  s.output_bytes = 0;
+  for (const Shape& o : output_shapes())
+    s.output_bytes += ShapeUtil::ByteSizeOf(o);
+  return s;
+}
+
+std::string Fingerprint(absl::Span<const std::string> parts) {
+  uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a offset basis
+  for (const std::string& part : parts) {
+    for (unsigned char c : part) {
+      h ^= c;
+      h *= 0x100000001b3ULL;  // FNV prime
+    }
+    h ^= 0xff;  // a separator no byte of a part can fake
+    h *= 0x100000001b3ULL;
+  }
+  return absl::StrFormat("%016x", h);
 }
 
 absl::StatusOr<std::unique_ptr<Buffer>> Client::CopyToDevice(Buffer* buffer,
@@ -173,6 +199,7 @@ const PLX_Api* MakeApi(std::unique_ptr<Plugin> (*factory)()) {
     t->PLX_Executable_Destroy = ExecutableDestroy;
     t->PLX_Executable_Signature = ExecutableSignature;
     t->PLX_Executable_Execute = ExecutableExecute;
+    t->PLX_Executable_Statistics = internal::ExecutableStatistics;
     t->PLX_Executable_Serialize = ExecutableSerialize;
     t->PLX_Client_DeserializeExecutable = ClientDeserializeExecutable;
     t->PLX_CustomCall_Register = CustomCallRegister;

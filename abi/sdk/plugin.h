@@ -22,6 +22,7 @@
 #include "core/ir/module.h"
 #include "core/runtime/custom_call.h"
 #include "core/runtime/host_feeds.h"
+#include "core/runtime/profiler.h"
 #include "core/shape/shape.h"
 #include "plexa/plexa_c_api.h"
 
@@ -108,6 +109,18 @@ struct ExecuteOptions {
   // The host's feed callbacks (a PLX_FeedsExtension on the call, ABI 1.1),
   // or null. Stays valid as long as a copy of the pointer is kept.
   std::shared_ptr<HostFeeds> feeds;
+  // The host's profiler (a PLX_ProfilerExtension on the call, ABI 1.2), or
+  // null. A plugin with PLX_CAPABILITY_PROFILER reports each step to it.
+  std::shared_ptr<Profiler> profiler;
+};
+
+// What PLX_Executable_Statistics reports (ABI 1.2); -1 (an empty
+// fingerprint) where the plugin does not know.
+struct ExecutableStatistics {
+  std::string fingerprint;  // hex digits
+  double flops = -1, transcendentals = -1, bytes_accessed = -1;
+  int64_t argument_bytes = -1, output_bytes = -1, temp_bytes = -1,
+          generated_code_bytes = -1;
 };
 
 class Executable {
@@ -132,7 +145,14 @@ class Executable {
       absl::Span<const std::vector<Buffer*>> args,
       const ExecuteOptions& options);
   virtual absl::StatusOr<std::string> Serialize() const;
+  // Default: the argument and output bytes (from the shapes above), the
+  // rest unknown. Thread-safe.
+  virtual absl::StatusOr<ExecutableStatistics> Statistics() const;
 };
+
+// A stable hex fingerprint of `parts` (FNV-1a, 64 bits): for executables'
+// fingerprints (the optimized program's text, the plugin, the target).
+std::string Fingerprint(absl::Span<const std::string> parts);
 
 class Client {
  public:

@@ -1,6 +1,7 @@
 #include "abi/shape/abi_shape.h"
 
 #include <cstring>
+#include <iterator>
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
@@ -25,7 +26,41 @@ absl::Status Invalid(absl::string_view context, absl::string_view message) {
   return absl::InvalidArgumentError(absl::StrCat(context, ": ", message));
 }
 
+// The element types ABI 1.2 added (PLX_Type_S4 ... PLX_Type_F8E8M0FNU), in
+// order, by their HLO spelling: the ABI can name them, the core cannot
+// hold them yet.
+constexpr absl::string_view kTypesWithoutCore[] = {"s4",
+                                                   "u4",
+                                                   "s2",
+                                                   "u2",
+                                                   "f8e5m2",
+                                                   "f8e4m3fn",
+                                                   "f8e4m3b11fnuz",
+                                                   "f8e5m2fnuz",
+                                                   "f8e4m3fnuz",
+                                                   "f8e4m3",
+                                                   "f8e3m4",
+                                                   "f4e2m1fn",
+                                                   "f8e8m0fnu"};
+static_assert(PLX_Type_S4 + std::size(kTypesWithoutCore) - 1 ==
+              PLX_Type_F8E8M0FNU);
+
 }  // namespace
+
+absl::StatusOr<PrimitiveType> PrimitiveTypeFromAbi(int64_t type,
+                                                   absl::string_view context) {
+  // PLX_Type_PRED .. PLX_Type_C128 share PrimitiveType's numbering
+  // (abi/sdk/plugin.cc asserts it).
+  if (type > PLX_Type_INVALID && type <= PLX_Type_C128) {
+    return static_cast<PrimitiveType>(type);
+  }
+  if (type >= PLX_Type_S4 && type <= PLX_Type_F8E8M0FNU) {
+    return absl::UnimplementedError(absl::StrCat(
+        context, ": element type ", kTypesWithoutCore[type - PLX_Type_S4],
+        " (PLX_Type ", type, ", ABI 1.2) is not supported by this build yet"));
+  }
+  return Invalid(context, absl::StrCat("invalid element type ", type));
+}
 
 absl::StatusOr<Shape> ShapeFromAbi(const PLX_ArrayShape* s,
                                    absl::string_view context) {
@@ -34,11 +69,9 @@ absl::StatusOr<Shape> ShapeFromAbi(const PLX_ArrayShape* s,
     return Invalid(context, absl::StrCat("shape struct_size ", s->struct_size,
                                          " < ", PLX_ArrayShape_STRUCT_SIZE));
   }
-  const int64_t element_type = RawElementType(s->element_type);
-  if (element_type <= PLX_Type_INVALID || element_type > PLX_Type_C128) {
-    return Invalid(context,
-                   absl::StrCat("invalid element type ", element_type));
-  }
+  absl::StatusOr<PrimitiveType> element_type =
+      PrimitiveTypeFromAbi(RawElementType(s->element_type), context);
+  if (!element_type.ok()) return element_type.status();
   if (s->num_dims > 64) {
     return Invalid(context,
                    absl::StrCat("rank ", s->num_dims, " is more than 64"));
@@ -60,8 +93,8 @@ absl::StatusOr<Shape> ShapeFromAbi(const PLX_ArrayShape* s,
                                   "64 bits)"));
     }
   }
-  absl::StatusOr<Shape> shape = ShapeUtil::MakeValidatedShape(
-      static_cast<PrimitiveType>(element_type), dims);
+  absl::StatusOr<Shape> shape =
+      ShapeUtil::MakeValidatedShape(*element_type, dims);
   if (!shape.ok()) return Invalid(context, shape.status().message());
   if (s->layout != nullptr) {
     absl::StatusOr<Layout> layout = ParseLayout(s->layout);

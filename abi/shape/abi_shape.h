@@ -16,11 +16,19 @@
 
 namespace plexa::abi {
 
+// The core's element type for a PLX_Type value: INVALID_ARGUMENT for a
+// value the ABI does not define, UNIMPLEMENTED (naming it) for one ABI 1.2
+// defined that the core cannot hold yet (s4, the f8 family, ...). Errors
+// begin with `context`.
+absl::StatusOr<PrimitiveType> PrimitiveTypeFromAbi(int64_t type,
+                                                   absl::string_view context);
+
 // Reads a PLX_ArrayShape that the other side filled: not NULL, struct_size
 // at least the 1.0 size, a known element type, rank at most 64, dims given,
 // a byte size that fits 64 bits, a layout (HLO text, else minor_to_major,
 // else the default) valid for the dimensions. Errors are INVALID_ARGUMENT
-// and begin with `context` (the ABI function, say).
+// (UNIMPLEMENTED for an element type this build cannot hold, see
+// PrimitiveTypeFromAbi) and begin with `context` (the ABI function, say).
 absl::StatusOr<Shape> ShapeFromAbi(const PLX_ArrayShape* shape,
                                    absl::string_view context);
 

@@ -34,8 +34,24 @@ absl::Status RunComputation(const CompiledComputation& cc,
         break;
     }
   }
-  for (const auto& t : cc.thunks) {
-    if (absl::Status s = t->Run(f); !s.ok()) return s;
+  if (ctx.profiler == nullptr) {
+    for (const auto& t : cc.thunks) {
+      if (absl::Status s = t->Run(f); !s.ok()) return s;
+    }
+  } else {
+    const uint64_t thread = CurrentThreadId();
+    for (const auto& t : cc.thunks) {
+      ProfileEvent e;
+      e.begin_ns = MonotonicNanos();
+      absl::Status s = t->Run(f);
+      e.end_ns = MonotonicNanos();
+      e.name = t->name;
+      e.kind = t->kind;
+      e.replica = ctx.replica_id;
+      e.thread_id = thread;
+      ctx.profiler->Record(e);
+      if (!s.ok()) return s;
+    }
   }
   results->clear();
   for (int s : cc.result_leaves) results->push_back(f.ptr[s]);

@@ -13,12 +13,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "core/eval/evaluator.h"
 #include "core/ir/computation.h"
+#include "core/runtime/profiler.h"
 #include "core/runtime/rendezvous.h"
 #include "core/shape/shape.h"
 #include "plugins/common/aligned_memory.h"
@@ -55,6 +57,8 @@ struct ExecContext {
   absl::flat_hash_map<const Thunk*, int64_t> collective_runs;
   std::unique_ptr<InstructionEvaluator> evaluator;  // created on first use
   std::vector<AlignedMemory> arenas;                // per computation id
+  // When set, every thunk run (nested ones too) is reported to it.
+  Profiler* profiler = nullptr;
 };
 
 struct Frame {
@@ -73,6 +77,10 @@ class Thunk {
   virtual bool CanUpdateInPlace() const { return false; }
   std::vector<int> inputs;   // slots read
   std::vector<int> outputs;  // slots written
+  // For profiles: the instruction it runs and its opcode (ThunkEmitter
+  // sets them; a backend may refine `kind`, e.g. "onednn").
+  std::string name;
+  std::string kind;
 };
 
 struct CompiledComputation {

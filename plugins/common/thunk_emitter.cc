@@ -80,7 +80,15 @@ absl::StatusOr<CompiledComputation*> ThunkEmitter::Compile(const Computation& c,
   }
   for (const Instruction* h : c.MakeInstructionPostOrder()) {
     if (h->opcode() == HloOpcode::kParameter) continue;
+    const size_t first = cc.thunks.size();
     if (absl::Status s = EmitInstruction(cc, *h); !s.ok()) return s;
+    // What a profile calls the thunks of `h` (a backend may name them
+    // itself).
+    for (size_t i = first; i < cc.thunks.size(); ++i) {
+      Thunk& t = *cc.thunks[i];
+      if (t.name.empty()) t.name = h->name();
+      if (t.kind.empty()) t.kind = std::string(HloOpcodeString(h->opcode()));
+    }
   }
   MakeUpdatesInPlace(cc, c, !is_entry && OnlyAWhileBody(c));
   // Results: a leaf that is a parameter, a constant or repeated is copied

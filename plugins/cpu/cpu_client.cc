@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "core/ir/cost_analysis.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
 #include "core/text/hlo_parser.h"
@@ -185,6 +186,7 @@ class CpuExecutable : public sdk::Executable {
       absl::Span<const std::vector<Buffer*>> args,
       const sdk::ExecuteOptions& options) override {
     HostFeeds* feeds = options.feeds.get();
+    Profiler* profiler = options.profiler.get();
     const int64_t replicas = static_cast<int64_t>(args.size());
     sdk::ExecuteResult out;
     out.outputs.resize(replicas);
@@ -226,7 +228,7 @@ class CpuExecutable : public sdk::Executable {
     }
     if (replicas == 1) {
       absl::Status s = program_->Run(arg_ptrs[0], result_ptrs[0], pool_.get(),
-                                     0, 1, nullptr, feeds);
+                                     0, 1, nullptr, feeds, profiler);
       if (!s.ok()) return s;
       return out;
     }
@@ -236,7 +238,7 @@ class CpuExecutable : public sdk::Executable {
     for (int64_t r = 0; r < replicas; ++r) {
       threads.emplace_back([&, r] {
         status[r] = program_->Run(arg_ptrs[r], result_ptrs[r], pool_.get(), r,
-                                  replicas, &hub, feeds);
+                                  replicas, &hub, feeds, profiler);
         // Members still waiting for this replica in a collective are
         // released (ABORTED) rather than left hanging.
         hub.MarkDone(r, !status[r].ok());
@@ -251,6 +253,23 @@ class CpuExecutable : public sdk::Executable {
       }
     }
     return out;
+  }
+
+  absl::StatusOr<sdk::ExecutableStatistics> Statistics() const override {
+    absl::StatusOr<sdk::ExecutableStatistics> s = sdk::Executable::Statistics();
+    if (!s.ok()) return s;
+    const Module& m = program_->module();
+    s->fingerprint = sdk::Fingerprint(
+        {plugin_name_, GetHostTarget().cpu, GetHostTarget().features,
+         absl::StrCat(replica_devices_.size()), PrintModule(m)});
+    const ModuleCost cost = AnalyzeCost(m);
+    s->flops = cost.flops;
+    s->transcendentals = cost.transcendentals;
+    s->bytes_accessed = cost.bytes_accessed;
+    s->temp_bytes = program_->stats().peak_temp_bytes;
+    s->generated_code_bytes =
+        static_cast<int64_t>(program_->object_code().size());
+    return s;
   }
 
   // Layout: magic, then length-prefixed fields: host cpu, host features,
@@ -529,10 +548,10 @@ sdk::PluginInfo CpuClientPluginInfo(std::string name) {
   info.version = "0.1.0";
   info.platform = "host";
   info.formats = {"plexa-module", "hlo-text"};
-  info.capabilities = PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL |
-                      PLX_CAPABILITY_REPLICAS | PLX_CAPABILITY_FEEDS |
-                      PLX_CAPABILITY_TUPLE_PARAMETERS |
-                      PLX_CAPABILITY_SERIALIZE_EXECUTABLE;
+  info.capabilities =
+      PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL | PLX_CAPABILITY_REPLICAS |
+      PLX_CAPABILITY_FEEDS | PLX_CAPABILITY_TUPLE_PARAMETERS |
+      PLX_CAPABILITY_SERIALIZE_EXECUTABLE | PLX_CAPABILITY_PROFILER;
   return info;
 }
 

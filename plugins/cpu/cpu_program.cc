@@ -88,8 +88,10 @@ absl::StatusOr<std::shared_ptr<const CpuProgram>> CompileProgram(
 absl::Status CpuProgram::Run(absl::Span<const void* const> args,
                              absl::Span<void* const> results, ThreadPool* pool,
                              int64_t replica_id, int64_t replica_count,
-                             ReplicaHub* hub, HostFeeds* feeds) const {
+                             ReplicaHub* hub, HostFeeds* feeds,
+                             Profiler* profiler) const {
   CpuExecContext ctx;
+  ctx.profiler = profiler;
   ctx.pool = pool;
   ctx.replica_id = replica_id;
   ctx.replica_count = replica_count;

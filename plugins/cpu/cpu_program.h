@@ -82,11 +82,13 @@ class CpuProgram {
   // the entry parameters' array leaves (dense, in parameter_shapes()
   // layouts); `results` one pointer per result array leaf, each
   // result_shapes()[i] bytes, filled. infeed/outfeed use `feeds` (may be
-  // null: reaching one is then an error).
+  // null: reaching one is then an error). With a `profiler`, every thunk's
+  // run is reported to it.
   absl::Status Run(absl::Span<const void* const> args,
                    absl::Span<void* const> results, ThreadPool* pool,
                    int64_t replica_id, int64_t replica_count, ReplicaHub* hub,
-                   HostFeeds* feeds = nullptr) const;
+                   HostFeeds* feeds = nullptr,
+                   Profiler* profiler = nullptr) const;
 
  private:
   friend absl::StatusOr<std::shared_ptr<const CpuProgram>> CompileProgram(

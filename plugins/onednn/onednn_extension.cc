@@ -49,8 +49,7 @@ absl::StatusOr<Chain> LongestBuildableChain(const Instruction& anchor,
 // An f32 convolution the CPU plugin runs with its Winograd kernel, which is
 // left there unless the client asked for all_convolutions.
 bool LeftToWinograd(const Instruction& anchor, const MatchOptions& options) {
-  if (options.all_convolutions ||
-      anchor.opcode() != HloOpcode::kConvolution ||
+  if (options.all_convolutions || anchor.opcode() != HloOpcode::kConvolution ||
       anchor.shape().element_type() != PrimitiveType::F32) {
     return false;
   }
@@ -90,10 +89,10 @@ absl::StatusOr<bool> OneDnnExtension::RewriteBeforeFusion(Module* module) {
     for (Instruction* anchor : anchors) {
       absl::StatusOr<Chain> chain =
           LeftToWinograd(*anchor, options_)
-              ? absl::FailedPreconditionError(absl::StrCat(
-                    anchor->name(),
-                    ": the CPU plugin's Winograd kernel is faster "
-                    "(all_convolutions=1 maps it)"))
+              ? absl::FailedPreconditionError(
+                    absl::StrCat(anchor->name(),
+                                 ": the CPU plugin's Winograd kernel is faster "
+                                 "(all_convolutions=1 maps it)"))
               : LongestBuildableChain(*anchor, options_, engine_);
       if (!chain.ok()) {  // the CPU plugin runs it
         std::lock_guard<std::mutex> lock(mu_);
@@ -235,8 +234,11 @@ absl::StatusOr<cpu::ExtensionThunk> OneDnnExtension::MakeThunk(
   }
   cpu::ExtensionThunk out;
   out.scratch_bytes = plan->scratch_bytes;
+  const char* kind = plan->kind == Plan::Kind::kMatmul ? "onednn.matmul"
+                                                       : "onednn.convolution";
   out.thunk = std::make_unique<OneDnnThunk>(
       std::move(*plan), std::move(input_index), engine_, num_threads_);
+  out.thunk->kind = kind;
   return out;
 }
 

@@ -41,8 +41,9 @@ int main(void) {
   EXPECT(PLX_Error_Destroy_Args_STRUCT_SIZE == 3 * sizeof(void*));
   EXPECT(PLX_Buffer_Delete_Args_STRUCT_SIZE ==
          offsetof(PLX_Buffer_Delete_Args, buffer) + sizeof(PLX_Buffer*));
-  EXPECT(PLX_Api_STRUCT_SIZE == PLX_Api_STRUCT_SIZE_1_0);
-  EXPECT(PLX_API_MAJOR == 1 && PLX_API_MINOR == 1);
+  EXPECT(PLX_Api_STRUCT_SIZE == PLX_Api_STRUCT_SIZE_1_2);
+  EXPECT(PLX_Api_STRUCT_SIZE_1_2 == PLX_Api_STRUCT_SIZE_1_0 + sizeof(void*));
+  EXPECT(PLX_API_MAJOR == 1 && PLX_API_MINOR == 2);
   EXPECT(strcmp(PLX_GET_API_SYMBOL, "PLX_GetApi") == 0);
 
   /* PLX_API_HAS_SLOT: the size must cover the slot and the slot must be

@@ -3,13 +3,13 @@
 // built against frozen or simulated headers (see tests/abi/CMakeLists.txt):
 //
 //   v1.0 (frozen header)        a newer-or-equal host loads an older plugin
-//   v1.2 (simulated header)     an older host loads a newer plugin: its
+//   v1.3 (simulated header)     an older host loads a newer plugin: its
 //                               table is bigger than the host knows
 //   v2   (-DOLD_PLUGIN_MAJOR=2) another major: refused, naming both versions
 //
 // The other directions (an old C host loading today's reference plugin, a
-// 1.2 host loading a 1.0 or 1.1 plugin) are the plexa_abi_old_host_* and
-// plexa_abi_host_v1_2_* tests, which run the C hosts in compat/.
+// 1.3 host loading a 1.0 or 1.1 plugin) are the plexa_abi_old_host_* and
+// plexa_abi_host_v1_3_* tests, which run the C hosts in compat/.
 #include "abi/host/plugin_host.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
@@ -56,15 +56,16 @@ TEST(CompatTest, CurrentHostLoadsPluginBuiltAgainstFrozenV1_0) {
 }
 
 TEST(CompatTest, CurrentHostLoadsNewerMinorPluginWithBiggerTable) {
-  auto plugin = Plugin::Load(PLEXA_OLD_PLUGIN_V1_2);
+  auto plugin = Plugin::Load(PLEXA_OLD_PLUGIN_V1_3);
   ASSERT_TRUE(plugin.ok()) << plugin.status();
   EXPECT_EQ((*plugin)->attributes().abi_major, 1);
-  EXPECT_EQ((*plugin)->attributes().abi_minor, 2);
-  EXPECT_EQ((*plugin)->attributes().version, "fixture-1.2");
-  // One slot more than this host knows of: fine, never called.
+  EXPECT_EQ((*plugin)->attributes().abi_minor, 3);
+  EXPECT_EQ((*plugin)->attributes().version, "fixture-1.3");
+  // 1.2's statistics slot (left NULL) and one slot more than this host
+  // knows of: fine, never called.
   EXPECT_EQ((*plugin)->api()->struct_size,
-            PLX_Api_STRUCT_SIZE_1_0 + sizeof(void*));
-  EXPECT_EQ((*plugin)->api()->version.minor, 2);
+            PLX_Api_STRUCT_SIZE_1_0 + 2 * sizeof(void*));
+  EXPECT_EQ((*plugin)->api()->version.minor, 3);
   auto client = (*plugin)->CreateClient();
   ASSERT_TRUE(client.ok()) << client.status();
   EXPECT_EQ((*client)->devices().size(), 1u);

@@ -83,7 +83,7 @@ TEST(LoaderTest, LoadByPath) {
   EXPECT_EQ(a.abi_minor, PLX_API_MINOR);
   EXPECT_THAT(a.formats, ::testing::Contains("hlo-text"));
   EXPECT_EQ((*plugin)->path(), PLEXA_REFERENCE_PLUGIN);
-  EXPECT_EQ((*plugin)->api()->struct_size, PLX_Api_STRUCT_SIZE_1_0);
+  EXPECT_EQ((*plugin)->api()->struct_size, PLX_Api_STRUCT_SIZE_1_2);
   EXPECT_TRUE((*plugin)->HasCapability(PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL));
 }
 

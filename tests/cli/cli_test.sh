@@ -168,6 +168,25 @@ if [ "$backend" = onednn ]; then
   verify "relaxed_nan result" cmp "$tmp/relaxed.npy" "$data/sum_rows.npy"
 fi
 
+# --profile: a Chrome trace of every step (cpu and onednn report profiles).
+if [ "$backend" = cpu ] || [ "$backend" = onednn ]; then
+  check "profile" run "$here/sum_rows.hlo" --input="$data/x.npy" \
+    --repeat=2 --profile="$tmp/trace.json" --output="$tmp/profiled.npy"
+  verify "profiled result" cmp "$tmp/profiled.npy" "$data/sum_rows.npy"
+  verify "profile summary on stderr" grep -qE "^profile: [0-9]+ events" "$tmp/err"
+  verify "the trace is JSON with every step once per run" /usr/bin/python3 -c '
+import collections, json, sys
+t = json.load(open(sys.argv[1]))
+steps = [e for e in t["traceEvents"] if e["ph"] == "X"]
+counts = collections.Counter(e["name"] for e in steps)
+assert counts and all(n == 2 for n in counts.values()), counts
+assert all(e["dur"] >= 0 and e["args"]["replica"] == 0 for e in steps)
+' "$tmp/trace.json"
+else
+  check_error "--profile needs a profiling plugin" "does not report profiles" \
+    run "$here/sum_rows.hlo" --input="$data/x.npy" --profile="$tmp/trace.json"
+fi
+
 # The cpu and onednn plugins' own flags.
 if [ "$backend" = cpu ] || [ "$backend" = onednn ]; then
   check "one thread" run "$here/sum_rows.hlo" --input="$data/x.npy" \
@@ -176,6 +195,8 @@ if [ "$backend" = cpu ] || [ "$backend" = onednn ]; then
   check "report" run "$here/sum_rows.hlo" --input="$data/x.npy" --report
   verify "report names kernels and peak memory" \
     grep -qE "kernels.*peak temporary memory" "$tmp/err"
+  verify "report has the executable's statistics" \
+    grep -qE "^executable: fingerprint [0-9a-f]{16}; .* flops" "$tmp/err"
   check_error "threads must be positive" "--threads expects a positive" \
     run "$here/sum_rows.hlo" --input="$data/x.npy" --threads=0
 elif [ "$backend" = reference ]; then

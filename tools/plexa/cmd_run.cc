@@ -23,7 +23,12 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <functional>
 #include <limits>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "abi/host/plugin_host.h"
 #include "abi/host/replicated_run.h"
@@ -33,6 +38,7 @@
 #include "core/ir/memory_limit.h"
 #include "core/npy/npy.h"
 #include "core/passes/default_pipeline.h"
+#include "core/runtime/profiler.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
 #include "tools/plexa/cli.h"
@@ -170,8 +176,11 @@ absl::StatusOr<std::vector<Literal>> ReadInputs(const Args& args,
 }
 
 struct Runner {
-  // Runs once with the given host feeds; returns one result per replica.
-  std::function<absl::StatusOr<std::vector<Literal>>(HostFeeds* feeds)> run;
+  // Runs once with the given host feeds (and profiler, may be null);
+  // returns one result per replica.
+  std::function<absl::StatusOr<std::vector<Literal>>(HostFeeds* feeds,
+                                                     Profiler* profiler)>
+      run;
 };
 
 absl::StatusOr<Runner> MakeInterpreterRunner(const Module& module,
@@ -179,21 +188,22 @@ absl::StatusOr<Runner> MakeInterpreterRunner(const Module& module,
                                              int64_t replicas,
                                              int64_t memory_limit) {
   auto shared = std::make_shared<std::vector<Literal>>(std::move(inputs));
-  return Runner{[&module, shared, replicas, memory_limit](
-                    HostFeeds* feeds) -> absl::StatusOr<std::vector<Literal>> {
-    EvaluatorOptions options;
-    options.feeds = feeds;
-    options.memory_limit_bytes = memory_limit;
-    Evaluator evaluator(std::move(options));
-    if (replicas == 1) {
-      auto r = evaluator.Run(module, *shared);
-      if (!r.ok()) return r.status();
-      std::vector<Literal> out;
-      out.push_back(std::move(*r));
-      return out;
-    }
-    return evaluator.RunReplicated(module, replicas, *shared);
-  }};
+  return Runner{
+      [&module, shared, replicas, memory_limit](
+          HostFeeds* feeds, Profiler*) -> absl::StatusOr<std::vector<Literal>> {
+        EvaluatorOptions options;
+        options.feeds = feeds;
+        options.memory_limit_bytes = memory_limit;
+        Evaluator evaluator(std::move(options));
+        if (replicas == 1) {
+          auto r = evaluator.Run(module, *shared);
+          if (!r.ok()) return r.status();
+          std::vector<Literal> out;
+          out.push_back(std::move(*r));
+          return out;
+        }
+        return evaluator.RunReplicated(module, replicas, *shared);
+      }};
 }
 
 // Client options for the plugins that take them (reference, cpu and onednn:
@@ -204,6 +214,7 @@ struct PluginFlags {
   int64_t memory_limit = 0;  // 0: the plugin's default (the machine's memory)
   // --plugin-option=NAME=VALUE: client options passed as they are.
   std::vector<host::Plugin::Option> extra;
+  bool profile = false;  // --profile: the plugin must report profiles
 };
 
 absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
@@ -219,6 +230,12 @@ absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
   const bool cpu_client = name == "cpu" || name == "onednn";
   if ((name == "reference" || cpu_client) && replicas > 1) {
     options.push_back({"num_devices", PLX_Value_INT64, "", replicas});
+  }
+  if (flags.profile && !(*plugin)->HasCapability(PLX_CAPABILITY_PROFILER)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "--profile: plugin '", name,
+        "' does not report profiles (no PLX_CAPABILITY_PROFILER); the cpu "
+        "and onednn plugins do"));
   }
   if ((flags.threads > 0 || flags.report) && !cpu_client) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -241,6 +258,24 @@ absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
   compile.num_replicas = replicas;
   auto exe = host::CompileModule(**client, module, compile);
   if (!exe.ok()) return exe.status();
+  if (flags.report) {
+    // What the plugin says of the executable (ABI 1.2), when it can.
+    auto stats = (*exe)->GetStatistics();
+    if (stats.ok()) {
+      std::fprintf(
+          stderr,
+          "executable: fingerprint %s; %.4g flops, %.4g "
+          "transcendentals, %.4g bytes accessed (static estimate, "
+          "loop bodies once); arguments %lld bytes, outputs %lld, "
+          "temporaries %lld, generated code %lld\n",
+          stats->fingerprint.empty() ? "unknown" : stats->fingerprint.c_str(),
+          stats->flops, stats->transcendentals, stats->bytes_accessed,
+          static_cast<long long>(stats->argument_bytes),
+          static_cast<long long>(stats->output_bytes),
+          static_cast<long long>(stats->temp_bytes),
+          static_cast<long long>(stats->generated_code_bytes));
+    }
+  }
   // Every replica runs on the same inputs; they are uploaded once and stay
   // on the devices for every --repeat.
   std::shared_ptr<host::ReplicatedRun> run = nullptr;
@@ -254,7 +289,49 @@ absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
   }
   // The run's buffers and executable keep the C client alive (ClientRef);
   // the host::Client itself may go.
-  return Runner{[run](HostFeeds* feeds) { return run->Run(feeds); }};
+  return Runner{[run](HostFeeds* feeds, Profiler* profiler) {
+    return run->Run(feeds, profiler);
+  }};
+}
+
+// --profile=FILE: the events as a Chrome trace (Perfetto and
+// chrome://tracing open it) and, on stderr, the steps that took longest.
+absl::Status WriteProfile(const std::string& path,
+                          const std::vector<RecordingProfiler::Event>& events,
+                          absl::string_view module_name) {
+  std::ofstream out(path);
+  out << ChromeTraceJson(events, absl::StrCat("plexa run ", module_name));
+  out.close();
+  if (!out) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("--profile: cannot write '", path, "'"));
+  }
+  struct Total {
+    std::string kind;
+    int64_t count = 0;
+    int64_t ns = 0;
+  };
+  std::map<std::string, Total> totals;
+  for (const RecordingProfiler::Event& e : events) {
+    Total& t = totals[e.name];
+    t.kind = e.kind;
+    ++t.count;
+    t.ns += e.end_ns - e.begin_ns;
+  }
+  std::vector<std::pair<std::string, Total>> sorted(totals.begin(),
+                                                    totals.end());
+  std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+    return a.second.ns > b.second.ns;
+  });
+  std::fprintf(stderr, "profile: %zu events in %s; longest steps (total):\n",
+               events.size(), path.c_str());
+  for (size_t i = 0; i < sorted.size() && i < 10; ++i) {
+    const Total& t = sorted[i].second;
+    std::fprintf(stderr, "  %10.3f ms  %5lld x  %-20s %s\n", t.ns / 1e6,
+                 static_cast<long long>(t.count), t.kind.c_str(),
+                 sorted[i].first.c_str());
+  }
+  return absl::OkStatus();
 }
 
 absl::Status WriteResult(const Args& args, const Literal& result,
@@ -402,6 +479,13 @@ int RunRun(const Args& args) {
     flags.extra.push_back(std::move(option));
   }
   const std::string backend = args.Get("backend").value_or("cpu");
+  const std::optional<std::string> profile_path = args.Get("profile");
+  flags.profile = profile_path.has_value();
+  if (flags.profile && backend == "interpreter") {
+    return ReportError(absl::FailedPreconditionError(
+        "--profile: the interpreter does not report profiles; the cpu and "
+        "onednn plugins do"));
+  }
   absl::StatusOr<Runner> runner =
       backend == "interpreter"
           ? MakeInterpreterRunner(**module, std::move(*inputs), replicas,
@@ -418,13 +502,14 @@ int RunRun(const Args& args) {
   std::vector<double> times_ms;
   absl::StatusOr<std::vector<Literal>> results;
   HostFeedQueue outfeed;
+  RecordingProfiler profiler;
   for (int64_t i = 0; i < repeat; ++i) {
     HostFeedQueue infeed_queue;
     for (const Literal& l : infeed) infeed_queue.Push(l);
     HostFeedQueue run_outfeed;
     QueueFeeds feeds(&infeed_queue, &run_outfeed);
     const auto start = std::chrono::steady_clock::now();
-    results = runner->run(&feeds);
+    results = runner->run(&feeds, flags.profile ? &profiler : nullptr);
     const auto end = std::chrono::steady_clock::now();
     if (!results.ok()) return ReportError(results.status());
     if (i == 0) {  // every run sends the same values: keep the first's
@@ -448,6 +533,11 @@ int RunRun(const Args& args) {
   }
   absl::Status outfeed_status = WriteOutfeed(args, &outfeed);
   if (!outfeed_status.ok()) return ReportError(outfeed_status);
+  if (profile_path) {
+    absl::Status written =
+        WriteProfile(*profile_path, profiler.events(), (*module)->name());
+    if (!written.ok()) return ReportError(written);
+  }
   if (args.Has("repeat")) {
     std::sort(times_ms.begin(), times_ms.end());
     std::fprintf(stderr, "time over %lld run(s): min %.3f ms, median %.3f ms\n",

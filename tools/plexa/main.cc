@@ -23,6 +23,7 @@ constexpr char kUsage[] =
     "[--outfeed-dir=DIR]\n"
     "                  [--memory-limit=BYTES] [--plugin-option=NAME=VALUE "
     "...]\n"
+    "                  [--profile=trace.json]\n"
     "                        run PROGRAM; inputs are .npy files in parameter\n"
     "                        order (seeded random inputs when none given);\n"
     "                        the default pipeline runs first unless --no-opt;\n"
@@ -37,7 +38,9 @@ constexpr char kUsage[] =
     "                        outfeed values print with --print and go to\n"
     "                        DIR/0.npy, DIR/1.npy, ... with --outfeed-dir;\n"
     "                        --memory-limit (e.g. 2G; default the machine's\n"
-    "                        memory) bounds every array the program sizes\n"
+    "                        memory) bounds every array the program sizes;\n"
+    "                        --profile writes every step of every run as a\n"
+    "                        Chrome trace (Perfetto opens it; cpu, onednn)\n"
     "  opt PROGRAM.hlo [--passes=a,b,c] [--fusion] [--dump-after-each]\n"
     "                  [--dump-dir=DIR] [--stats]\n"
     "                        print the optimized module (--passes=help lists\n"
@@ -59,11 +62,11 @@ int Main(int argc, char** argv) {
                               : plexa::cli::RunFmt(*args);
   }
   if (command == "run") {
-    auto args =
-        ParseArgs(argc, argv, 2,
-                  {"input", "output", "output-dir", "backend", "replicas",
-                   "print", "repeat", "seed", "no-opt", "threads", "report",
-                   "infeed", "outfeed-dir", "memory-limit", "plugin-option"});
+    auto args = ParseArgs(
+        argc, argv, 2,
+        {"input", "output", "output-dir", "backend", "replicas", "print",
+         "repeat", "seed", "no-opt", "threads", "report", "infeed",
+         "outfeed-dir", "memory-limit", "plugin-option", "profile"});
     if (!args.ok()) return plexa::cli::ReportError(args.status());
     return plexa::cli::RunRun(*args);
   }

@@ -24,7 +24,11 @@
  *  - What each minor added is marked "\since 1.x"; 1.1 added host feed
  *    queues (PLX_FeedsExtension), tuple-shaped entry parameters and
  *    tokens in signatures (PLX_CAPABILITY_TUPLE_PARAMETERS) and
- *    PLX_Executable_Signature_Args.program_shape.
+ *    PLX_Executable_Signature_Args.program_shape. 1.2 (in progress: frozen
+ *    in tests/abi/frozen when complete) adds element types (s4, u4, s2,
+ *    u2, the f8 family, f4e2m1fn, f8e8m0fnu) and execution profiles
+ *    (PLX_ProfilerExtension, PLX_CAPABILITY_PROFILER) and
+ *    PLX_Executable_Statistics.
  *  - Nothing throws or aborts across this boundary: bad input (NULL, a wrong
  *    struct_size, a mismatched size) is an error with a message.
  *  - "Thread-safe" below means: may be called concurrently from several
@@ -39,7 +43,7 @@
 #include <stdint.h>
 
 #define PLX_API_MAJOR 1
-#define PLX_API_MINOR 1
+#define PLX_API_MINOR 2
 
 #if defined(_WIN32)
 #define PLX_EXPORT __declspec(dllexport)
@@ -79,7 +83,16 @@ typedef enum {
   PLX_Error_Code_UNAUTHENTICATED = 16
 } PLX_Error_Code;
 
-/* Element types; the numbering is part of the ABI. */
+/* Element types; the numbering is part of the ABI (it is Plexa's own, not
+ * XLA's PrimitiveType numbering). Sizes: PRED, S8, U8 and the 8-bit floats
+ * 1 byte; S16, U16, F16, BF16 2; S32, U32, F32 4; S64, U64, F64, C64 8;
+ * C128 16. The sub-byte types (\since 1.2) are packed in a dense buffer:
+ * S4, U4 and F4E2M1FN two per byte, S2 and U2 four per byte, element i in
+ * the bits (i % per_byte) * bits from the least significant end of byte
+ * i / per_byte (XLA's packing); a buffer of n elements takes
+ * ceil(n * bits / 8) bytes. A plugin or host that does not support a type
+ * returns an error naming it (UNIMPLEMENTED), never misreads it; values
+ * outside this list are INVALID_ARGUMENT. */
 typedef enum {
   PLX_Type_INVALID = 0,
   PLX_Type_PRED = 1,
@@ -96,7 +109,21 @@ typedef enum {
   PLX_Type_F32 = 12,
   PLX_Type_F64 = 13,
   PLX_Type_C64 = 14,
-  PLX_Type_C128 = 15
+  PLX_Type_C128 = 15,
+  /* \since 1.2 */
+  PLX_Type_S4 = 16,
+  PLX_Type_U4 = 17,
+  PLX_Type_S2 = 18,
+  PLX_Type_U2 = 19,
+  PLX_Type_F8E5M2 = 20,
+  PLX_Type_F8E4M3FN = 21,
+  PLX_Type_F8E4M3B11FNUZ = 22,
+  PLX_Type_F8E5M2FNUZ = 23,
+  PLX_Type_F8E4M3FNUZ = 24,
+  PLX_Type_F8E4M3 = 25,
+  PLX_Type_F8E3M4 = 26,
+  PLX_Type_F4E2M1FN = 27,
+  PLX_Type_F8E8M0FNU = 28
 } PLX_Type;
 
 /* Opaque objects. */
@@ -221,6 +248,8 @@ typedef PLX_Error* PLX_Plugin_Initialize_Fn(PLX_Plugin_Initialize_Args* args);
 /* \since 1.1: compiles programs whose entry parameters are tuples or
  * tokens, flattened as PLX_Executable_Signature_Args says. */
 #define PLX_CAPABILITY_TUPLE_PARAMETERS ((uint64_t)1 << 7)
+/* \since 1.2: honours a PLX_ProfilerExtension on PLX_Executable_Execute. */
+#define PLX_CAPABILITY_PROFILER ((uint64_t)1 << 8)
 
 /* Thread-safe. Every string output lives as long as the plugin is loaded.
  * `formats` lists the program formats PLX_Client_Compile accepts
@@ -609,12 +638,43 @@ typedef struct PLX_Client_DeserializeExecutable_Args {
 typedef PLX_Error* PLX_Client_DeserializeExecutable_Fn(
     PLX_Client_DeserializeExecutable_Args* args);
 
+/* \since 1.2 (check PLX_API_HAS_SLOT). What an executable costs and holds,
+ * as far as the plugin knows; -1 (NULL for the fingerprint) where it does
+ * not. The cost is a static estimate of the optimized program (Plexa's
+ * plugins: core/ir/cost_analysis.h; a while loop's body counted once).
+ * Thread-safe. */
+typedef struct PLX_Executable_Statistics_Args {
+  size_t struct_size;
+  PLX_Extension* extension_start;
+  PLX_Executable* executable;
+  /* out: identifies the compiled program (hex digits): equal for the same
+   * program compiled the same way by the same plugin build. Lives as long
+   * as the executable. */
+  const char* fingerprint;
+  double flops;                 /* out: floating-point operations */
+  double transcendentals;       /* out: exp, log, tanh, ... */
+  double bytes_accessed;        /* out: bytes read and written */
+  int64_t argument_bytes;       /* out: the parameters' array leaves */
+  int64_t output_bytes;         /* out: the results' array leaves */
+  int64_t temp_bytes;           /* out: peak temporary memory of a run */
+  int64_t generated_code_bytes; /* out: compiled kernels (0: none) */
+} PLX_Executable_Statistics_Args;
+#define PLX_Executable_Statistics_Args_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_Executable_Statistics_Args, generated_code_bytes)
+typedef PLX_Error* PLX_Executable_Statistics_Fn(
+    PLX_Executable_Statistics_Args* args);
+
 /* ------------------------------------------------ Host feeds (1.1) */
 
-/* Values of PLX_Extension.type. */
+/* Values of PLX_Extension.type. Types from 0x10000 to 0x1ffff are for
+ * vendors (a plugin's own extensions, documented by the vendor); Plexa
+ * never assigns them. */
 typedef enum {
-  PLX_ExtensionType_FEEDS = 1 /* PLX_FeedsExtension, \since 1.1 */
+  PLX_ExtensionType_FEEDS = 1,   /* PLX_FeedsExtension, \since 1.1 */
+  PLX_ExtensionType_PROFILER = 2 /* PLX_ProfilerExtension, \since 1.2 */
 } PLX_ExtensionType;
+#define PLX_ExtensionType_VENDOR_FIRST 0x10000
+#define PLX_ExtensionType_VENDOR_LAST 0x1ffff
 
 /* One infeed or outfeed, as the plugin hands it to the host's callback.
  * `leaves` are the array leaves of the data shape (depth first; tokens
@@ -662,6 +722,44 @@ typedef struct PLX_FeedsExtension {
 } PLX_FeedsExtension;
 #define PLX_FeedsExtension_STRUCT_SIZE \
   PLX_STRUCT_SIZE(PLX_FeedsExtension, outfeed)
+
+/* ------------------------------------------------ Profiles (1.2) */
+
+/* One timed step of an execution, as the plugin reports it: for the
+ * toolkit's plugins (cpu, onednn) one per thunk — a fused kernel, a library
+ * call, a control-flow instruction (whose body's steps are reported too,
+ * inside its span). Strings are valid during the callback only. */
+typedef struct PLX_ProfileEvent {
+  size_t struct_size;   /* PLX_ProfileEvent_STRUCT_SIZE of the plugin */
+  const char* name;     /* the instruction, NUL-terminated */
+  const char* kind;     /* its opcode ("fusion", "dot", ...) or the
+                           plugin's finer kind ("onednn.convolution") */
+  int64_t replica;      /* replica index of the execution */
+  uint64_t thread_id;   /* the OS thread that ran it */
+  int64_t begin_ns;     /* CLOCK_MONOTONIC, nanoseconds */
+  int64_t end_ns;
+} PLX_ProfileEvent;
+#define PLX_ProfileEvent_STRUCT_SIZE PLX_STRUCT_SIZE(PLX_ProfileEvent, end_ns)
+typedef void PLX_Profile_Callback(void* user_data,
+                                  const PLX_ProfileEvent* event);
+
+/* \since 1.2, plugins with PLX_CAPABILITY_PROFILER. Chained on
+ * PLX_Executable_Execute_Args.extension_start, it asks the plugin to report
+ * every step of the execution to `callback`, as it completes. Callbacks
+ * may come from several plugin threads at once (one per replica), so the
+ * callee synchronizes; a callback must not block for long or call into the
+ * plugin. `user_data` and `callback` must stay usable until the execution
+ * completes. Plugins without the capability ignore the extension (the
+ * execution runs, unprofiled). */
+typedef struct PLX_ProfilerExtension {
+  size_t struct_size;              /* PLX_ProfilerExtension_STRUCT_SIZE */
+  int32_t type;                    /* PLX_ExtensionType_PROFILER */
+  PLX_Extension* next;             /* the rest of the chain */
+  void* user_data;
+  PLX_Profile_Callback* callback;  /* not NULL */
+} PLX_ProfilerExtension;
+#define PLX_ProfilerExtension_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_ProfilerExtension, callback)
 
 /* ---------------------------------------------------------- Custom calls */
 
@@ -767,11 +865,17 @@ typedef struct PLX_Api {
   PLX_Client_DeserializeExecutable_Fn* PLX_Client_DeserializeExecutable;
 
   PLX_CustomCall_Register_Fn* PLX_CustomCall_Register;
+
+  /* \since 1.2 */
+  PLX_Executable_Statistics_Fn* PLX_Executable_Statistics;
 } PLX_Api;
 
 /* Size of the table a v1.0 plugin provides. */
 #define PLX_Api_STRUCT_SIZE_1_0 PLX_STRUCT_SIZE(PLX_Api, PLX_CustomCall_Register)
-#define PLX_Api_STRUCT_SIZE PLX_Api_STRUCT_SIZE_1_0
+/* Size of the table a v1.2 plugin provides. */
+#define PLX_Api_STRUCT_SIZE_1_2 \
+  PLX_STRUCT_SIZE(PLX_Api, PLX_Executable_Statistics)
+#define PLX_Api_STRUCT_SIZE PLX_Api_STRUCT_SIZE_1_2
 
 /* True if `api` (a table of any minor version) has `slot`. */
 #define PLX_API_HAS_SLOT(api, slot)                                   \
@@ -809,6 +913,11 @@ PLX_STATIC_ASSERT(offsetof(PLX_Api, PLX_CustomCall_Register) ==
                   "slot moved");
 PLX_STATIC_ASSERT(PLX_Api_STRUCT_SIZE_1_0 == PLX_SLOT_OFFSET(28),
                   "v1.0 table size changed");
+PLX_STATIC_ASSERT(offsetof(PLX_Api, PLX_Executable_Statistics) ==
+                      PLX_SLOT_OFFSET(28),
+                  "slot moved");
+PLX_STATIC_ASSERT(PLX_Api_STRUCT_SIZE_1_2 == PLX_SLOT_OFFSET(29),
+                  "v1.2 table size changed");
 
 #ifdef __cplusplus
 }

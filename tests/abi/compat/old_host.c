@@ -4,7 +4,7 @@
  *
  * Built twice (tests/abi/CMakeLists.txt):
  *   - against tests/abi/frozen/v1_0        -> plexa_abi_old_host (1.0);
- *   - against tests/abi/compat/future_v1_2 -> plexa_abi_host_v1_2, which
+ *   - against tests/abi/compat/future_v1_3 -> plexa_abi_host_v1_3, which
  *     knows PLX_Plugin_Ping and calls it only if PLX_API_HAS_SLOT says the
  *     plugin's table has it.
  *
@@ -250,18 +250,18 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-#if PLX_API_MINOR >= 2
-  /* A field added in 1.2: a 1.0 plugin does not know it and leaves it as
-   * we set it (zero); a 1.2 plugin fills it. */
-  if (attrs.abi_minor < 2 && attrs.build_id != NULL) {
-    fprintf(stderr, "old_host: an older plugin wrote the 1.2 field build_id\n");
+#if PLX_API_MINOR >= 3
+  /* A field added in 1.3: a 1.0 plugin does not know it and leaves it as
+   * we set it (zero); a 1.3 plugin fills it. */
+  if (attrs.abi_minor < 3 && attrs.build_id != NULL) {
+    fprintf(stderr, "old_host: an older plugin wrote the 1.3 field build_id\n");
     return 1;
   }
-  if (attrs.abi_minor >= 2 && attrs.build_id == NULL) {
-    fprintf(stderr, "old_host: a 1.2 plugin left build_id empty\n");
+  if (attrs.abi_minor >= 3 && attrs.build_id == NULL) {
+    fprintf(stderr, "old_host: a 1.3 plugin left build_id empty\n");
     return 1;
   }
-  /* A slot added in 1.2: call it only if the table has it. */
+  /* A slot added in 1.3: call it only if the table has it. */
   if (PLX_API_HAS_SLOT(api, PLX_Plugin_Ping)) {
     PLX_Plugin_Ping_Args ping;
     memset(&ping, 0, sizeof(ping));

@@ -6,7 +6,7 @@
  *
  * Built three ways (tests/abi/CMakeLists.txt):
  *   - against tests/abi/frozen/v1_0        -> an old 1.0 plugin;
- *   - against tests/abi/compat/future_v1_2 -> a newer 1.2 plugin that also
+ *   - against tests/abi/compat/future_v1_3 -> a newer 1.3 plugin that also
  *     fills PLX_Plugin_Ping and PLX_Plugin_Attributes_Args.build_id;
  *   - with -DOLD_PLUGIN_MAJOR=2            -> a plugin of another major;
  *   - with -DOLD_PLUGIN_SHORT_TABLE or -DOLD_PLUGIN_EMPTY_SLOT -> broken
@@ -72,8 +72,8 @@ static PLX_Error* MakeError(PLX_Error_Code code, const char* fmt, ...) {
   }
 
 /* v1.0 sizes of the args structs this file checks (identical in 1.0 and
- * 1.2 except PLX_Executable_Signature_Args, which 1.1 extends, and
- * PLX_Plugin_Attributes_Args, which 1.2 extends). */
+ * 1.3 except PLX_Executable_Signature_Args, which 1.1 extends, and
+ * PLX_Plugin_Attributes_Args, which 1.3 extends). */
 #define PLX_Plugin_Attributes_Args_STRUCT_SIZE_V1 \
   PLX_STRUCT_SIZE(PLX_Plugin_Attributes_Args, num_attributes)
 #define V1(Type) Type##_STRUCT_SIZE
@@ -149,7 +149,7 @@ static PLX_Error* PluginAttributes(PLX_Plugin_Attributes_Args* args) {
              PLX_Plugin_Attributes_Args_STRUCT_SIZE_V1);
   args->name = "old-c";
   args->vendor = "Plexa tests";
-  args->version = PLX_API_MINOR >= 2 ? "fixture-1.2" : "frozen-1.0";
+  args->version = PLX_API_MINOR >= 3 ? "fixture-1.3" : "frozen-1.0";
   args->platform = "test";
   args->abi_major = OLD_PLUGIN_MAJOR;
   args->abi_minor = PLX_API_MINOR;
@@ -158,12 +158,12 @@ static PLX_Error* PluginAttributes(PLX_Plugin_Attributes_Args* args) {
   args->capabilities = 0;
   args->attributes = NULL;
   args->num_attributes = 0;
-#if PLX_API_MINOR >= 2
-  /* A 1.2 field: written only when the caller's struct covers it (a 1.0
+#if PLX_API_MINOR >= 3
+  /* A 1.3 field: written only when the caller's struct covers it (a 1.0
    * host passes the smaller v1.0 struct). */
   if (args->struct_size >=
       PLX_STRUCT_SIZE(PLX_Plugin_Attributes_Args, build_id)) {
-    args->build_id = "old-c built against 1.2";
+    args->build_id = "old-c built against 1.3";
   }
 #endif
   return NULL;
@@ -304,7 +304,7 @@ static PLX_Error* ExecutableDestroy(PLX_Executable_Destroy_Args* args) {
                          "plugin");
 }
 
-#if PLX_API_MINOR >= 2
+#if PLX_API_MINOR >= 3
 static PLX_Error* PluginPing(PLX_Plugin_Ping_Args* args) {
   CHECK_ARGS("PLX_Plugin_Ping", PLX_Plugin_Ping_Args_STRUCT_SIZE);
   args->reply = args->value + 1;
@@ -359,6 +359,9 @@ static const PLX_Api kApi = {
     PLX_Client_DeserializeExecutable,
     PLX_CustomCall_Register,
 #if PLX_API_MINOR >= 2
+    NULL, /* PLX_Executable_Statistics (1.2): not provided */
+#endif
+#if PLX_API_MINOR >= 3
     PluginPing,
 #endif
 };
