@@ -101,7 +101,7 @@ run "oneDNN plugin, all_convolutions=1 relaxed_nan=1" \
   --plugin=$plugins/libplexa_plugin_onednn.so \
   --baseline=$plugins/libplexa_plugin_cpu.so \
   --plugin-option=all_convolutions=1 --plugin-option=relaxed_nan=1 "$@" \
-  --only=conv,resnet
+  --only=conv,resnet,softmax
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 echo

@@ -11,6 +11,7 @@
 #include "plugins/cpu/conv_thunk.h"
 #include "plugins/cpu/runtime/conv.h"
 #include "plugins/onednn/onednn_thunk.h"
+#include "plugins/onednn/softmax.h"
 
 namespace plexa::onednn {
 namespace {
@@ -81,6 +82,37 @@ absl::StatusOr<std::shared_ptr<OneDnnExtension>> OneDnnExtension::Create(
 absl::StatusOr<bool> OneDnnExtension::RewriteBeforeFusion(Module* module) {
   bool changed = false;
   for (Computation* c : ControlFlowComputations(*module)) {
+    // Softmax patterns first (their members are elementwise ops and
+    // reductions, never anchors): collected, then fused, so no match
+    // points at an instruction an earlier fusion removed.
+    std::vector<SoftmaxMatch> softmaxes;
+    for (Instruction* i : c->MakeInstructionPostOrder()) {
+      std::optional<SoftmaxMatch> m = MatchSoftmax(*i);
+      if (!m) continue;
+      absl::StatusOr<Plan> plan =
+          options_.relaxed_nan
+              ? BuildSoftmaxPlan(*m, i->shape(), engine_)
+              : absl::FailedPreconditionError(absl::StrCat(
+                    "the softmax ", i->name(),
+                    ": oneDNN's drops NaNs (relaxed_nan=1 maps it)"));
+      if (!plan.ok()) {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (stats_.size() > 64) stats_.clear();
+        stats_[module].refused.push_back(std::string(plan.status().message()));
+        continue;
+      }
+      softmaxes.push_back(std::move(*m));
+    }
+    for (const SoftmaxMatch& m : softmaxes) {
+      Instruction* root = m.members.back();
+      const std::string name = absl::StrCat("onednn_", root->name());
+      absl::StatusOr<Instruction*> fusion =
+          FuseInstructions(c, m.members, root, FusionKind::kCustom,
+                           absl::StrCat(kConfigPrefix, "\"softmax\"}"));
+      if (!fusion.ok()) return fusion.status();
+      (*fusion)->set_name(c->UniqueName(name));
+      changed = true;
+    }
     // Anchors first: rewriting one removes only its own post-ops.
     std::vector<Instruction*> anchors;
     for (Instruction* i : c->MakeInstructionPostOrder()) {
@@ -181,6 +213,9 @@ bool FeedsAConvolution(const Instruction& h) {
 absl::StatusOr<cpu::ExtensionThunk> OneDnnExtension::MakeThunk(
     const Instruction& h) {
   if (!IsOneDnnFusion(h)) return cpu::ExtensionThunk{};
+  if (absl::StrContains(h.attrs().backend_config, "\"softmax\"")) {
+    return MakeSoftmaxThunk(h);
+  }
   absl::StatusOr<Chain> chain = FusionChain(h);
   if (!chain.ok()) return chain.status();
   PlanHints hints;
@@ -242,6 +277,32 @@ absl::StatusOr<cpu::ExtensionThunk> OneDnnExtension::MakeThunk(
   return out;
 }
 
+absl::StatusOr<cpu::ExtensionThunk> OneDnnExtension::MakeSoftmaxThunk(
+    const Instruction& h) {
+  const Computation& fc = *h.called_computations()[0];
+  std::optional<SoftmaxMatch> m = MatchSoftmax(*fc.root_instruction());
+  if (!m || m->input->opcode() != HloOpcode::kParameter) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        h.name(), ": the fused computation is not a softmax of a parameter"));
+  }
+  absl::StatusOr<Plan> plan = BuildSoftmaxPlan(*m, h.shape(), engine_);
+  if (!plan.ok()) return cpu::ExtensionThunk{};  // the CPU plugin runs it
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stats_.size() > 64) stats_.clear();
+    Stats& s = stats_[h.parent()->parent()];
+    s.softmaxes += 1;
+    s.impls[plan->impl] += 1;
+  }
+  cpu::ExtensionThunk out;
+  out.scratch_bytes = plan->scratch_bytes;
+  const int input = static_cast<int>(m->input->attrs().parameter_number);
+  out.thunk = std::make_unique<OneDnnThunk>(
+      std::move(*plan), std::vector<int>{input}, engine_, num_threads_);
+  out.thunk->kind = m->log ? "onednn.logsoftmax" : "onednn.softmax";
+  return out;
+}
+
 std::string OneDnnExtension::Report(const Module& optimized) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = stats_.find(&optimized);
@@ -253,10 +314,11 @@ std::string OneDnnExtension::Report(const Module& optimized) const {
     impls.push_back(absl::StrCat(name, " x", n));
   }
   std::sort(impls.begin(), impls.end());
-  std::string out = absl::StrCat(
-      s.matmuls + s.convolutions, " oneDNN primitives (matmul ", s.matmuls,
-      ", convolution ", s.convolutions, "), ", s.post_ops, " post-ops fused, ",
-      s.reorders, " reorders per execution");
+  std::string out =
+      absl::StrCat(s.matmuls + s.convolutions + s.softmaxes,
+                   " oneDNN primitives (matmul ", s.matmuls, ", convolution ",
+                   s.convolutions, ", softmax ", s.softmaxes, "), ", s.post_ops,
+                   " post-ops fused, ", s.reorders, " reorders per execution");
   if (!impls.empty()) absl::StrAppend(&out, "; ", absl::StrJoin(impls, ", "));
   if (!s.refused.empty()) {
     absl::StrAppend(

@@ -1,5 +1,7 @@
 // The oneDNN plugin's half of the CPU plugin (plugins/cpu/cpu_extension.h):
-//   - the rewrite: after the default pipeline, each dot and convolution
+//   - the rewrite: after the default pipeline, each softmax and log-softmax
+//     (softmax.h) becomes a fusion {"onednn":"softmax"}; each dot and
+//     convolution
 //     that oneDNN takes (onednn_plan.h), with the elementwise chain that
 //     consumes it, becomes a fusion of kind kCustom with backend_config
 //     {"onednn":"matmul"} or {"onednn":"convolution"}; its fused
@@ -41,13 +43,16 @@ class OneDnnExtension : public cpu::CpuExtension {
   std::string Report(const Module& optimized) const override;
 
  private:
+  absl::StatusOr<cpu::ExtensionThunk> MakeSoftmaxThunk(const Instruction& h);
+
   OneDnnExtension(dnnl::engine engine, MatchOptions options, int num_threads)
       : engine_(std::move(engine)),
         options_(options),
         num_threads_(num_threads) {}
 
   struct Stats {
-    int matmuls = 0, convolutions = 0, post_ops = 0, reorders = 0;
+    int matmuls = 0, convolutions = 0, softmaxes = 0, post_ops = 0,
+        reorders = 0;
     absl::flat_hash_map<std::string, int> impls;
     // Dots and convolutions left to the CPU plugin, with oneDNN's reason.
     std::vector<std::string> refused;

@@ -328,29 +328,6 @@ absl::StatusOr<dnnl::primitive_attr> PostOpAttr(
   return attr;
 }
 
-// Lays out the scratch: the primitive's scratchpad, then a copy for each
-// argument that is reordered.
-void LayOutScratch(const dnnl::memory::desc& scratchpad, Plan* plan) {
-  plan->scratchpad = scratchpad;
-  plan->scratchpad_bytes = static_cast<int64_t>(scratchpad.get_size());
-  int64_t offset = AlignUp(plan->scratchpad_bytes);
-  auto place = [&](PlanArg& a) {
-    if (a.dnnl_arg == kSumArg) {  // reordered into the destination
-      a.reorder = true;
-      ++plan->reorders;
-      return;
-    }
-    a.reorder = a.user != a.staged;
-    if (!a.reorder) return;
-    a.scratch_offset = offset;
-    offset += AlignUp(static_cast<int64_t>(a.staged.get_size()));
-    ++plan->reorders;
-  };
-  for (PlanArg& a : plan->inputs) place(a);
-  place(plan->dst);
-  plan->scratch_bytes = offset;
-}
-
 // ---- matmul ------------------------------------------------------------
 
 std::vector<int64_t> FreeDims(int64_t rank, const std::vector<int64_t>& batch,
@@ -647,6 +624,29 @@ absl::StatusOr<Plan> BuildConvolution(const Chain& chain,
 }
 
 }  // namespace
+
+// Lays out the scratch: the primitive's scratchpad, then a copy for each
+// argument that is reordered.
+void LayOutScratch(const dnnl::memory::desc& scratchpad, Plan* plan) {
+  plan->scratchpad = scratchpad;
+  plan->scratchpad_bytes = static_cast<int64_t>(scratchpad.get_size());
+  int64_t offset = AlignUp(plan->scratchpad_bytes);
+  auto place = [&](PlanArg& a) {
+    if (a.dnnl_arg == kSumArg) {  // reordered into the destination
+      a.reorder = true;
+      ++plan->reorders;
+      return;
+    }
+    a.reorder = a.user != a.staged;
+    if (!a.reorder) return;
+    a.scratch_offset = offset;
+    offset += AlignUp(static_cast<int64_t>(a.staged.get_size()));
+    ++plan->reorders;
+  };
+  for (PlanArg& a : plan->inputs) place(a);
+  place(plan->dst);
+  plan->scratch_bytes = offset;
+}
 
 std::vector<Instruction*> Chain::Members() const {
   std::vector<Instruction*> out = {const_cast<Instruction*>(anchor)};

@@ -98,7 +98,7 @@ struct PlanArg {
 };
 
 struct Plan {
-  enum class Kind { kMatmul, kConvolution };
+  enum class Kind { kMatmul, kConvolution, kSoftmax };
   Kind kind = Kind::kMatmul;
   dnnl::primitive primitive;
   std::string impl;  // oneDNN's implementation name ("brg:avx512_core")
@@ -113,6 +113,11 @@ struct Plan {
   // only the next convolution can read it (PlanHints).
   bool dst_in_primitive_layout = false;
 };
+
+// Lays out plan->scratch_bytes: the primitive's `scratchpad` at offset 0,
+// then a copy for each argument that is reordered (sets their `reorder`,
+// `scratch_offset` and plan->reorders).
+void LayOutScratch(const dnnl::memory::desc& scratchpad, Plan* plan);
 
 // Layouts agreed between consecutive convolutions: a convolution whose
 // only user is another oneDNN convolution reading it as its input leaves

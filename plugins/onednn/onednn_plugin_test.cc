@@ -430,7 +430,8 @@ ENTRY main {
   ExpectMatchesEvaluator(text, args, {{"report", PLX_Value_INT64, "", 1}},
                          2e-2);
   const std::string report = ::testing::internal::GetCapturedStderr();
-  EXPECT_THAT(report, ::testing::HasSubstr("(matmul 1, convolution 0)"));
+  EXPECT_THAT(report,
+              ::testing::HasSubstr("(matmul 1, convolution 0, softmax 0)"));
 }
 
 TEST_F(OneDnnPluginTest, ThreadsShareOneExecutable) {
@@ -499,7 +500,8 @@ TEST_F(OneDnnPluginTest, ConsecutiveConvolutionsPassTheirBlockedLayout) {
   // Strict: the relu between them runs on the CPU plugin, on the plain
   // layout: x, both kernels, c1 out and back, c2's input, the residual
   // into c2's destination and c2 out.
-  EXPECT_THAT(reports[0], ::testing::HasSubstr("(matmul 0, convolution 2)"));
+  EXPECT_THAT(reports[0],
+              ::testing::HasSubstr("(matmul 0, convolution 2, softmax 0)"));
   // Relaxed: c1 (with its relu) hands c2 its blocked result: two reorders
   // fewer, and the residual add and relu are c2's post-ops.
   EXPECT_THAT(reports[1], ::testing::HasSubstr("3 post-ops fused"));
@@ -510,6 +512,121 @@ TEST_F(OneDnnPluginTest, ConsecutiveConvolutionsPassTheirBlockedLayout) {
   };
   EXPECT_EQ(reorders(reports[0]) - 2, reorders(reports[1]))
       << reports[0] << reports[1];
+}
+
+// ---- Softmax ----------------------------------------------------------
+
+// softmax (log: log-softmax) over `axis` of x: f32[4,3,5] in `layout`, as
+// JAX writes it.
+std::string SoftmaxModule(int axis, bool log, const std::string& layout) {
+  std::vector<std::string> kept;
+  std::vector<int64_t> dims = {4, 3, 5}, reduced;
+  std::vector<int64_t> bdims;
+  for (int d = 0; d < 3; ++d) {
+    if (d == axis) continue;
+    reduced.push_back(dims[d]);
+    bdims.push_back(d);
+  }
+  const std::string x = absl::StrCat("f32[4,3,5]{", layout, "}");
+  const std::string r = absl::StrCat("f32[", absl::StrJoin(reduced, ","), "]");
+  const std::string b =
+      absl::StrCat("dimensions={", absl::StrJoin(bdims, ","), "}");
+  std::string text = absl::StrCat(
+      R"(HloModule softmax
+max_f32 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+add_f32 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = )",
+      x, R"( parameter(0)
+  ninf = f32[] constant(-inf)
+  m = )",
+      r, " reduce(x, ninf), dimensions={", axis, R"(}, to_apply=max_f32
+  mb = )",
+      x, " broadcast(m), ", b, R"(
+  s = )",
+      x, R"( subtract(x, mb)
+  e = )",
+      x, R"( exponential(s)
+  zero = f32[] constant(0)
+  z = )",
+      r, " reduce(e, zero), dimensions={", axis, R"(}, to_apply=add_f32
+)");
+  if (log) {
+    absl::StrAppend(&text, "  l = ", r, " log(z)\n  lb = ", x,
+                    " broadcast(l), ", b, "\n  ROOT y = ", x,
+                    " subtract(s, lb)\n}\n");
+  } else {
+    absl::StrAppend(&text, "  zb = ", x, " broadcast(z), ", b,
+                    "\n  ROOT y = ", x, " divide(e, zb)\n}\n");
+  }
+  return text;
+}
+
+TEST_F(OneDnnPluginTest, SoftmaxKeepsHloNaNSemanticsByDefault) {
+  for (bool log : {false, true}) {
+    const std::string text = SoftmaxModule(2, log, "2,1,0");
+    Literal x = Random(ParseShapeOrDie("f32[4,3,5]"), 1);
+    // A row with a NaN and one with +inf: NaN throughout in HLO.
+    ASSERT_TRUE(x.SetFromDouble({0, 0, 0}, std::nan("")).ok());
+    ASSERT_TRUE(x.SetFromDouble({3, 2, 4}, INFINITY).ok());
+    std::vector<Literal> args;
+    args.push_back(std::move(x));
+    ::testing::internal::CaptureStderr();
+    ExpectMatchesEvaluator(text, args, {{"report", PLX_Value_INT64, "", 1}});
+    const std::string report = ::testing::internal::GetCapturedStderr();
+    EXPECT_THAT(report, ::testing::HasSubstr("relaxed_nan=1 maps it"));
+  }
+}
+
+TEST_F(OneDnnPluginTest, RelaxedSoftmaxRunsOnOneDnnOnTheInnermostAxis) {
+  for (bool log : {false, true}) {
+    for (int axis : {0, 1, 2}) {
+      for (const char* layout : {"2,1,0", "0,2,1"}) {
+        const std::string text = SoftmaxModule(axis, log, layout);
+        std::vector<Literal> args;
+        args.push_back(Random(ParseShapeOrDie("f32[4,3,5]"), axis + 10 * log));
+        ::testing::internal::CaptureStderr();
+        ExpectMatchesEvaluator(text, args,
+                               {{"report", PLX_Value_INT64, "", 1},
+                                {"relaxed_nan", PLX_Value_INT64, "", 1}});
+        const std::string report = ::testing::internal::GetCapturedStderr();
+        // The result keeps the entry's default layout {2,1,0}: only a
+        // softmax over dimension 2 of a {2,1,0} input has the input's
+        // layout and the innermost axis.
+        const bool mapped = axis == 2 && std::string(layout) == "2,1,0";
+        EXPECT_THAT(report,
+                    ::testing::HasSubstr(mapped ? "softmax 1)" : "softmax 0)"))
+            << text << report;
+      }
+    }
+  }
+}
+
+TEST(OneDnnRewrite, ASoftmaxWhoseMaximumIsUsedElsewhereStaysOnTheCpuPlugin) {
+  std::string text = absl::StrReplaceAll(SoftmaxModule(2, false, "2,1,0"),
+                                         {{"ROOT y =", "y ="}});
+  // The row maximum is also a result: the pattern is not private.
+  text.replace(text.rfind("}"), 1,
+               "  ROOT t = (f32[4,3,5], f32[4,3]) tuple(y, m)\n}");
+  absl::StatusOr<Rewritten> r = Rewrite(text, /*relaxed_nan=*/true);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->fusions, 0);
+  // Without the extra use it is one.
+  r = Rewrite(SoftmaxModule(2, false, "2,1,0"), /*relaxed_nan=*/true);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->fusions, 1);
+  // And not without relaxed NaN semantics.
+  r = Rewrite(SoftmaxModule(2, false, "2,1,0"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->fusions, 0);
 }
 
 // ---- Differential: random dot and convolution configurations -----------
