@@ -109,32 +109,10 @@ class Analyzer {
         cost->bytes_accessed += most.bytes_accessed;
         return;
       }
-      case HloOpcode::kDot: {
-        double k = 1;
-        if (a.dot_dimension_numbers) {
-          for (int64_t d :
-               a.dot_dimension_numbers->lhs_contracting_dimensions) {
-            k *= static_cast<double>(i.operand(0)->shape().dimensions(d));
-          }
-        }
-        cost->flops += 2 * Elements(i.shape()) * k;
+      case HloOpcode::kDot:
+      case HloOpcode::kConvolution:
+        cost->flops += DotOrConvolutionFlops(i);
         return;
-      }
-      case HloOpcode::kConvolution: {
-        double window = 1;
-        if (a.window) {
-          for (const WindowDimension& w : a.window->dimensions) {
-            window *= static_cast<double>(w.size);
-          }
-        }
-        double features = 1;
-        if (a.convolution_dimension_numbers) {
-          features = static_cast<double>(i.operand(1)->shape().dimensions(
-              a.convolution_dimension_numbers->kernel_input_feature_dimension));
-        }
-        cost->flops += 2 * Elements(i.shape()) * window * features;
-        return;
-      }
       case HloOpcode::kReduce: {
         const double ops = InstructionsIn(i.to_apply());
         const int64_t n = i.operand_count() / 2;
@@ -166,6 +144,34 @@ class Analyzer {
 };
 
 }  // namespace
+
+double DotOrConvolutionFlops(const Instruction& i) {
+  const InstructionAttrs& a = i.attrs();
+  if (i.opcode() == HloOpcode::kDot) {
+    double k = 1;
+    if (a.dot_dimension_numbers) {
+      for (int64_t d : a.dot_dimension_numbers->lhs_contracting_dimensions) {
+        k *= static_cast<double>(i.operand(0)->shape().dimensions(d));
+      }
+    }
+    return 2 * Elements(i.shape()) * k;
+  }
+  if (i.opcode() == HloOpcode::kConvolution) {
+    double window = 1;
+    if (a.window) {
+      for (const WindowDimension& w : a.window->dimensions) {
+        window *= static_cast<double>(w.size);
+      }
+    }
+    double features = 1;
+    if (a.convolution_dimension_numbers) {
+      features = static_cast<double>(i.operand(1)->shape().dimensions(
+          a.convolution_dimension_numbers->kernel_input_feature_dimension));
+    }
+    return 2 * Elements(i.shape()) * window * features;
+  }
+  return 0;
+}
 
 ModuleCost AnalyzeCost(const Module& module) {
   ModuleCost cost;

@@ -41,6 +41,11 @@ struct ModuleCost {
 
 ModuleCost AnalyzeCost(const Module& module);
 
+// The floating-point operations of a dot or a convolution by the model
+// above (0 for any other instruction): what backends compare with a
+// threshold to decide whether a library call pays for its overhead.
+double DotOrConvolutionFlops(const Instruction& instruction);
+
 }  // namespace plexa
 
 #endif  // PLEXA_CORE_IR_COST_ANALYSIS_H_

@@ -7,7 +7,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/ir/cost_analysis.h"
 #include "core/passes/pass_util.h"
+#include "core/shape/shape_util.h"
 #include "plugins/cpu/conv_thunk.h"
 #include "plugins/cpu/runtime/conv.h"
 #include "plugins/onednn/onednn_thunk.h"
@@ -45,6 +47,12 @@ absl::StatusOr<Chain> LongestBuildableChain(const Instruction& anchor,
     if (chain.post_ops.empty()) return plan.status();
     chain.post_ops.pop_back();
   }
+}
+
+// An f32 dot or convolution too small for a library call to pay.
+bool TooSmall(const Instruction& anchor, const MatchOptions& options) {
+  return anchor.shape().element_type() == PrimitiveType::F32 &&
+         DotOrConvolutionFlops(anchor) < options.min_flops;
 }
 
 // An f32 convolution the CPU plugin runs with its Winograd kernel, which is
@@ -89,12 +97,18 @@ absl::StatusOr<bool> OneDnnExtension::RewriteBeforeFusion(Module* module) {
     for (Instruction* i : c->MakeInstructionPostOrder()) {
       std::optional<SoftmaxMatch> m = MatchSoftmax(*i);
       if (!m) continue;
+      const double flops =
+          5.0 * static_cast<double>(ShapeUtil::ElementsIn(i->shape()));
       absl::StatusOr<Plan> plan =
-          options_.relaxed_nan
-              ? BuildSoftmaxPlan(*m, i->shape(), engine_)
-              : absl::FailedPreconditionError(absl::StrCat(
+          !options_.relaxed_nan
+              ? absl::FailedPreconditionError(absl::StrCat(
                     "the softmax ", i->name(),
-                    ": oneDNN's drops NaNs (relaxed_nan=1 maps it)"));
+                    ": oneDNN's drops NaNs (relaxed_nan=1 maps it)"))
+          : flops < options_.min_flops
+              ? absl::FailedPreconditionError(absl::StrCat(
+                    "the softmax ", i->name(),
+                    ": fewer than min_flops=", options_.min_flops, " flops"))
+              : BuildSoftmaxPlan(*m, i->shape(), engine_);
       if (!plan.ok()) {
         std::lock_guard<std::mutex> lock(mu_);
         if (stats_.size() > 64) stats_.clear();
@@ -120,7 +134,11 @@ absl::StatusOr<bool> OneDnnExtension::RewriteBeforeFusion(Module* module) {
     }
     for (Instruction* anchor : anchors) {
       absl::StatusOr<Chain> chain =
-          LeftToWinograd(*anchor, options_)
+          TooSmall(*anchor, options_)
+              ? absl::FailedPreconditionError(absl::StrCat(
+                    anchor->name(),
+                    ": fewer than min_flops=", options_.min_flops, " flops"))
+          : LeftToWinograd(*anchor, options_)
               ? absl::FailedPreconditionError(
                     absl::StrCat(anchor->name(),
                                  ": the CPU plugin's Winograd kernel is faster "

@@ -43,6 +43,12 @@ struct MatchOptions {
   // (3x3, unit stride, enough tiles), which oneDNN 2.6's direct kernels do
   // not beat (docs/onednn.md has the numbers); by default they stay there.
   bool all_convolutions = false;
+  // f32 dots and convolutions (softmaxes: 5 per element) with fewer
+  // floating-point operations stay on the CPU plugin: a primitive costs
+  // about 3 µs more per call, and below 2 * 128^3 the CPU plugin's GEMM is
+  // faster (measured: 64^3 5 µs vs 8 µs, 128^3 even, 256^3 1.07x for
+  // oneDNN). bf16 is always mapped (the CPU plugin has no bf16 GEMM).
+  double min_flops = 2.0 * 128 * 128 * 128;
 };
 
 struct PostOp {

@@ -7,6 +7,9 @@
 //   relaxed_nan   1: maximum, minimum and clamp become post-ops too,
 //                 although oneDNN returns the other operand where HLO
 //                 returns NaN (relu(NaN) is 0, not NaN); default 0
+//   min_flops     f32 dots and convolutions with fewer floating-point
+//                 operations stay on the CPU plugin (default 2 * 128^3,
+//                 where a oneDNN call starts to pay; 0 maps every one)
 //   all_convolutions  1: also the f32 convolutions the CPU plugin runs with
 //                 its Winograd kernel (faster than oneDNN 2.6's direct
 //                 ones here); default 0: those stay on the CPU plugin
@@ -28,7 +31,8 @@ class OneDnnPlugin : public sdk::Plugin {
 
   absl::StatusOr<std::unique_ptr<sdk::Client>> CreateClient(
       const sdk::Options& options) override {
-    static constexpr const char* kOwn[] = {"relaxed_nan", "all_convolutions"};
+    static constexpr const char* kOwn[] = {"relaxed_nan", "all_convolutions",
+                                           "min_flops"};
     absl::StatusOr<cpu::CpuClientConfig> config =
         cpu::ParseCpuClientOptions(options, "onednn", kOwn);
     if (!config.ok()) return config.status();
@@ -39,6 +43,11 @@ class OneDnnPlugin : public sdk::Plugin {
         sdk::GetIntOptionInRange(options, "all_convolutions", 0, 0, 1);
     if (!all_convolutions.ok()) return all_convolutions.status();
     MatchOptions match;
+    absl::StatusOr<int64_t> min_flops = sdk::GetIntOptionInRange(
+        options, "min_flops", static_cast<int64_t>(match.min_flops), 0,
+        int64_t{1} << 50);
+    if (!min_flops.ok()) return min_flops.status();
+    match.min_flops = static_cast<double>(*min_flops);
     match.relaxed_nan = *relaxed != 0;
     match.all_convolutions = *all_convolutions != 0;
     absl::StatusOr<std::shared_ptr<OneDnnExtension>> extension =

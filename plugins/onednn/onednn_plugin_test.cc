@@ -10,6 +10,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "abi/host/plugin_host.h"
@@ -43,12 +44,14 @@ struct Rewritten {
 
 absl::StatusOr<Rewritten> Rewrite(absl::string_view text,
                                   bool relaxed_nan = false,
-                                  bool all_convolutions = false) {
+                                  bool all_convolutions = false,
+                                  double min_flops = 0) {
   absl::StatusOr<std::unique_ptr<Module>> m = ParseHloModule(text);
   if (!m.ok()) return m.status();
   MatchOptions options;
   options.relaxed_nan = relaxed_nan;
   options.all_convolutions = all_convolutions;
+  options.min_flops = min_flops;  // 0 by default: the programs are small
   absl::StatusOr<std::shared_ptr<OneDnnExtension>> ext =
       OneDnnExtension::Create(options, 1);
   if (!ext.ok()) return ext.status();
@@ -220,6 +223,28 @@ ENTRY main {
   EXPECT_EQ(r->fusions, 1);
 }
 
+TEST(OneDnnRewrite, SmallF32DotsStayOnTheCpuPluginButBf16OnesDoNot) {
+  const double kDefault = MatchOptions().min_flops;  // 2 * 128^3
+  auto dot = [](const char* type, int n) {
+    return absl::StrReplaceAll(R"(HloModule d
+ENTRY main {
+  a = $T[$N,$N] parameter(0)
+  b = $T[$N,$N] parameter(1)
+  ROOT d = $T[$N,$N] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+)",
+                               {{"$T", type}, {"$N", absl::StrCat(n)}});
+  };
+  // 2 * 64^3 flops < the default; 2 * 128^3 is not.
+  for (const auto& [type, n, fused] :
+       std::vector<std::tuple<const char*, int, int>>{
+           {"f32", 64, 0}, {"f32", 128, 1}, {"bf16", 8, 1}}) {
+    absl::StatusOr<Rewritten> r = Rewrite(dot(type, n), false, false, kDefault);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->fusions, fused) << type << " " << n;
+  }
+}
+
 TEST(OneDnnRewrite, DilatedInputConvolutionStaysOnTheCpuPlugin) {
   const std::string text = R"(HloModule lhs_dilated
 ENTRY main {
@@ -243,8 +268,11 @@ class OneDnnPluginTest : public ::testing::Test {
     plugin_ = *plugin;
   }
 
+  // Clients map everything oneDNN takes, however small (min_flops=0):
+  // the tests' programs are small.
   std::unique_ptr<host::Client> NewClient(
       std::vector<host::Plugin::Option> options = {}) {
+    options.push_back({"min_flops", PLX_Value_INT64, "", 0});
     auto client = plugin_->CreateClient(options);
     EXPECT_TRUE(client.ok()) << client.status();
     return client.ok() ? std::move(*client) : nullptr;

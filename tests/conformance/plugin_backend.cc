@@ -24,14 +24,14 @@ namespace {
 constexpr int64_t kDevices = 4;
 
 absl::StatusOr<std::vector<Literal>> RunOnPlugin(
-    const std::string& path, const Module& module,
+    const std::string& path, std::vector<host::Plugin::Option> options,
+    const Module& module,
     const std::vector<std::vector<Literal>>& per_replica_inputs,
     HostFeeds* feeds = nullptr) {
   auto plugin = host::Plugin::Load(path);
   if (!plugin.ok()) return plugin.status();
-  std::vector<host::Plugin::Option> options;
   const std::string& name = (*plugin)->attributes().name;
-  if (name == "reference" || name == "cpu") {
+  if (name == "reference" || name == "cpu" || name == "onednn") {
     options.push_back({"num_devices", PLX_Value_INT64, "", kDevices});
   }
   auto client = (*plugin)->CreateClient(options);
@@ -50,21 +50,24 @@ absl::StatusOr<std::vector<Literal>> RunOnPlugin(
 
 }  // namespace
 
-ConformanceBackend MakePluginBackend(std::string name, std::string path) {
+ConformanceBackend MakePluginBackend(
+    std::string name, std::string path,
+    std::vector<host::Plugin::Option> options) {
   ConformanceBackend backend;
   backend.name = std::move(name);
-  backend.run = [path](const Module& module,
-                       const std::vector<std::vector<Literal>>& inputs) {
-    return RunOnPlugin(path, module, inputs);
+  backend.run = [path, options](
+                    const Module& module,
+                    const std::vector<std::vector<Literal>>& inputs) {
+    return RunOnPlugin(path, options, module, inputs);
   };
   // Host feed queues through the ABI's PLX_FeedsExtension.
-  backend.run_with_feeds = [path](const Module& module,
-                                  const std::vector<Literal>& inputs,
-                                  const std::vector<Literal>& infeed)
+  backend.run_with_feeds = [path, options](const Module& module,
+                                           const std::vector<Literal>& inputs,
+                                           const std::vector<Literal>& infeed)
       -> absl::StatusOr<ConformanceFeedResult> {
     return RunWithFeedQueues(
         infeed, [&](HostFeeds* feeds) -> absl::StatusOr<Literal> {
-          auto results = RunOnPlugin(path, module, {inputs}, feeds);
+          auto results = RunOnPlugin(path, options, module, {inputs}, feeds);
           if (!results.ok()) return results.status();
           return std::move(results->front());
         });

@@ -4,12 +4,18 @@
 #define PLEXA_TESTS_CONFORMANCE_PLUGIN_BACKEND_H_
 
 #include <string>
+#include <vector>
 
+#include "abi/host/plugin_host.h"
 #include "tests/conformance/backend.h"
 
 namespace plexa {
 
-ConformanceBackend MakePluginBackend(std::string name, std::string path);
+// `options`: client options beyond the replicas' devices (e.g. the oneDNN
+// plugin's min_flops=0, so the suite's small programs reach oneDNN).
+ConformanceBackend MakePluginBackend(
+    std::string name, std::string path,
+    std::vector<host::Plugin::Option> options = {});
 
 }  // namespace plexa
 
