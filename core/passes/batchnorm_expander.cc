@@ -204,7 +204,10 @@ absl::StatusOr<bool> BatchNormExpander::Run(Module& module) {
           (op == HloOpcode::kBatchNormTraining && options_.expand_training) ||
           (op == HloOpcode::kBatchNormInference && options_.expand_inference) ||
           (op == HloOpcode::kBatchNormGrad && options_.expand_grad);
-      if (!expand || inst->operand(0)->shape().is_dynamic()) continue;
+      if (!expand || inst->operand(0)->shape().is_dynamic() ||
+          (options_.keep && options_.keep(*inst))) {
+        continue;
+      }
       Expansion e(inst, &adders);
       absl::StatusOr<Instruction*> r =
           op == HloOpcode::kBatchNormTraining    ? e.Training()

@@ -24,6 +24,9 @@
 #ifndef PLEXA_CORE_PASSES_BATCHNORM_EXPANDER_H_
 #define PLEXA_CORE_PASSES_BATCHNORM_EXPANDER_H_
 
+#include <functional>
+
+#include "core/ir/instruction.h"
 #include "core/passes/pass.h"
 
 namespace plexa {
@@ -34,6 +37,9 @@ class BatchNormExpander : public Pass {
     bool expand_training = true;
     bool expand_inference = true;
     bool expand_grad = true;
+    // Batch norms this returns true for stay as they are (a backend with
+    // a fused kernel for them).
+    std::function<bool(const Instruction&)> keep;
   };
 
   BatchNormExpander() = default;

@@ -107,7 +107,11 @@ std::unique_ptr<Pipeline> MakeDefaultPipeline(const PipelineOptions& options) {
   p->AddPass<ShardingRemover>();
   p->AddPass<CallInliner>();
   p->AddPass<MapInliner>();
-  if (options.expand_batch_norm) p->AddPass<BatchNormExpander>();
+  if (options.expand_batch_norm) {
+    BatchNormExpander::Options b;
+    b.keep = options.keep_batch_norm;
+    p->AddPass<BatchNormExpander>(b);
+  }
   Pipeline& simplify =
       p->AddFixpoint("simplify", options.max_fixpoint_iterations);
   AlgebraicSimplifier::Options s;

@@ -41,6 +41,8 @@ struct PipelineOptions {
 
   // Backend choices.
   bool expand_batch_norm = false;
+  // With expand_batch_norm: the batch norms to leave unexpanded.
+  std::function<bool(const Instruction&)> keep_batch_norm;
   bool expand_clamp = false;
   bool canonicalize_dots = false;
   bool assign_layouts = true;

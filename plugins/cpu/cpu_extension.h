@@ -45,6 +45,10 @@ class CpuExtension {
   // whether it changed the module; the module must still verify.
   virtual absl::StatusOr<bool> RewriteBeforeFusion(Module* module) = 0;
 
+  // Batch norms the default pipeline leaves unexpanded for the rewrite
+  // (the extension must then take each of them).
+  virtual bool KeepBatchNorm(const Instruction& bn) const { return false; }
+
   // The thunk for `h`, or an ExtensionThunk with a null thunk when the CPU
   // plugin should emit `h` itself. An error fails the compile.
   virtual absl::StatusOr<ExtensionThunk> MakeThunk(const Instruction& h) = 0;

@@ -60,6 +60,11 @@ std::optional<Layout> DenseOperandLayout(const Instruction& inst,
 absl::Status RunCpuPipeline(Module* module, CpuExtension* extension) {
   PipelineOptions options;
   options.expand_batch_norm = true;
+  if (extension != nullptr) {
+    options.keep_batch_norm = [extension](const Instruction& bn) {
+      return extension->KeepBatchNorm(bn);
+    };
+  }
   options.layout_preferences.required_operand_layout = DenseOperandLayout;
   absl::StatusOr<bool> changed = RunDefaultPipeline(module, options);
   if (!changed.ok()) return changed.status();

@@ -4,16 +4,18 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
 #include "core/ir/cost_analysis.h"
 #include "core/passes/pass_util.h"
 #include "core/shape/shape_util.h"
 #include "plugins/cpu/conv_thunk.h"
 #include "plugins/cpu/runtime/conv.h"
 #include "plugins/onednn/onednn_thunk.h"
-#include "plugins/onednn/softmax.h"
+#include "plugins/onednn/primitives.h"
 
 namespace plexa::onednn {
 namespace {
@@ -87,47 +89,87 @@ absl::StatusOr<std::shared_ptr<OneDnnExtension>> OneDnnExtension::Create(
   }
 }
 
+void OneDnnExtension::Refused(const Module* module, absl::Status why) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (stats_.size() > 64) stats_.clear();
+  stats_[module].refused.push_back(std::string(why.message()));
+}
+
+absl::StatusOr<bool> OneDnnExtension::FusePatterns(Module* module,
+                                                   Computation* c,
+                                                   bool elementwise) {
+  // Consumers first, so a larger pattern (a layer norm) takes its
+  // reductions before the reduction pattern sees them; a match is taken
+  // only if none of its members is taken already. Collected, then fused,
+  // so no match points at an instruction an earlier fusion removed.
+  std::vector<Instruction*> order = c->MakeInstructionPostOrder();
+  absl::flat_hash_set<const Instruction*> taken;
+  std::vector<std::pair<PatternMatch, Plan::Kind>> matches;
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    Instruction* i = *it;
+    if (taken.contains(i) || i->opcode() == HloOpcode::kFusion) continue;
+    for (const PrimitivePattern* p : PrimitivePatterns()) {
+      if (p->elementwise() != elementwise) continue;
+      std::optional<PatternMatch> m = MatchGuarded(*p, *i, options_, engine_);
+      if (!m) continue;
+      if (std::any_of(m->members.begin(), m->members.end(),
+                      [&](Instruction* x) { return taken.contains(x); })) {
+        continue;
+      }
+      if (!m->plan.ok()) {
+        Refused(module, m->plan.status());
+        continue;
+      }
+      taken.insert(m->members.begin(), m->members.end());
+      matches.push_back({std::move(*m), p->kind()});
+      break;
+    }
+  }
+  for (const auto& [m, kind] : matches) {
+    Instruction* root = m.members.back();
+    const std::string name = absl::StrCat("onednn_", root->name());
+    absl::StatusOr<Instruction*> fusion = FuseInstructions(
+        c, m.members, root, FusionKind::kCustom,
+        absl::StrCat(kConfigPrefix, "\"", KindName(kind), "\"}"));
+    if (!fusion.ok()) return fusion.status();
+    (*fusion)->set_name(c->UniqueName(name));
+  }
+  return !matches.empty();
+}
+
+bool OneDnnExtension::KeepBatchNorm(const Instruction& bn) const {
+  // What BatchNormPattern takes (f32, rank 2 to 5): the rewrite then makes
+  // it a oneDNN fusion, with oneDNN's reference kernel if need be.
+  if (bn.opcode() != HloOpcode::kBatchNormTraining || bn.operand_count() != 3) {
+    return false;
+  }
+  for (const Instruction* op : bn.operands()) {
+    if (!op->shape().IsArray() ||
+        op->shape().element_type() != PrimitiveType::F32 ||
+        op->shape().is_dynamic()) {
+      return false;
+    }
+  }
+  // oneDNN's jit batch norm wants the features innermost (channels last:
+  // 7x the CPU plugin's expansion for [8,56,56,64]); with them outermost
+  // it has only a slow generic kernel (3x slower than the expansion for
+  // [8,64,56,56]). The layout is not assigned yet: the default one puts
+  // the last dimension innermost.
+  const int64_t rank = bn.operand(0)->shape().rank();
+  return rank >= 2 && rank <= 5 &&
+         (options_.all_primitives || bn.attrs().feature_index == rank - 1);
+}
+
 absl::StatusOr<bool> OneDnnExtension::RewriteBeforeFusion(Module* module) {
   bool changed = false;
   for (Computation* c : ControlFlowComputations(*module)) {
-    // Softmax patterns first (their members are elementwise ops and
-    // reductions, never anchors): collected, then fused, so no match
-    // points at an instruction an earlier fusion removed.
-    std::vector<SoftmaxMatch> softmaxes;
-    for (Instruction* i : c->MakeInstructionPostOrder()) {
-      std::optional<SoftmaxMatch> m = MatchSoftmax(*i);
-      if (!m) continue;
-      const double flops =
-          5.0 * static_cast<double>(ShapeUtil::ElementsIn(i->shape()));
-      absl::StatusOr<Plan> plan =
-          !options_.relaxed_nan
-              ? absl::FailedPreconditionError(absl::StrCat(
-                    "the softmax ", i->name(),
-                    ": oneDNN's drops NaNs (relaxed_nan=1 maps it)"))
-          : flops < options_.min_flops
-              ? absl::FailedPreconditionError(absl::StrCat(
-                    "the softmax ", i->name(),
-                    ": fewer than min_flops=", options_.min_flops, " flops"))
-              : BuildSoftmaxPlan(*m, i->shape(), engine_);
-      if (!plan.ok()) {
-        std::lock_guard<std::mutex> lock(mu_);
-        if (stats_.size() > 64) stats_.clear();
-        stats_[module].refused.push_back(std::string(plan.status().message()));
-        continue;
-      }
-      softmaxes.push_back(std::move(*m));
-    }
-    for (const SoftmaxMatch& m : softmaxes) {
-      Instruction* root = m.members.back();
-      const std::string name = absl::StrCat("onednn_", root->name());
-      absl::StatusOr<Instruction*> fusion =
-          FuseInstructions(c, m.members, root, FusionKind::kCustom,
-                           absl::StrCat(kConfigPrefix, "\"softmax\"}"));
-      if (!fusion.ok()) return fusion.status();
-      (*fusion)->set_name(c->UniqueName(name));
-      changed = true;
-    }
-    // Anchors first: rewriting one removes only its own post-ops.
+    // Softmaxes, layer norms, batch norms, pooling, reductions, concats
+    // first: their members are never anchors, and no chain reaches into
+    // them (an anchor feeding one has several users).
+    absl::StatusOr<bool> fused = FusePatterns(module, c, false);
+    if (!fused.ok()) return fused.status();
+    changed |= *fused;
+    // Anchors next: rewriting one removes only its own post-ops.
     std::vector<Instruction*> anchors;
     for (Instruction* i : c->MakeInstructionPostOrder()) {
       if (IsAnchor(*i)) anchors.push_back(i);
@@ -145,9 +187,7 @@ absl::StatusOr<bool> OneDnnExtension::RewriteBeforeFusion(Module* module) {
                                  "(all_convolutions=1 maps it)"))
               : LongestBuildableChain(*anchor, options_, engine_);
       if (!chain.ok()) {  // the CPU plugin runs it
-        std::lock_guard<std::mutex> lock(mu_);
-        if (stats_.size() > 64) stats_.clear();
-        stats_[module].refused.push_back(std::string(chain.status().message()));
+        Refused(module, chain.status());
         continue;
       }
       // Named before fusing: the anchor goes with it.
@@ -159,6 +199,10 @@ absl::StatusOr<bool> OneDnnExtension::RewriteBeforeFusion(Module* module) {
       (*fusion)->set_name(c->UniqueName(name));
       changed = true;
     }
+    // Last, the elementwise ops no chain took and no CPU fusion would.
+    fused = FusePatterns(module, c, true);
+    if (!fused.ok()) return fused.status();
+    changed |= *fused;
   }
   return changed;
 }
@@ -231,8 +275,9 @@ bool FeedsAConvolution(const Instruction& h) {
 absl::StatusOr<cpu::ExtensionThunk> OneDnnExtension::MakeThunk(
     const Instruction& h) {
   if (!IsOneDnnFusion(h)) return cpu::ExtensionThunk{};
-  if (absl::StrContains(h.attrs().backend_config, "\"softmax\"")) {
-    return MakeSoftmaxThunk(h);
+  if (!absl::StrContains(h.attrs().backend_config, "\"matmul\"") &&
+      !absl::StrContains(h.attrs().backend_config, "\"convolution\"")) {
+    return MakePatternThunk(h);
   }
   absl::StatusOr<Chain> chain = FusionChain(h);
   if (!chain.ok()) return chain.status();
@@ -280,67 +325,122 @@ absl::StatusOr<cpu::ExtensionThunk> OneDnnExtension::MakeThunk(
     std::lock_guard<std::mutex> lock(mu_);
     if (stats_.size() > 64) stats_.clear();
     Stats& s = stats_[h.parent()->parent()];
-    (plan->kind == Plan::Kind::kMatmul ? s.matmuls : s.convolutions) += 1;
+    s.primitives[KindName(plan->kind)] += 1;
     s.post_ops += plan->post_op_count;
     s.reorders += plan->reorders;
     s.impls[plan->impl] += 1;
   }
   cpu::ExtensionThunk out;
   out.scratch_bytes = plan->scratch_bytes;
-  const char* kind = plan->kind == Plan::Kind::kMatmul ? "onednn.matmul"
-                                                       : "onednn.convolution";
+  const std::string kind = absl::StrCat("onednn.", KindName(plan->kind));
   out.thunk = std::make_unique<OneDnnThunk>(
       std::move(*plan), std::move(input_index), engine_, num_threads_);
   out.thunk->kind = kind;
   return out;
 }
 
-absl::StatusOr<cpu::ExtensionThunk> OneDnnExtension::MakeSoftmaxThunk(
+absl::StatusOr<cpu::ExtensionThunk> OneDnnExtension::MakePatternThunk(
     const Instruction& h) {
-  const Computation& fc = *h.called_computations()[0];
-  std::optional<SoftmaxMatch> m = MatchSoftmax(*fc.root_instruction());
-  if (!m || m->input->opcode() != HloOpcode::kParameter) {
+  const std::string& config = h.attrs().backend_config;
+  // {"onednn":"<kind>"}
+  absl::string_view kind = config;
+  const bool well_formed = absl::ConsumePrefix(&kind, kConfigPrefix) &&
+                           absl::ConsumePrefix(&kind, "\"") &&
+                           absl::ConsumeSuffix(&kind, "\"}");
+  const PrimitivePattern* pattern = well_formed ? FindPattern(kind) : nullptr;
+  if (pattern == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat(
-        h.name(), ": the fused computation is not a softmax of a parameter"));
+        h.name(), ": unknown oneDNN fusion kind in backend_config ", config));
   }
-  absl::StatusOr<Plan> plan = BuildSoftmaxPlan(*m, h.shape(), engine_);
-  if (!plan.ok()) return cpu::ExtensionThunk{};  // the CPU plugin runs it
+  // The rewrite chose it: every option that gates a match is open here.
+  MatchOptions all;
+  all.relaxed_nan = true;
+  all.min_flops = 0;
+  all.min_elements = 0;
+  all.all_primitives = true;
+  const Computation& fc = *h.called_computations()[0];
+  std::optional<PatternMatch> m =
+      MatchGuarded(*pattern, *fc.root_instruction(), all, engine_);
+  if (!m) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(h.name(), ": the fused computation is not a oneDNN ",
+                     KindName(pattern->kind())));
+  }
+  // On a machine where oneDNN does not take it (a deserialized program),
+  // the CPU plugin runs the fusion.
+  if (!m->plan.ok()) return cpu::ExtensionThunk{};
+  Plan& plan = *m->plan;
+  std::vector<int> input_index;
+  for (const PlanArg& a : plan.inputs) {
+    if (a.source->opcode() != HloOpcode::kParameter) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          h.name(), ": ", a.source->name(),
+          " is computed inside the oneDNN fusion; it must be an operand"));
+    }
+    input_index.push_back(static_cast<int>(a.source->attrs().parameter_number));
+  }
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (stats_.size() > 64) stats_.clear();
     Stats& s = stats_[h.parent()->parent()];
-    s.softmaxes += 1;
-    s.impls[plan->impl] += 1;
+    s.primitives[KindName(plan.kind)] += 1;
+    s.reorders += plan.reorders;
+    s.impls[plan.impl] += 1;
   }
   cpu::ExtensionThunk out;
-  out.scratch_bytes = plan->scratch_bytes;
-  const int input = static_cast<int>(m->input->attrs().parameter_number);
+  out.scratch_bytes = plan.scratch_bytes;
+  const std::string thunk_kind = absl::StrCat("onednn.", KindName(plan.kind));
   out.thunk = std::make_unique<OneDnnThunk>(
-      std::move(*plan), std::vector<int>{input}, engine_, num_threads_);
-  out.thunk->kind = m->log ? "onednn.logsoftmax" : "onednn.softmax";
+      std::move(plan), std::move(input_index), engine_, num_threads_);
+  out.thunk->kind = thunk_kind;
   return out;
 }
 
 std::string OneDnnExtension::Report(const Module& optimized) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = stats_.find(&optimized);
-  if (it == stats_.end()) return "no dot or convolution";
+  if (it == stats_.end()) return "no oneDNN primitive";
   const Stats s = it->second;
   stats_.erase(it);
+  auto sorted = [](const absl::flat_hash_map<std::string, int>& m) {
+    std::vector<std::pair<std::string, int>> v(m.begin(), m.end());
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  // matmul, convolution and softmax always; the other kinds when present.
+  int total = 0;
+  std::vector<std::string> kinds;
+  for (const char* kind : {"matmul", "convolution", "softmax"}) {
+    auto it = s.primitives.find(kind);
+    kinds.push_back(
+        absl::StrCat(kind, " ", it == s.primitives.end() ? 0 : it->second));
+  }
+  for (const auto& [kind, n] : sorted(s.primitives)) {
+    total += n;
+    if (kind != "matmul" && kind != "convolution" && kind != "softmax") {
+      kinds.push_back(absl::StrCat(kind, " ", n));
+    }
+  }
   std::vector<std::string> impls;
-  for (const auto& [name, n] : s.impls) {
+  for (const auto& [name, n] : sorted(s.impls)) {
     impls.push_back(absl::StrCat(name, " x", n));
   }
-  std::sort(impls.begin(), impls.end());
-  std::string out =
-      absl::StrCat(s.matmuls + s.convolutions + s.softmaxes,
-                   " oneDNN primitives (matmul ", s.matmuls, ", convolution ",
-                   s.convolutions, ", softmax ", s.softmaxes, "), ", s.post_ops,
-                   " post-ops fused, ", s.reorders, " reorders per execution");
+  std::string out = absl::StrCat(total, " oneDNN primitives (",
+                                 absl::StrJoin(kinds, ", "), ")");
+  absl::StrAppend(&out, ", ", s.post_ops, " post-ops fused, ", s.reorders,
+                  " reorders per execution");
   if (!impls.empty()) absl::StrAppend(&out, "; ", absl::StrJoin(impls, ", "));
   if (!s.refused.empty()) {
-    absl::StrAppend(
-        &out, "; left to the CPU plugin: ", absl::StrJoin(s.refused, "; "));
+    // The first few reasons; a large model has many small reductions.
+    constexpr size_t kShown = 8;
+    std::vector<std::string> shown(
+        s.refused.begin(),
+        s.refused.begin() + std::min(kShown, s.refused.size()));
+    absl::StrAppend(&out,
+                    "; left to the CPU plugin: ", absl::StrJoin(shown, "; "));
+    if (s.refused.size() > kShown) {
+      absl::StrAppend(&out, "; and ", s.refused.size() - kShown, " more");
+    }
   }
   return out;
 }

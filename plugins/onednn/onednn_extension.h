@@ -37,13 +37,20 @@ class OneDnnExtension : public cpu::CpuExtension {
   std::string name() const override { return "onednn"; }
   absl::StatusOr<bool> RewriteBeforeFusion(Module* module) override;
   absl::StatusOr<cpu::ExtensionThunk> MakeThunk(const Instruction& h) override;
-  // "N oneDNN primitives (matmul a, convolution b), P post-ops fused, R
-  // reorders per execution; <implementation> xN, ...; left to the CPU
-  // plugin: <instruction> (<why>), ..."
+  bool KeepBatchNorm(const Instruction& bn) const override;
+  // "N oneDNN primitives (convolution a, matmul b, ...), P post-ops fused,
+  // R reorders per execution; <implementation> xN, ...; left to the CPU
+  // plugin: <why>; ..."
   std::string Report(const Module& optimized) const override;
 
  private:
-  absl::StatusOr<cpu::ExtensionThunk> MakeSoftmaxThunk(const Instruction& h);
+  // A fusion of one of primitives.h's patterns.
+  absl::StatusOr<cpu::ExtensionThunk> MakePatternThunk(const Instruction& h);
+  // The patterns of `c` (the elementwise ones or the others) as fusions.
+  absl::StatusOr<bool> FusePatterns(Module* module, Computation* c,
+                                    bool elementwise);
+  // Records why something stays on the CPU plugin, for the report.
+  void Refused(const Module* module, absl::Status why) const;
 
   OneDnnExtension(dnnl::engine engine, MatchOptions options, int num_threads)
       : engine_(std::move(engine)),
@@ -51,8 +58,8 @@ class OneDnnExtension : public cpu::CpuExtension {
         num_threads_(num_threads) {}
 
   struct Stats {
-    int matmuls = 0, convolutions = 0, softmaxes = 0, post_ops = 0,
-        reorders = 0;
+    absl::flat_hash_map<std::string, int> primitives;  // by kind
+    int post_ops = 0, reorders = 0;
     absl::flat_hash_map<std::string, int> impls;
     // Dots and convolutions left to the CPU plugin, with oneDNN's reason.
     std::vector<std::string> refused;

@@ -9,6 +9,7 @@
 #include "core/shape/index_util.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
+#include "plugins/onednn/pattern_util.h"
 
 namespace plexa::onednn {
 namespace {
@@ -19,24 +20,6 @@ constexpr int64_t kAlignment = 64;
 
 int64_t AlignUp(int64_t n) {
   return (n + kAlignment - 1) / kAlignment * kAlignment;
-}
-
-std::optional<memory::data_type> DnnlType(PrimitiveType t) {
-  switch (t) {
-    case PrimitiveType::F32:
-      return memory::data_type::f32;
-    case PrimitiveType::BF16:
-      return memory::data_type::bf16;
-    default:
-      return std::nullopt;
-  }
-}
-
-// A dense array with a layout and at least one element: what the
-// primitives read and write.
-bool IsPlainArray(const Shape& s) {
-  return s.IsArray() && s.has_layout() && ShapeUtil::IsDenseArray(s) &&
-         ShapeUtil::ElementsIn(s) > 0 && DnnlType(s.element_type());
 }
 
 bool SameLayout(const Shape& a, const Shape& b) {
@@ -56,20 +39,6 @@ bool IsScalarConstant(const Instruction& i, double value) {
 void AddConstant(const Instruction& i, std::vector<const Instruction*>* out) {
   if (i.opcode() == HloOpcode::kBroadcast) out->push_back(i.operand(0));
   out->push_back(&i);
-}
-
-std::optional<double> ScalarConstantValue(const Instruction& i) {
-  const Instruction* c = &i;
-  if (c->opcode() == HloOpcode::kBroadcast) c = c->operand(0);
-  if (c->opcode() != HloOpcode::kConstant || !c->shape().IsArray() ||
-      c->shape().rank() != 0 || c->attrs().literal == nullptr) {
-    return std::nullopt;
-  }
-  if (!primitive_util::IsFloatingPointType(c->shape().element_type()) &&
-      !primitive_util::IsIntegralType(c->shape().element_type())) {
-    return std::nullopt;
-  }
-  return c->attrs().literal->GetAsDouble({});
 }
 
 // The other operand of a binary post-op: a value of the result's shape, or
@@ -117,9 +86,13 @@ std::optional<PostOp> AsPostOp(const Instruction& u, const Instruction& v,
       return eltwise(dnnl::algorithm::eltwise_tanh, 0, 0);
     case HloOpcode::kLogistic:
       return eltwise(dnnl::algorithm::eltwise_logistic, 0, 0);
+    // oneDNN 2.6's exp returns inf for NaN (checked on this machine), and
+    // its linear (alpha * x + beta) turns -0 into +0: relaxed mode only.
     case HloOpcode::kExp:
+      if (!options.relaxed_nan) return std::nullopt;
       return eltwise(dnnl::algorithm::eltwise_exp, 0, 0);
     case HloOpcode::kNegate:
+      if (!options.relaxed_nan) return std::nullopt;
       return eltwise(dnnl::algorithm::eltwise_linear, -1, 0);
     case HloOpcode::kClamp: {
       if (!options.relaxed_nan || u.operand(1) != &v) return std::nullopt;
@@ -156,26 +129,7 @@ std::optional<PostOp> AsPostOp(const Instruction& u, const Instruction& v,
         return eltwise(dnnl::algorithm::eltwise_relu, 0, 0);
       }
       p.kind = PostOp::Kind::kBinary;
-      switch (u.opcode()) {
-        case HloOpcode::kAdd:
-          p.alg = dnnl::algorithm::binary_add;
-          break;
-        case HloOpcode::kMultiply:
-          p.alg = dnnl::algorithm::binary_mul;
-          break;
-        case HloOpcode::kMaximum:
-          p.alg = dnnl::algorithm::binary_max;
-          break;
-        case HloOpcode::kMinimum:
-          p.alg = dnnl::algorithm::binary_min;
-          break;
-        case HloOpcode::kSubtract:
-          p.alg = dnnl::algorithm::binary_sub;
-          break;
-        default:
-          p.alg = dnnl::algorithm::binary_div;
-          break;
-      }
+      p.alg = *BinaryAlgorithm(u.opcode());
       if (!SetBinarySource(*other, result, &p)) return std::nullopt;
       return p;
     }
@@ -625,6 +579,82 @@ absl::StatusOr<Plan> BuildConvolution(const Chain& chain,
 
 }  // namespace
 
+std::optional<memory::data_type> DnnlType(PrimitiveType t) {
+  switch (t) {
+    case PrimitiveType::F32:
+      return memory::data_type::f32;
+    case PrimitiveType::BF16:
+      return memory::data_type::bf16;
+    default:
+      return std::nullopt;
+  }
+}
+
+// A dense array with a layout and at least one element: what the
+// primitives read and write.
+bool IsPlainArray(const Shape& s) {
+  return s.IsArray() && s.has_layout() && ShapeUtil::IsDenseArray(s) &&
+         ShapeUtil::ElementsIn(s) > 0 && DnnlType(s.element_type());
+}
+
+std::optional<double> ScalarConstantValue(const Instruction& i) {
+  const Instruction* c = &i;
+  if (c->opcode() == HloOpcode::kBroadcast) c = c->operand(0);
+  if (c->opcode() != HloOpcode::kConstant || !c->shape().IsArray() ||
+      c->shape().rank() != 0 || c->attrs().literal == nullptr) {
+    return std::nullopt;
+  }
+  if (!primitive_util::IsFloatingPointType(c->shape().element_type()) &&
+      !primitive_util::IsIntegralType(c->shape().element_type())) {
+    return std::nullopt;
+  }
+  return c->attrs().literal->GetAsDouble({});
+}
+
+memory::desc PermutedDesc(const Shape& s, absl::Span<const int64_t> order) {
+  const std::vector<int64_t> strides = IndexUtil::LayoutStrides(s);
+  View v;
+  for (int64_t d : order) {
+    v.dims.push_back(d < 0 ? 1 : s.dimensions(d));
+    v.strides.push_back(d < 0 ? 1 : strides[d]);
+  }
+  return UserDesc(v, s.element_type());
+}
+
+memory::desc PlainDesc(const Shape& s) {
+  std::vector<int64_t> order;
+  for (int64_t d = 0; d < s.rank(); ++d) order.push_back(d);
+  return PermutedDesc(s, order);
+}
+
+const char* KindName(Plan::Kind kind) {
+  switch (kind) {
+    case Plan::Kind::kMatmul:
+      return "matmul";
+    case Plan::Kind::kConvolution:
+      return "convolution";
+    case Plan::Kind::kSoftmax:
+      return "softmax";
+    case Plan::Kind::kPooling:
+      return "pooling";
+    case Plan::Kind::kReduction:
+      return "reduction";
+    case Plan::Kind::kLayerNorm:
+      return "layer_normalization";
+    case Plan::Kind::kBatchNorm:
+      return "batch_normalization";
+    case Plan::Kind::kEltwise:
+      return "eltwise";
+    case Plan::Kind::kBinary:
+      return "binary";
+    case Plan::Kind::kReorder:
+      return "reorder";
+    case Plan::Kind::kConcat:
+      return "concat";
+  }
+  return "?";
+}
+
 // Lays out the scratch: the primitive's scratchpad, then a copy for each
 // argument that is reordered.
 void LayOutScratch(const dnnl::memory::desc& scratchpad, Plan* plan) {
@@ -645,6 +675,7 @@ void LayOutScratch(const dnnl::memory::desc& scratchpad, Plan* plan) {
   };
   for (PlanArg& a : plan->inputs) place(a);
   place(plan->dst);
+  for (PlanArg& a : plan->more_outputs) place(a);
   plan->scratch_bytes = offset;
 }
 
@@ -669,8 +700,19 @@ std::vector<PostOp> MatchPostOps(const Instruction& anchor,
   std::vector<PostOp> out;
   const Instruction* v = &anchor;
   while (static_cast<int>(out.size()) < options.max_post_ops &&
-         v->user_count() == 1 && v->parent() != nullptr &&
-         v->parent()->root_instruction() != v) {
+         v->parent() != nullptr && v->parent()->root_instruction() != v) {
+    // gelu(v): several instructions, all of v's users among them.
+    if (std::optional<EltwiseOp> gelu = MatchGeluOf(*v)) {
+      PostOp p;
+      p.op = gelu->members.back();
+      p.kind = PostOp::Kind::kEltwise;
+      p.alg = gelu->alg;
+      p.constants.assign(gelu->members.begin(), gelu->members.end() - 1);
+      out.push_back(std::move(p));
+      v = out.back().op;
+      continue;
+    }
+    if (v->user_count() != 1) break;
     const Instruction& u = *v->users()[0];
     std::optional<PostOp> p = AsPostOp(u, *v, anchor.shape(), options);
     if (!p) break;

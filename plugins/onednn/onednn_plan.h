@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "core/ir/instruction.h"
 #include "oneapi/dnnl/dnnl.hpp"
 
@@ -49,6 +50,15 @@ struct MatchOptions {
   // faster (measured: 64^3 5 µs vs 8 µs, 128^3 even, 256^3 1.07x for
   // oneDNN). bf16 is always mapped (the CPU plugin has no bf16 GEMM).
   double min_flops = 2.0 * 128 * 128 * 128;
+  // Memory-bound primitives (pooling, reduction, layer norm, eltwise,
+  // binary, reorder, concat) on arrays with fewer elements stay on the CPU
+  // plugin: a library call costs a few µs more than its loops.
+  int64_t min_elements = 1 << 16;
+  // Also the patterns oneDNN 2.6 runs slower than the CPU plugin's fused
+  // loops on this machine (docs/onednn.md has the numbers): layer norm,
+  // standalone unary elementwise ops and gelu, binary ops, and batch norms
+  // whose features are not the innermost dimension.
+  bool all_primitives = false;
 };
 
 struct PostOp {
@@ -60,7 +70,7 @@ struct PostOp {
   // kBinary: the other operand, read through `broadcast` when not null.
   const Instruction* source = nullptr;
   const Instruction* broadcast = nullptr;
-  // kEltwise from scalar constants (relu's 0, clamp's bounds): the
+  // kEltwise from scalar constants (relu's 0, clamp's bounds) or a gelu: the
   // constants and broadcasts of them, fused in with the post-op so the
   // fused computation still shows them.
   std::vector<const Instruction*> constants;
@@ -104,12 +114,27 @@ struct PlanArg {
 };
 
 struct Plan {
-  enum class Kind { kMatmul, kConvolution, kSoftmax };
+  enum class Kind {
+    kMatmul,
+    kConvolution,
+    kSoftmax,
+    kPooling,
+    kReduction,
+    kLayerNorm,
+    kBatchNorm,
+    kEltwise,
+    kBinary,
+    kReorder,
+    kConcat,
+  };
   Kind kind = Kind::kMatmul;
   dnnl::primitive primitive;
   std::string impl;  // oneDNN's implementation name ("brg:avx512_core")
-  std::vector<PlanArg> inputs;    // src, weights, then post-op operands
-  PlanArg dst;                    // source null
+  std::vector<PlanArg> inputs;  // src, weights, then post-op operands
+  PlanArg dst;                  // source null
+  // Results after the first (a tuple's leaves 1, 2, ...: batch norm's mean
+  // and variance), in the thunk's outputs 1, 2, ...
+  std::vector<PlanArg> more_outputs;
   dnnl::memory::desc scratchpad;  // the primitive's, at scratch offset 0
   int64_t scratchpad_bytes = 0;
   int64_t scratch_bytes = 0;  // all of it: scratchpad and reordered copies
@@ -119,6 +144,27 @@ struct Plan {
   // only the next convolution can read it (PlanHints).
   bool dst_in_primitive_layout = false;
 };
+
+// "matmul", "convolution", "softmax", "pooling", ...: the fusion's
+// backend_config, the thunk's kind and the report's key.
+const char* KindName(Plan::Kind kind);
+
+// The oneDNN type of an element type it computes in (f32, bf16).
+std::optional<dnnl::memory::data_type> DnnlType(PrimitiveType t);
+
+// A dense array with a layout, at least one element and a oneDNN type.
+bool IsPlainArray(const Shape& s);
+
+// The value of a scalar constant or of a broadcast of one.
+std::optional<double> ScalarConstantValue(const Instruction& i);
+
+// `s`'s memory with its dimensions in `order` (logical dimension numbers;
+// -1 is a dimension of size 1 that is not in the array), with the strides
+// of its layout.
+dnnl::memory::desc PermutedDesc(const Shape& s,
+                                absl::Span<const int64_t> order);
+// The same in logical order.
+dnnl::memory::desc PlainDesc(const Shape& s);
 
 // Lays out plan->scratch_bytes: the primitive's `scratchpad` at offset 0,
 // then a copy for each argument that is reordered (sets their `reorder`,

@@ -1,6 +1,7 @@
 // The oneDNN plugin (--backend=onednn): the CPU plugin with dots and
-// convolutions, and the elementwise chains that consume them, run as
-// oneDNN 2.6 primitives (docs/onednn.md).
+// convolutions (and the elementwise chains that consume them), softmax,
+// layer and batch norms, pooling, reductions and other memory-bound
+// patterns run as oneDNN 2.6 primitives (docs/onednn.md).
 //
 // Client options: those of the CPU plugin (plugins/cpu/cpu_client.h:
 // num_threads, num_devices, report, dump_ir; PLEXA_ONEDNN_REPORT=1) and
@@ -10,6 +11,13 @@
 //   min_flops     f32 dots and convolutions with fewer floating-point
 //                 operations stay on the CPU plugin (default 2 * 128^3,
 //                 where a oneDNN call starts to pay; 0 maps every one)
+//   min_elements  memory-bound primitives (pooling, reductions, layer
+//                 norm, eltwise, binary, reorder, concat) on arrays with
+//                 fewer elements stay on the CPU plugin (default 65536;
+//                 0 maps every one)
+//   all_primitives  1: also what oneDNN runs slower than the CPU plugin's
+//                 fused loops here (layer norm, standalone eltwise and
+//                 binary ops, channels-first batch norm); default 0
 //   all_convolutions  1: also the f32 convolutions the CPU plugin runs with
 //                 its Winograd kernel (faster than oneDNN 2.6's direct
 //                 ones here); default 0: those stay on the CPU plugin
@@ -32,7 +40,8 @@ class OneDnnPlugin : public sdk::Plugin {
   absl::StatusOr<std::unique_ptr<sdk::Client>> CreateClient(
       const sdk::Options& options) override {
     static constexpr const char* kOwn[] = {"relaxed_nan", "all_convolutions",
-                                           "min_flops"};
+                                           "min_flops", "min_elements",
+                                           "all_primitives"};
     absl::StatusOr<cpu::CpuClientConfig> config =
         cpu::ParseCpuClientOptions(options, "onednn", kOwn);
     if (!config.ok()) return config.status();
@@ -48,6 +57,14 @@ class OneDnnPlugin : public sdk::Plugin {
         int64_t{1} << 50);
     if (!min_flops.ok()) return min_flops.status();
     match.min_flops = static_cast<double>(*min_flops);
+    absl::StatusOr<int64_t> min_elements = sdk::GetIntOptionInRange(
+        options, "min_elements", match.min_elements, 0, int64_t{1} << 50);
+    if (!min_elements.ok()) return min_elements.status();
+    match.min_elements = *min_elements;
+    absl::StatusOr<int64_t> all_primitives =
+        sdk::GetIntOptionInRange(options, "all_primitives", 0, 0, 1);
+    if (!all_primitives.ok()) return all_primitives.status();
+    match.all_primitives = *all_primitives != 0;
     match.relaxed_nan = *relaxed != 0;
     match.all_convolutions = *all_convolutions != 0;
     absl::StatusOr<std::shared_ptr<OneDnnExtension>> extension =

@@ -30,7 +30,8 @@ absl::Status OneDnnThunk::Run(backend::Frame& f) const {
   // OpenMP's team size is per calling thread: each run sets it, so the
   // client's num_threads holds whichever thread runs the program.
   omp_set_num_threads(num_threads_);
-  uint8_t* scratch = plan_.scratch_bytes > 0 ? f.ptr[outputs[1]] : nullptr;
+  // The scratch is the last output, after the result's leaves.
+  uint8_t* scratch = plan_.scratch_bytes > 0 ? f.ptr[outputs.back()] : nullptr;
   try {
     dnnl::stream stream(engine_);
     std::unordered_map<int, dnnl::memory> args;
@@ -53,6 +54,11 @@ absl::Status OneDnnThunk::Run(backend::Frame& f) const {
       }
     }
     args.emplace(DNNL_ARG_DST, dnnl::memory(plan_.dst.prim, engine_, dst));
+    for (size_t i = 0; i < plan_.more_outputs.size(); ++i) {
+      const PlanArg& a = plan_.more_outputs[i];
+      args.emplace(a.dnnl_arg,
+                   dnnl::memory(a.prim, engine_, f.ptr[outputs[1 + i]]));
+    }
     if (plan_.scratchpad_bytes > 0) {
       args.emplace(DNNL_ARG_SCRATCHPAD,
                    dnnl::memory(plan_.scratchpad, engine_, scratch));
