@@ -410,6 +410,16 @@ Client::Client(std::shared_ptr<Plugin> plugin, PLX_Client* client)
 // The C client goes when the last Buffer or Executable made from it does.
 Client::~Client() = default;
 
+namespace {
+absl::Status CheckDeviceIndex(int64_t index, size_t num_devices) {
+  if (index < 0 || index >= static_cast<int64_t>(num_devices)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "device index ", index, " out of range (", num_devices, " devices)"));
+  }
+  return absl::OkStatus();
+}
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<Buffer>> Client::BufferFromLiteral(
     const Literal& literal, int64_t device_index) {
   PLEXA_ASSIGN_OR_RETURN(Upload upload,
@@ -431,12 +441,7 @@ absl::StatusOr<Client::Upload> Client::UploadLiteral(const Literal& literal,
     return absl::InvalidArgumentError(
         absl::StrCat("only arrays can be transferred, not ", shape.ToString()));
   }
-  if (device_index < 0 ||
-      device_index >= static_cast<int64_t>(devices_.size())) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("device index ", device_index, " out of range (",
-                     devices_.size(), " devices)"));
-  }
+  PLEXA_RETURN_IF_ERROR(CheckDeviceIndex(device_index, devices_.size()));
   abi::ArrayShapeStorage abi_shape;
   PLEXA_RETURN_IF_ERROR(abi_shape.Set(shape));
   std::vector<std::shared_ptr<Event>> bridges;
@@ -478,12 +483,7 @@ absl::StatusOr<std::unique_ptr<Event>> Client::CreateUserEvent() {
 
 absl::StatusOr<std::unique_ptr<Buffer>> Client::CopyToDevice(
     const Buffer& buffer, int64_t device_index, WaitList wait) {
-  if (device_index < 0 ||
-      device_index >= static_cast<int64_t>(devices_.size())) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("device index ", device_index, " out of range (",
-                     devices_.size(), " devices)"));
-  }
+  PLEXA_RETURN_IF_ERROR(CheckDeviceIndex(device_index, devices_.size()));
   std::vector<std::shared_ptr<Event>> bridges;
   PLEXA_ASSIGN_OR_RETURN(
       std::vector<PLX_Event*> waits,

@@ -130,11 +130,7 @@ class AsyncDependenciesTest : public ::testing::TestWithParam<Case> {
     EXPECT_PLX_OK(api_, api_->PLX_Client_Destroy(&c));
     client_ = nullptr;
   }
-  void DestroyEvent(PLX_Event* e) {
-    auto d = PLX_TEST_ARGS(PLX_Event_Destroy_Args);
-    d.event = e;
-    EXPECT_PLX_OK(api_, api_->PLX_Event_Destroy(&d));
-  }
+  void DestroyEvent(PLX_Event* e) { abi_test::DestroyEvent(api_, e); }
   void DestroyBuffer(PLX_Buffer* b) {
     auto d = PLX_TEST_ARGS(PLX_Buffer_Destroy_Args);
     d.buffer = b;
@@ -168,17 +164,8 @@ class AsyncDependenciesTest : public ::testing::TestWithParam<Case> {
     s.message_size = message.size();
     return api_->PLX_Event_Set(&s);
   }
-  bool IsReady(PLX_Event* e) {
-    auto r = PLX_TEST_ARGS(PLX_Event_IsReady_Args);
-    r.event = e;
-    EXPECT_PLX_OK(api_, api_->PLX_Event_IsReady(&r));
-    return r.is_ready;
-  }
-  PLX_Error* Await(PLX_Event* e) {
-    auto w = PLX_TEST_ARGS(PLX_Event_Await_Args);
-    w.event = e;
-    return api_->PLX_Event_Await(&w);
-  }
+  bool IsReady(PLX_Event* e) { return EventIsReady(api_, e); }
+  PLX_Error* Await(PLX_Event* e) { return AwaitEvent(api_, e); }
   PLX_Error* ReadyEvent(PLX_Buffer* b, PLX_Event** out) {
     auto r = PLX_TEST_ARGS(PLX_Buffer_ReadyEvent_Args);
     r.buffer = b;
@@ -217,30 +204,39 @@ class AsyncDependenciesTest : public ::testing::TestWithParam<Case> {
     }
     return u.buffer;
   }
-  // An asynchronous execution; returns its output (kept by the fixture).
-  PLX_Error* TryExecute(PLX_Buffer* in, std::vector<PLX_Event*> wait,
-                        bool donate, PLX_Buffer** out,
-                        PLX_Event** done = nullptr) {
+  // PLX_Executable_Execute on one argument; synchronous when `completion`
+  // is NULL.
+  PLX_Error* RawExecute(PLX_Buffer* in, const std::vector<int64_t>& donated,
+                        std::vector<PLX_Event*> wait, PLX_Event** completion,
+                        PLX_Buffer** out) {
     PLX_Buffer* args[1] = {in};
     PLX_Buffer* const* arg_lists[1] = {args};
     PLX_Buffer* outs[1] = {nullptr};
     PLX_Buffer** out_lists[1] = {outs};
-    PLX_Event* completion = nullptr;
-    const int64_t donated[1] = {0};
     auto e = PLX_TEST_ARGS(PLX_Executable_Execute_Args);
     e.executable = exe_;
     e.num_replicas = 1;
     e.arguments = arg_lists;
     e.num_arguments = 1;
-    e.donated = donate ? donated : nullptr;
-    e.num_donated = donate ? 1 : 0;
+    e.donated = donated.data();
+    e.num_donated = donated.size();
     e.outputs = out_lists;
     e.num_outputs = 1;
-    e.completion_events = &completion;
+    e.completion_events = completion;
     e.wait_events = wait.data();
     e.num_wait_events = wait.size();
     PLX_Error* error = api_->PLX_Executable_Execute(&e);
     *out = outs[0];
+    return error;
+  }
+  // An asynchronous execution.
+  PLX_Error* TryExecute(PLX_Buffer* in, std::vector<PLX_Event*> wait,
+                        bool donate, PLX_Buffer** out,
+                        PLX_Event** done = nullptr) {
+    PLX_Event* completion = nullptr;
+    PLX_Error* error = RawExecute(
+        in, donate ? std::vector<int64_t>{0} : std::vector<int64_t>{},
+        std::move(wait), &completion, out);
     if (done != nullptr) {
       *done = completion;
     } else if (completion != nullptr) {
@@ -378,20 +374,10 @@ TEST_P(AsyncDependenciesTest, AnErrorPropagatesThroughAChain) {
   ASSERT_PLX_OK(api_, api_->PLX_Buffer_ToHost(&t));
   EXPECT_PLX_ERROR(api_, Await(Keep(downloaded)), DATA_LOSS, "the sensor died");
   // A synchronous execution on a failed argument returns the error.
-  auto e = PLX_TEST_ARGS(PLX_Executable_Execute_Args);
-  PLX_Buffer* args[1] = {z};
-  PLX_Buffer* const* arg_lists[1] = {args};
-  PLX_Buffer* outs[1] = {nullptr};
-  PLX_Buffer** out_lists[1] = {outs};
-  e.executable = exe_;
-  e.num_replicas = 1;
-  e.arguments = arg_lists;
-  e.num_arguments = 1;
-  e.outputs = out_lists;
-  e.num_outputs = 1;
-  EXPECT_PLX_ERROR(api_, api_->PLX_Executable_Execute(&e), DATA_LOSS,
+  PLX_Buffer* out = nullptr;
+  EXPECT_PLX_ERROR(api_, RawExecute(z, {}, {}, nullptr, &out), DATA_LOSS,
                    "PLX_Executable_Execute", "the sensor died");
-  EXPECT_EQ(outs[0], nullptr);
+  EXPECT_EQ(out, nullptr);
 }
 
 TEST_P(AsyncDependenciesTest,
@@ -465,22 +451,10 @@ TEST_P(AsyncDependenciesTest, ADonatedBufferIsInvalidAtOnce) {
 TEST_P(AsyncDependenciesTest, DonatingABufferTwiceInOneCallIsRefused) {
   // One argument only: donating index 0 twice.
   PLX_Buffer* x = Keep(Upload(kInput));
-  PLX_Buffer* args[1] = {x};
-  PLX_Buffer* const* arg_lists[1] = {args};
-  PLX_Buffer* outs[1] = {nullptr};
-  PLX_Buffer** out_lists[1] = {outs};
-  const int64_t donated[2] = {0, 0};
-  auto e = PLX_TEST_ARGS(PLX_Executable_Execute_Args);
-  e.executable = exe_;
-  e.num_replicas = 1;
-  e.arguments = arg_lists;
-  e.num_arguments = 1;
-  e.donated = donated;
-  e.num_donated = 2;
-  e.outputs = out_lists;
-  e.num_outputs = 1;
-  EXPECT_PLX_ERROR(api_, api_->PLX_Executable_Execute(&e), INVALID_ARGUMENT,
-                   "PLX_Executable_Execute", "donated twice");
+  PLX_Buffer* out = nullptr;
+  EXPECT_PLX_ERROR(api_, RawExecute(x, {0, 0}, {}, nullptr, &out),
+                   INVALID_ARGUMENT, "PLX_Executable_Execute", "donated twice");
+  EXPECT_EQ(out, nullptr);
   EXPECT_EQ(Download(x), kInput);  // still the host's
 }
 

@@ -26,22 +26,19 @@ PLX_Error* CallAsOld(PLX_Error* (*fn)(Args*), Args* args, size_t old_size) {
   return error;
 }
 
-PLX_Error* BufferFromHost(PLX_Client_BufferFromHost_Args* args) {
-  return CallAsOld(g_real->PLX_Client_BufferFromHost, args,
-                   PLX_Client_BufferFromHost_Args_STRUCT_SIZE_1_0);
-}
-PLX_Error* ToHost(PLX_Buffer_ToHost_Args* args) {
-  return CallAsOld(g_real->PLX_Buffer_ToHost, args,
-                   PLX_Buffer_ToHost_Args_STRUCT_SIZE_1_0);
-}
-PLX_Error* CopyToDevice(PLX_Buffer_CopyToDevice_Args* args) {
-  return CallAsOld(g_real->PLX_Buffer_CopyToDevice, args,
-                   PLX_Buffer_CopyToDevice_Args_STRUCT_SIZE_1_0);
-}
-PLX_Error* Execute(PLX_Executable_Execute_Args* args) {
-  return CallAsOld(g_real->PLX_Executable_Execute, args,
-                   PLX_Executable_Execute_Args_STRUCT_SIZE_1_0);
-}
+// The real slot of a call that grew in 1.2, seen with its 1.0 struct size.
+#define PLX_SHIM_AS_1_0(name, slot, Args)                         \
+  PLX_Error* name(Args* args) {                                   \
+    return CallAsOld(g_real->slot, args, Args##_STRUCT_SIZE_1_0); \
+  }
+PLX_SHIM_AS_1_0(BufferFromHost, PLX_Client_BufferFromHost,
+                PLX_Client_BufferFromHost_Args)
+PLX_SHIM_AS_1_0(ToHost, PLX_Buffer_ToHost, PLX_Buffer_ToHost_Args)
+PLX_SHIM_AS_1_0(CopyToDevice, PLX_Buffer_CopyToDevice,
+                PLX_Buffer_CopyToDevice_Args)
+PLX_SHIM_AS_1_0(Execute, PLX_Executable_Execute, PLX_Executable_Execute_Args)
+#undef PLX_SHIM_AS_1_0
+
 PLX_Error* Attributes(PLX_Plugin_Attributes_Args* args) {
   PLX_Error* error = g_real->PLX_Plugin_Attributes(args);
   if (error == nullptr) args->abi_minor = 1;
