@@ -236,6 +236,124 @@ Plugin::~Plugin() {
   if (handle_) dlclose(handle_);
 }
 
+bool Plugin::HasAsyncEvents() const {
+  return PLX_API_HAS_SLOT(api_, PLX_Buffer_ReadyEvent) &&
+         PLX_API_HAS_SLOT(api_, PLX_Client_CreateUserEvent) &&
+         PLX_API_HAS_SLOT(api_, PLX_Event_Set);
+}
+
+// ------------------------------------------------------------------ Event
+
+Event::~Event() {
+  if (event_ == nullptr) return;
+  auto args = PLX_ARGS(PLX_Event_Destroy_Args);
+  args.event = event_;
+  ConsumeError(plugin_->api(), plugin_->api()->PLX_Event_Destroy(&args))
+      .IgnoreError();
+}
+
+bool Event::IsReady() const {
+  if (event_ == nullptr) return true;
+  auto args = PLX_ARGS(PLX_Event_IsReady_Args);
+  args.event = event_;
+  // A live handle cannot fail; if it did, "ready" makes Await report it.
+  if (!ConsumeError(plugin_->api(), plugin_->api()->PLX_Event_IsReady(&args))
+           .ok()) {
+    return true;
+  }
+  return args.is_ready;
+}
+
+absl::Status Event::Await() const {
+  if (event_ == nullptr) return absl::OkStatus();
+  auto args = PLX_ARGS(PLX_Event_Await_Args);
+  args.event = event_;
+  return ConsumeError(plugin_->api(), plugin_->api()->PLX_Event_Await(&args));
+}
+
+namespace {
+struct OnReadyCall {
+  const PLX_Api* api;
+  std::function<void(absl::Status)> fn;
+};
+void OnReadyTrampoline(PLX_Error* error, void* user) {
+  std::unique_ptr<OnReadyCall> call(static_cast<OnReadyCall*>(user));
+  call->fn(ConsumeError(call->api, error));
+}
+}  // namespace
+
+absl::Status Event::OnReady(std::function<void(absl::Status)> fn) const {
+  if (event_ == nullptr) {
+    fn(absl::OkStatus());
+    return absl::OkStatus();
+  }
+  auto call =
+      std::make_unique<OnReadyCall>(OnReadyCall{plugin_->api(), std::move(fn)});
+  auto args = PLX_ARGS(PLX_Event_OnReady_Args);
+  args.event = event_;
+  args.callback = OnReadyTrampoline;
+  args.user_arg = call.get();
+  absl::Status s =
+      ConsumeError(plugin_->api(), plugin_->api()->PLX_Event_OnReady(&args));
+  if (s.ok()) call.release();  // the trampoline owns it now
+  return s;
+}
+
+absl::Status Event::Set(const absl::Status& status) {
+  if (event_ == nullptr || !plugin_->HasAsyncEvents()) {
+    return absl::FailedPreconditionError(
+        "Event::Set: not a user event (Client::CreateUserEvent)");
+  }
+  auto args = PLX_ARGS(PLX_Event_Set_Args);
+  args.event = event_;
+  args.code = static_cast<PLX_Error_Code>(status.code());
+  args.message = status.message().data();
+  args.message_size = status.message().size();
+  return ConsumeError(plugin_->api(), plugin_->api()->PLX_Event_Set(&args));
+}
+
+namespace {
+
+// The PLX_Event handles to pass as a call's wait_events (see WaitList).
+// `bridges` keeps the user events made for other plugins' events.
+absl::StatusOr<std::vector<PLX_Event*>> PrepareWaitList(
+    const std::shared_ptr<Plugin>& plugin, PLX_Client* client, WaitList wait,
+    std::vector<std::shared_ptr<Event>>* bridges) {
+  std::vector<PLX_Event*> handles;
+  for (Event* e : wait) {
+    if (e == nullptr) {
+      return absl::InvalidArgumentError("a wait list holds a null event");
+    }
+  }
+  if (!plugin->HasAsyncEvents()) {
+    // The plugin would not read wait_events: wait here.
+    for (Event* e : wait) PLEXA_RETURN_IF_ERROR(e->Await());
+    return handles;
+  }
+  for (Event* e : wait) {
+    if (e->handle() == nullptr) continue;  // host-side: ready
+    if (&e->plugin() == plugin.get()) {
+      handles.push_back(e->handle());
+      continue;
+    }
+    // Another plugin's event: a user event of ours follows it.
+    auto u = PLX_ARGS(PLX_Client_CreateUserEvent_Args);
+    u.client = client;
+    RETURN_IF_PLX_ERROR(plugin->api(),
+                        plugin->api()->PLX_Client_CreateUserEvent(&u));
+    std::shared_ptr<Event> bridge(new Event(plugin, u.event));
+    PLEXA_RETURN_IF_ERROR(
+        e->OnReady([bridge](absl::Status s) { bridge->Set(s).IgnoreError(); }));
+    handles.push_back(u.event);
+    // Held by the callback until it has run, and by the caller until the
+    // call has taken the handle.
+    bridges->push_back(std::move(bridge));
+  }
+  return handles;
+}
+
+}  // namespace
+
 absl::Status Plugin::RegisterCustomCall(const std::string& name, void* function,
                                         int32_t api_version,
                                         const std::string& platform) {
@@ -292,30 +410,92 @@ Client::Client(std::shared_ptr<Plugin> plugin, PLX_Client* client)
 // The C client goes when the last Buffer or Executable made from it does.
 Client::~Client() = default;
 
+namespace {
+absl::Status CheckDeviceIndex(int64_t index, size_t num_devices) {
+  if (index < 0 || index >= static_cast<int64_t>(num_devices)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "device index ", index, " out of range (", num_devices, " devices)"));
+  }
+  return absl::OkStatus();
+}
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<Buffer>> Client::BufferFromLiteral(
     const Literal& literal, int64_t device_index) {
+  PLEXA_ASSIGN_OR_RETURN(Upload upload,
+                         UploadLiteral(literal, device_index, {}, true));
+  return std::move(upload.buffer);
+}
+
+absl::StatusOr<Client::Upload> Client::BufferFromLiteralAsync(
+    const Literal& literal, int64_t device_index, WaitList wait) {
+  return UploadLiteral(literal, device_index, wait, false);
+}
+
+absl::StatusOr<Client::Upload> Client::UploadLiteral(const Literal& literal,
+                                                     int64_t device_index,
+                                                     WaitList wait,
+                                                     bool synchronous) {
   const Shape& shape = literal.shape();
   if (!shape.IsArray()) {
     return absl::InvalidArgumentError(
         absl::StrCat("only arrays can be transferred, not ", shape.ToString()));
   }
-  if (device_index < 0 ||
-      device_index >= static_cast<int64_t>(devices_.size())) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("device index ", device_index, " out of range (",
-                     devices_.size(), " devices)"));
-  }
+  PLEXA_RETURN_IF_ERROR(CheckDeviceIndex(device_index, devices_.size()));
   abi::ArrayShapeStorage abi_shape;
   PLEXA_RETURN_IF_ERROR(abi_shape.Set(shape));
+  std::vector<std::shared_ptr<Event>> bridges;
+  PLEXA_ASSIGN_OR_RETURN(
+      std::vector<PLX_Event*> waits,
+      PrepareWaitList(plugin_, client_.get(), wait, &bridges));
+  PLX_Event* done = nullptr;
   auto args = PLX_ARGS(PLX_Client_BufferFromHost_Args);
   args.client = client_.get();
   args.device = devices_[device_index].handle;
   args.data = literal.data().data();
   args.data_size = literal.data().size();
   args.shape = &abi_shape.view;
+  args.done_with_host_buffer = synchronous ? nullptr : &done;
+  args.wait_events = waits.data();
+  args.num_wait_events = waits.size();
   RETURN_IF_PLX_ERROR(plugin_->api(),
                       plugin_->api()->PLX_Client_BufferFromHost(&args));
-  return std::unique_ptr<Buffer>(new Buffer(plugin_, client_, args.buffer));
+  Upload upload;
+  upload.buffer.reset(new Buffer(plugin_, client_, args.buffer));
+  if (!synchronous) upload.done_with_host.reset(new Event(plugin_, done));
+  return upload;
+}
+
+absl::StatusOr<std::unique_ptr<Event>> Client::CreateUserEvent() {
+  const PLX_Api* api = plugin_->api();
+  if (!plugin_->HasAsyncEvents()) {
+    return absl::UnimplementedError(absl::StrCat(
+        "plugin '", plugin_->path(), "' (ABI ", api->version.major, ".",
+        api->version.minor,
+        ") has no PLX_Client_CreateUserEvent: it cannot wait for the host's "
+        "events"));
+  }
+  auto args = PLX_ARGS(PLX_Client_CreateUserEvent_Args);
+  args.client = client_.get();
+  RETURN_IF_PLX_ERROR(api, api->PLX_Client_CreateUserEvent(&args));
+  return std::unique_ptr<Event>(new Event(plugin_, args.event));
+}
+
+absl::StatusOr<std::unique_ptr<Buffer>> Client::CopyToDevice(
+    const Buffer& buffer, int64_t device_index, WaitList wait) {
+  PLEXA_RETURN_IF_ERROR(CheckDeviceIndex(device_index, devices_.size()));
+  std::vector<std::shared_ptr<Event>> bridges;
+  PLEXA_ASSIGN_OR_RETURN(
+      std::vector<PLX_Event*> waits,
+      PrepareWaitList(plugin_, client_.get(), wait, &bridges));
+  auto args = PLX_ARGS(PLX_Buffer_CopyToDevice_Args);
+  args.buffer = buffer.handle();
+  args.dst_device = devices_[device_index].handle;
+  args.wait_events = waits.data();
+  args.num_wait_events = waits.size();
+  RETURN_IF_PLX_ERROR(plugin_->api(),
+                      plugin_->api()->PLX_Buffer_CopyToDevice(&args));
+  return std::unique_ptr<Buffer>(new Buffer(plugin_, client_, args.dst_buffer));
 }
 
 absl::StatusOr<std::unique_ptr<Executable>> Client::Compile(
@@ -427,6 +607,41 @@ absl::Status Buffer::Delete() {
   auto args = PLX_ARGS(PLX_Buffer_Delete_Args);
   args.buffer = buffer_;
   return ConsumeError(plugin_->api(), plugin_->api()->PLX_Buffer_Delete(&args));
+}
+
+absl::StatusOr<std::unique_ptr<Event>> Buffer::ReadyEvent() const {
+  const PLX_Api* api = plugin_->api();
+  if (!plugin_->HasAsyncEvents()) {
+    // Every call of such a plugin returns after its work: ready.
+    return std::unique_ptr<Event>(new Event(plugin_, nullptr));
+  }
+  auto args = PLX_ARGS(PLX_Buffer_ReadyEvent_Args);
+  args.buffer = buffer_;
+  RETURN_IF_PLX_ERROR(api, api->PLX_Buffer_ReadyEvent(&args));
+  return std::unique_ptr<Event>(new Event(plugin_, args.event));
+}
+
+absl::StatusOr<std::unique_ptr<Event>> Buffer::ToLiteralAsync(
+    Literal* out, WaitList wait) const {
+  auto shape = this->shape();
+  if (!shape.ok()) return shape.status();
+  Shape host = *shape;
+  LayoutUtil::SetToDefaultLayout(&host);
+  *out = Literal(host);
+  std::vector<std::shared_ptr<Event>> bridges;
+  PLEXA_ASSIGN_OR_RETURN(
+      std::vector<PLX_Event*> waits,
+      PrepareWaitList(plugin_, client_.get(), wait, &bridges));
+  PLX_Event* done = nullptr;
+  auto args = PLX_ARGS(PLX_Buffer_ToHost_Args);
+  args.buffer = buffer_;
+  args.dst = out->mutable_data().data();
+  args.dst_size = out->mutable_data().size();
+  args.event = &done;
+  args.wait_events = waits.data();
+  args.num_wait_events = waits.size();
+  RETURN_IF_PLX_ERROR(plugin_->api(), plugin_->api()->PLX_Buffer_ToHost(&args));
+  return std::unique_ptr<Event>(new Event(plugin_, done));
 }
 
 absl::StatusOr<bool> Buffer::IsDeleted() const {
@@ -622,6 +837,24 @@ absl::StatusOr<std::vector<std::vector<std::unique_ptr<Buffer>>>>
 Executable::Execute(const std::vector<std::vector<Buffer*>>& args,
                     absl::Span<const int64_t> donated, HostFeeds* feeds,
                     Profiler* profiler) {
+  return Run(args, donated, {}, feeds, profiler, nullptr);
+}
+
+absl::StatusOr<Executable::Async> Executable::ExecuteAsync(
+    const std::vector<std::vector<Buffer*>>& args,
+    absl::Span<const int64_t> donated, WaitList wait, HostFeeds* feeds,
+    Profiler* profiler) {
+  Async result;
+  PLEXA_ASSIGN_OR_RETURN(result.outputs, Run(args, donated, wait, feeds,
+                                             profiler, &result.completion));
+  return result;
+}
+
+absl::StatusOr<std::vector<std::vector<std::unique_ptr<Buffer>>>>
+Executable::Run(const std::vector<std::vector<Buffer*>>& args,
+                absl::Span<const int64_t> donated, WaitList wait,
+                HostFeeds* feeds, Profiler* profiler,
+                std::vector<std::unique_ptr<Event>>* completion) {
   const size_t replicas = args.size();
   std::vector<std::vector<PLX_Buffer*>> in(replicas);
   std::vector<PLX_Buffer* const*> in_ptrs(replicas);
@@ -648,7 +881,14 @@ Executable::Execute(const std::vector<std::vector<Buffer*>>& args,
   a.num_donated = donated.size();
   a.outputs = out_ptrs.data();
   a.num_outputs = outputs_.size();
-  a.completion_events = nullptr;  // synchronous
+  std::vector<PLX_Event*> completion_events(replicas, nullptr);
+  a.completion_events = completion ? completion_events.data() : nullptr;
+  std::vector<std::shared_ptr<Event>> bridges;
+  PLEXA_ASSIGN_OR_RETURN(
+      std::vector<PLX_Event*> waits,
+      PrepareWaitList(plugin_, client_.get(), wait, &bridges));
+  a.wait_events = waits.data();
+  a.num_wait_events = waits.size();
   PLX_FeedsExtension feeds_ext{};
   if (feeds != nullptr) {
     feeds_ext.struct_size = PLX_FeedsExtension_STRUCT_SIZE;
@@ -674,6 +914,10 @@ Executable::Execute(const std::vector<std::vector<Buffer*>>& args,
     for (PLX_Buffer* b : out[r]) {
       result[r].push_back(
           std::unique_ptr<Buffer>(new Buffer(plugin_, client_, b)));
+    }
+    if (completion != nullptr) {
+      completion->push_back(
+          std::unique_ptr<Event>(new Event(plugin_, completion_events[r])));
     }
   }
   return result;

@@ -16,6 +16,7 @@
 #define PLEXA_ABI_HOST_PLUGIN_HOST_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +36,7 @@ namespace plexa::host {
 class Client;
 class Buffer;
 class Executable;
+class Event;
 
 // Converts a PLX_Error into a status and destroys it. OK for NULL.
 absl::Status ConsumeError(const PLX_Api* api, PLX_Error* error);
@@ -67,6 +69,11 @@ class Plugin : public std::enable_shared_from_this<Plugin> {
   bool HasCapability(uint64_t bit) const {
     return (attributes_.capabilities & bit) != 0;
   }
+  // The ABI 1.2 asynchronous-execution slots (PLX_Buffer_ReadyEvent,
+  // PLX_Client_CreateUserEvent, PLX_Event_Set): the plugin honours
+  // wait_events. Without them (a 1.0/1.1 plugin) the host library waits for
+  // a call's wait list itself, on the calling thread, before the call.
+  bool HasAsyncEvents() const;
 
   absl::Status RegisterCustomCall(const std::string& name, void* function,
                                   int32_t api_version,
@@ -111,6 +118,43 @@ struct CompileOptions {
 // refuses to destroy a client that still has buffers or executables).
 using ClientRef = std::shared_ptr<PLX_Client>;
 
+// A plugin's event (PLX_Event), owned. For a plugin without ABI 1.2's
+// asynchronous slots, Buffer::ReadyEvent gives a host-side event that is
+// already ready (such a plugin's calls return only after their work).
+// Thread-safe like PLX_Event: any method from any thread.
+class Event {
+ public:
+  // Takes ownership of `event` (null: a host-side event, already ready).
+  Event(std::shared_ptr<Plugin> plugin, PLX_Event* event)
+      : plugin_(std::move(plugin)), event_(event) {}
+  ~Event();
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+
+  // Null for a host-side event.
+  PLX_Event* handle() const { return event_; }
+  const Plugin& plugin() const { return *plugin_; }
+  bool IsReady() const;
+  // Blocks until ready; the error the event carries.
+  absl::Status Await() const;
+  // fn(status) once, when ready: at once on this thread if it is, else on
+  // the thread that makes it ready. fn must not block.
+  absl::Status OnReady(std::function<void(absl::Status)> fn) const;
+  // A user event (Client::CreateUserEvent) only: makes it ready, with
+  // `status` (OK, or the error the work waiting on it fails with).
+  absl::Status Set(const absl::Status& status);
+
+ private:
+  std::shared_ptr<Plugin> plugin_;
+  PLX_Event* event_;  // null: host-side, ready
+};
+
+// What a call waits for (ABI 1.2 wait_events): events of this plugin are
+// handed to it; events of another plugin are bridged with a user event of
+// this client (set when theirs is); for a plugin without the 1.2 slots the
+// host awaits them all before the call.
+using WaitList = absl::Span<Event* const>;
+
 class Client {
  public:
   ~Client();
@@ -130,9 +174,32 @@ class Client {
   absl::StatusOr<std::unique_ptr<Executable>> DeserializeExecutable(
       absl::string_view bytes);
 
+  // ABI 1.2. A user event of this client: pending until Event::Set.
+  // UNIMPLEMENTED for a plugin without the asynchronous slots.
+  absl::StatusOr<std::unique_ptr<Event>> CreateUserEvent();
+  // An asynchronous upload: returns at once (after `wait`, for a plugin
+  // without the 1.2 slots). `literal` must stay alive and unchanged until
+  // done_with_host is ready.
+  struct Upload {
+    std::unique_ptr<Buffer> buffer;
+    std::unique_ptr<Event> done_with_host;
+  };
+  absl::StatusOr<Upload> BufferFromLiteralAsync(const Literal& literal,
+                                                int64_t device_index = 0,
+                                                WaitList wait = {});
+  // A copy to another device of this client; the copy's ReadyEvent tells
+  // when it is done.
+  absl::StatusOr<std::unique_ptr<Buffer>> CopyToDevice(const Buffer& buffer,
+                                                       int64_t device_index,
+                                                       WaitList wait = {});
+
  private:
   friend class Plugin;
   Client(std::shared_ptr<Plugin> plugin, PLX_Client* client);
+  // BufferFromLiteral (synchronous: no event) and BufferFromLiteralAsync.
+  absl::StatusOr<Upload> UploadLiteral(const Literal& literal,
+                                       int64_t device_index, WaitList wait,
+                                       bool synchronous);
   std::shared_ptr<Plugin> plugin_;
   ClientRef client_;
   std::vector<DeviceInfo> devices_;
@@ -151,6 +218,14 @@ class Buffer {
   absl::StatusOr<Literal> ToLiteral() const;
   absl::Status Delete();
   absl::StatusOr<bool> IsDeleted() const;
+  // ABI 1.2: ready when the contents are defined (or carrying the error of
+  // the work that failed to produce them). For a plugin without the 1.2
+  // slots: an event already ready.
+  absl::StatusOr<std::unique_ptr<Event>> ReadyEvent() const;
+  // An asynchronous download into *out (given the buffer's shape in the
+  // default layout here); *out must stay alive until the event is ready.
+  absl::StatusOr<std::unique_ptr<Event>> ToLiteralAsync(
+      Literal* out, WaitList wait = {}) const;
 
  private:
   friend class Client;
@@ -195,6 +270,20 @@ class Executable {
       Profiler* profiler = nullptr);
   absl::StatusOr<std::string> Serialize() const;
 
+  // ABI 1.2: the same, returning at once with outputs that may still be
+  // pending (pass them straight to the next ExecuteAsync) and a completion
+  // event per replica. The execution waits for its arguments and `wait`
+  // inside the plugin (for a plugin without the 1.2 slots, the host waits
+  // for `wait` first). Donated arguments are invalid from this call on.
+  struct Async {
+    std::vector<std::vector<std::unique_ptr<Buffer>>> outputs;
+    std::vector<std::unique_ptr<Event>> completion;
+  };
+  absl::StatusOr<Async> ExecuteAsync(
+      const std::vector<std::vector<Buffer*>>& args,
+      absl::Span<const int64_t> donated = {}, WaitList wait = {},
+      HostFeeds* feeds = nullptr, Profiler* profiler = nullptr);
+
   // PLX_Executable_Statistics (ABI 1.2): fingerprint, cost estimate, memory;
   // -1 where the plugin does not know. UNIMPLEMENTED for a plugin whose
   // table has no such slot (built for ABI 1.0 or 1.1).
@@ -214,6 +303,11 @@ class Executable {
         client_(std::move(client)),
         executable_(executable) {}
   absl::Status LoadSignature();
+  // Execute and ExecuteAsync: completion is null for a synchronous call.
+  absl::StatusOr<std::vector<std::vector<std::unique_ptr<Buffer>>>> Run(
+      const std::vector<std::vector<Buffer*>>& args,
+      absl::Span<const int64_t> donated, WaitList wait, HostFeeds* feeds,
+      Profiler* profiler, std::vector<std::unique_ptr<Event>>* completion);
   std::shared_ptr<Plugin> plugin_;
   ClientRef client_;  // released after the executable is destroyed
   PLX_Executable* executable_;

@@ -159,6 +159,19 @@ PLX_Error* ClientDestroy(PLX_Client_Destroy_Args* args) {
           " buffer(s) and ", c->live_executables.load(),
           " executable(s); destroy them first"));
     }
+    // Work still in flight (of buffers destroyed while pending) completes
+    // first; work waiting on a user event nobody set fails instead of
+    // hanging.
+    {
+      std::lock_guard<std::mutex> lock(c->user_events_mu);
+      for (const auto& weak : c->user_events) {
+        if (std::shared_ptr<Event> e = weak.lock()) {
+          e->TrySet(absl::CancelledError(
+              "the client was destroyed before the user event was set"));
+        }
+      }
+    }
+    c->queue->Drain();
     for (auto& d : c->device_handles) UnregisterHandle(d.get());
     UnregisterHandle(c);
     delete c;
@@ -220,6 +233,11 @@ PLX_Error* EventDestroy(PLX_Event_Destroy_Args* args) {
     PLEXA_RETURN_IF_ERROR(CheckHandle(args->event, HandleKind::kEvent,
                                       "PLX_Event_Destroy", "event"));
     UnregisterHandle(args->event);
+    if (args->event->user) {
+      // Nobody can set it any more: what waits on it fails, not hangs.
+      args->event->event->TrySet(absl::CancelledError(
+          "the user event was destroyed before PLX_Event_Set"));
+    }
     delete args->event;
     return absl::OkStatus();
   });
@@ -260,6 +278,65 @@ PLX_Error* EventOnReady(PLX_Event_OnReady_Args* args) {
   });
 }
 
+PLX_Error* ClientCreateUserEvent(PLX_Client_CreateUserEvent_Args* args) {
+  constexpr const char* fn = "PLX_Client_CreateUserEvent";
+  return Guard(fn, [&]() -> absl::Status {
+    PLX_CHECK_ARGS(PLX_Client_CreateUserEvent_Args, fn);
+    PLEXA_RETURN_IF_ERROR(
+        CheckHandle(args->client, HandleKind::kClient, fn, "client"));
+    std::shared_ptr<Event> event = Event::Create();
+    {
+      PLX_Client* c = args->client;
+      std::lock_guard<std::mutex> lock(c->user_events_mu);
+      // Forget the events that are gone, so the list does not grow forever.
+      std::erase_if(c->user_events,
+                    [](const std::weak_ptr<Event>& w) { return w.expired(); });
+      c->user_events.push_back(event);
+    }
+    PLX_Event* h = WrapEvent(std::move(event));
+    h->user = true;
+    args->event = h;
+    return absl::OkStatus();
+  });
+}
+
+PLX_Error* EventSet(PLX_Event_Set_Args* args) {
+  constexpr const char* fn = "PLX_Event_Set";
+  return Guard(fn, [&]() -> absl::Status {
+    PLX_CHECK_ARGS(PLX_Event_Set_Args, fn);
+    PLEXA_RETURN_IF_ERROR(
+        CheckHandle(args->event, HandleKind::kEvent, fn, "event"));
+    if (!args->event->user) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(fn,
+                       ": event is not a user event (only events from "
+                       "PLX_Client_CreateUserEvent are set by the host)"));
+    }
+    const int64_t code = RawEnum(args->code);
+    if (code < PLX_Error_Code_OK || code > PLX_Error_Code_UNAUTHENTICATED) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(fn, ": code ", code, " is not a PLX_Error_Code"));
+    }
+    if (args->message == nullptr && args->message_size > 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          fn, ": message is NULL but message_size is ", args->message_size));
+    }
+    absl::Status status;
+    if (code != PLX_Error_Code_OK) {
+      status = absl::Status(
+          static_cast<absl::StatusCode>(code),
+          args->message_size == 0
+              ? std::string("the host set the user event with an error")
+              : std::string(args->message, args->message_size));
+    }
+    if (!args->event->event->TrySet(std::move(status))) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(fn, ": the user event was already set"));
+    }
+    return absl::OkStatus();
+  });
+}
+
 // ------------------------------------------------------------------ Buffers
 
 absl::StatusOr<Device*> ResolveDevice(PLX_Client* client, PLX_Device* device,
@@ -279,10 +356,21 @@ absl::StatusOr<Device*> ResolveDevice(PLX_Client* client, PLX_Device* device,
   return device->impl;
 }
 
+// A buffer handle that the caller may use: live, and neither deleted nor
+// donated.
+absl::StatusOr<BufferSlot*> UsableBuffer(PLX_Buffer* buffer, const char* fn,
+                                         const char* what) {
+  PLEXA_RETURN_IF_ERROR(CheckHandle(buffer, HandleKind::kBuffer, fn, what));
+  PLEXA_RETURN_IF_ERROR(
+      buffer->slot->CheckUsable(absl::StrCat(fn, ": ", what)));
+  return buffer->slot.get();
+}
+
 PLX_Error* ClientBufferFromHost(PLX_Client_BufferFromHost_Args* args) {
   constexpr const char* fn = "PLX_Client_BufferFromHost";
   return Guard(fn, [&]() -> absl::Status {
-    PLX_CHECK_ARGS(PLX_Client_BufferFromHost_Args, fn);
+    // Grown in 1.2: a 1.0/1.1 caller's smaller struct is fine.
+    PLX_CHECK_ARGS_SIZE(PLX_Client_BufferFromHost_Args_STRUCT_SIZE_1_0, fn);
     PLEXA_RETURN_IF_ERROR(
         CheckHandle(args->client, HandleKind::kClient, fn, "client"));
     auto device = ResolveDevice(args->client, args->device, fn);
@@ -300,21 +388,45 @@ PLX_Error* ClientBufferFromHost(PLX_Client_BufferFromHost_Args* args) {
     }
     PLEXA_RETURN_IF_ERROR(CheckShapeFitsLimit(
         *shape, args->client->memory_limit_bytes, absl::StrCat(fn, ": shape")));
-    auto buffer =
-        args->client->impl->BufferFromHost(args->data, *shape, *device);
-    if (!buffer.ok()) return buffer.status();
-    std::shared_ptr<Event> ready = (*buffer)->ready_event();
-    if (args->done_with_host_buffer == nullptr) {
-      // Synchronous contract: the host memory may be reused on return. A
-      // failed copy hands out no buffer (nothing for the caller to leak).
-      absl::Status s = ready->Await();
-      if (!s.ok()) return s;
+    PLEXA_ASSIGN_OR_RETURN(EventList waits, ReadWaitEvents(args, fn));
+    const bool synchronous = args->done_with_host_buffer == nullptr;
+    Client* client = args->client->impl.get();
+    std::shared_ptr<BufferSlot> slot;
+    if (synchronous || AllReady(waits)) {
+      // The caller asked to wait, or there is nothing to wait for: copy now.
+      absl::Status waited = synchronous ? AwaitAll(waits) : FirstError(waits);
+      if (!waited.ok() && synchronous) return waited;
+      if (!waited.ok()) {
+        slot = BufferSlot::Failed(*shape, *device, waited);
+      } else {
+        auto buffer = client->BufferFromHost(args->data, *shape, *device);
+        if (!buffer.ok()) return buffer.status();
+        slot = BufferSlot::Wrap(std::move(*buffer));
+      }
+      if (synchronous) {
+        // The host memory may be reused on return. A failed copy hands out
+        // no buffer (nothing for the caller to leak).
+        absl::Status s = slot->ready()->Await();
+        if (!s.ok()) return s;
+      }
+    } else {
+      // Queued until the host's events are ready; the host keeps `data`
+      // until done_with_host_buffer (the new buffer's ready event).
+      slot = BufferSlot::Pending(*shape, *device);
+      const void* data = args->data;
+      Device* dev = *device;
+      args->client->queue->RunAfter(
+          waits, [client, data, shape = *shape, dev, slot](absl::Status s) {
+            if (!s.ok()) {
+              slot->Fulfil(s);
+              return;
+            }
+            slot->Fulfil(client->BufferFromHost(data, shape, dev));
+          });
     }
-    PLEXA_ASSIGN_OR_RETURN(args->buffer,
-                           WrapBuffer(args->client, std::move(*buffer)));
-    if (args->done_with_host_buffer != nullptr) {
-      *args->done_with_host_buffer = WrapEvent(ready);
-    }
+    std::shared_ptr<Event> ready = slot->ready();
+    PLEXA_ASSIGN_OR_RETURN(args->buffer, WrapBuffer(args->client, slot));
+    if (!synchronous) *args->done_with_host_buffer = WrapEvent(ready);
     return absl::OkStatus();
   });
 }
@@ -326,12 +438,27 @@ PLX_Error* BufferShape(PLX_Buffer_Shape_Args* args) {
                                       "PLX_Buffer_Shape", "buffer"));
     PLX_Buffer* b = args->buffer;
     args->shape = b->shape.view;
-    Device* dev = b->impl->device();
+    Device* dev = b->slot->device();
     args->device = nullptr;
     for (PLX_Device* d : b->client->devices) {
       if (d->impl == dev) args->device = d;
     }
-    args->on_device_size = b->impl->on_device_size();
+    // While queued work has not made the plugin's buffer: what it will take.
+    Buffer* impl = b->slot->impl();
+    args->on_device_size = impl != nullptr
+                               ? impl->on_device_size()
+                               : ShapeUtil::ByteSizeOf(b->slot->shape());
+    return absl::OkStatus();
+  });
+}
+
+PLX_Error* BufferReadyEvent(PLX_Buffer_ReadyEvent_Args* args) {
+  constexpr const char* fn = "PLX_Buffer_ReadyEvent";
+  return Guard(fn, [&]() -> absl::Status {
+    PLX_CHECK_ARGS(PLX_Buffer_ReadyEvent_Args, fn);
+    PLEXA_ASSIGN_OR_RETURN(BufferSlot * slot,
+                           UsableBuffer(args->buffer, fn, "buffer"));
+    args->event = WrapEvent(slot->ready());
     return absl::OkStatus();
   });
 }
@@ -339,15 +466,13 @@ PLX_Error* BufferShape(PLX_Buffer_Shape_Args* args) {
 PLX_Error* BufferToHost(PLX_Buffer_ToHost_Args* args) {
   constexpr const char* fn = "PLX_Buffer_ToHost";
   return Guard(fn, [&]() -> absl::Status {
-    PLX_CHECK_ARGS(PLX_Buffer_ToHost_Args, fn);
+    // Grown in 1.2: a 1.0/1.1 caller's smaller struct is fine.
+    PLX_CHECK_ARGS_SIZE(PLX_Buffer_ToHost_Args_STRUCT_SIZE_1_0, fn);
     PLEXA_RETURN_IF_ERROR(
         CheckHandle(args->buffer, HandleKind::kBuffer, fn, "buffer"));
-    Buffer* b = args->buffer->impl.get();
-    if (b->IsDeleted()) {
-      return absl::FailedPreconditionError(
-          absl::StrCat(fn, ": the buffer was deleted"));
-    }
-    Shape host = b->shape();
+    std::shared_ptr<BufferSlot> slot = args->buffer->slot;
+    PLEXA_RETURN_IF_ERROR(slot->CheckUsable(absl::StrCat(fn, ": the buffer")));
+    Shape host = slot->shape();
     host.clear_layout();
     if (args->host_minor_to_major != nullptr) {
       *host.mutable_layout() = LayoutUtil::MakeLayout(absl::MakeConstSpan(
@@ -365,36 +490,99 @@ PLX_Error* BufferToHost(PLX_Buffer_ToHost_Args* args) {
     if (args->dst_size < needed) {
       return absl::InvalidArgumentError(
           absl::StrCat(fn, ": dst_size is ", args->dst_size, " bytes but ",
-                       b->shape().ToString(), " needs ", needed));
+                       slot->shape().ToString(), " needs ", needed));
     }
-    PLEXA_RETURN_IF_ERROR(b->ready_event()->Await());
-    if (args->event != nullptr) {
-      auto e = b->ToHostAsync(args->dst, host);
+    PLEXA_ASSIGN_OR_RETURN(EventList deps, ReadWaitEvents(args, fn));
+    deps.push_back(slot->ready());
+    void* dst = args->dst;
+    if (args->event == nullptr) {
+      // Synchronous: wait here, and report the producer's error.
+      PLEXA_RETURN_IF_ERROR(AwaitAll(deps));
+      return slot->impl()->ToHost(dst, host);
+    }
+    if (AllReady(deps)) {
+      absl::Status waited = FirstError(deps);
+      if (!waited.ok()) {
+        *args->event = WrapEvent(Event::Ready(waited));
+        return absl::OkStatus();
+      }
+      auto e = slot->impl()->ToHostAsync(dst, host);
       if (!e.ok()) return e.status();
+      if (!(*e)->IsReady()) {
+        slot->BeginUse();
+        slot->EndUseWhenReady(*e);
+      }
       *args->event = WrapEvent(*e);
       return absl::OkStatus();
     }
-    return b->ToHost(args->dst, host);
+    // Queued until the buffer and the host's events are ready; the buffer
+    // is not freed before the copy is done.
+    auto done = Event::Create();
+    slot->BeginUse();
+    slot->EndUseWhenReady(done);
+    args->buffer->client->queue->RunAfter(
+        deps, [slot, dst, host, done](absl::Status s) {
+          if (!s.ok()) {
+            done->Set(s);
+            return;
+          }
+          absl::StatusOr<std::shared_ptr<Event>> e =
+              slot->impl()->ToHostAsync(dst, host);
+          if (!e.ok()) {
+            done->Set(e.status());
+            return;
+          }
+          Forward(*e, done);
+        });
+    *args->event = WrapEvent(done);
+    return absl::OkStatus();
   });
 }
 
 PLX_Error* BufferCopyToDevice(PLX_Buffer_CopyToDevice_Args* args) {
   constexpr const char* fn = "PLX_Buffer_CopyToDevice";
   return Guard(fn, [&]() -> absl::Status {
-    PLX_CHECK_ARGS(PLX_Buffer_CopyToDevice_Args, fn);
+    // Grown in 1.2: a 1.0/1.1 caller's smaller struct is fine.
+    PLX_CHECK_ARGS_SIZE(PLX_Buffer_CopyToDevice_Args_STRUCT_SIZE_1_0, fn);
     PLEXA_RETURN_IF_ERROR(
         CheckHandle(args->buffer, HandleKind::kBuffer, fn, "buffer"));
     PLX_Client* client = args->buffer->client;
     auto device = ResolveDevice(client, args->dst_device, fn);
     if (!device.ok()) return device.status();
-    if (args->buffer->impl->IsDeleted()) {
-      return absl::FailedPreconditionError(
-          absl::StrCat(fn, ": the buffer was deleted"));
+    std::shared_ptr<BufferSlot> src = args->buffer->slot;
+    PLEXA_RETURN_IF_ERROR(src->CheckUsable(absl::StrCat(fn, ": the buffer")));
+    PLEXA_ASSIGN_OR_RETURN(EventList deps, ReadWaitEvents(args, fn));
+    deps.push_back(src->ready());
+    Client* impl = client->impl.get();
+    Device* dev = *device;
+    std::shared_ptr<BufferSlot> dst;
+    if (AllReady(deps)) {
+      absl::Status waited = FirstError(deps);
+      if (!waited.ok()) {
+        dst = BufferSlot::Failed(src->shape(), dev, waited);
+      } else {
+        auto copy = impl->CopyToDevice(src->impl(), dev);
+        if (!copy.ok()) return copy.status();
+        dst = BufferSlot::Wrap(std::move(*copy));
+        if (!dst->ready()->IsReady()) {
+          src->BeginUse();
+          src->EndUseWhenReady(dst->ready());
+        }
+      }
+    } else {
+      dst = BufferSlot::Pending(src->shape(), dev);
+      src->BeginUse();
+      src->EndUseWhenReady(dst->ready());
+      client->queue->RunAfter(deps, [impl, src, dst, dev](absl::Status s) {
+        if (!s.ok()) {
+          dst->Fulfil(s);
+          return;
+        }
+        dst->Fulfil(impl->CopyToDevice(src->impl(), dev));
+      });
     }
-    auto copy = client->impl->CopyToDevice(args->buffer->impl.get(), *device);
-    if (!copy.ok()) return copy.status();
     PLEXA_ASSIGN_OR_RETURN(args->dst_buffer,
-                           WrapBuffer(client, std::move(*copy)));
+                           WrapBuffer(client, std::move(dst)));
     return absl::OkStatus();
   });
 }
@@ -404,7 +592,8 @@ PLX_Error* BufferDelete(PLX_Buffer_Delete_Args* args) {
     PLX_CHECK_ARGS(PLX_Buffer_Delete_Args, "PLX_Buffer_Delete");
     PLEXA_RETURN_IF_ERROR(CheckHandle(args->buffer, HandleKind::kBuffer,
                                       "PLX_Buffer_Delete", "buffer"));
-    args->buffer->impl->Delete();
+    // Deferred past pending producers and consumers (BufferSlot).
+    args->buffer->slot->Delete();
     return absl::OkStatus();
   });
 }
@@ -414,7 +603,7 @@ PLX_Error* BufferIsDeleted(PLX_Buffer_IsDeleted_Args* args) {
     PLX_CHECK_ARGS(PLX_Buffer_IsDeleted_Args, "PLX_Buffer_IsDeleted");
     PLEXA_RETURN_IF_ERROR(CheckHandle(args->buffer, HandleKind::kBuffer,
                                       "PLX_Buffer_IsDeleted", "buffer"));
-    args->is_deleted = args->buffer->impl->IsDeleted();
+    args->is_deleted = args->buffer->slot->IsDeleted();
     return absl::OkStatus();
   });
 }
@@ -427,6 +616,8 @@ PLX_Error* BufferDestroy(PLX_Buffer_Destroy_Args* args) {
                                       "PLX_Buffer_Destroy", "buffer"));
     UnregisterHandle(args->buffer);
     args->buffer->client->live_buffers.fetch_sub(1);
+    // The plugin's buffer goes with the last pending work that holds the
+    // slot (at once when there is none).
     delete args->buffer;
     return absl::OkStatus();
   });

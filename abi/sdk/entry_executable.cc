@@ -79,8 +79,15 @@ absl::Status CheckFlatSignature(const Executable& exe, const char* fn) {
 
 absl::StatusOr<PLX_Executable*> WrapExecutable(
     PLX_Client* client, std::unique_ptr<Executable> exe,
-    std::shared_ptr<CustomCallResolver> resolver) {
+    std::shared_ptr<CustomCallResolver> resolver,
+    std::vector<int64_t> device_assignment) {
   auto h = std::make_unique<PLX_Executable>();
+  if (device_assignment.empty()) {
+    auto ids = client->impl->DefaultDeviceAssignment(exe->num_replicas());
+    if (ids.ok()) device_assignment = std::move(*ids);
+  }
+  auto devices = AssignedDevices(*client->impl, device_assignment);
+  if (devices.ok()) h->replica_devices = std::move(*devices);
   for (const Shape& s : exe->parameter_shapes()) {
     PLEXA_RETURN_IF_ERROR(h->parameter_storage.emplace_back().Set(s));
   }
@@ -157,7 +164,8 @@ PLX_Error* ClientCompile(PLX_Client_Compile_Args* args) {
     PLEXA_RETURN_IF_ERROR(CheckFlatSignature(**exe, fn));
     PLEXA_ASSIGN_OR_RETURN(
         args->executable,
-        WrapExecutable(args->client, std::move(*exe), std::move(*resolver)));
+        WrapExecutable(args->client, std::move(*exe), std::move(*resolver),
+                       options->device_assignment));
     return absl::OkStatus();
   });
 }
@@ -398,14 +406,96 @@ absl::Status ReadExecuteExtensions(PLX_Extension* chain, const char* fn,
   return absl::OkStatus();
 }
 
+// What one Execute call needs once it runs: the executable, its options,
+// and per replica the argument slots and the output slots the host got.
+struct ExecutionPlan {
+  std::shared_ptr<Executable> exe;
+  ExecuteOptions options;
+  std::vector<std::vector<std::shared_ptr<BufferSlot>>> args;
+  std::vector<std::vector<std::shared_ptr<BufferSlot>>> outputs;  // queued
+  std::vector<std::shared_ptr<Event>> completion;                 // queued
+};
+
+// Runs a queued execution (every dependency ready, `waited` their first
+// error) and completes its output slots and completion events.
+void RunQueuedExecution(ExecutionPlan& plan, absl::Status waited) {
+  const auto fail = [&plan](const absl::Status& s) {
+    for (auto& replica : plan.outputs) {
+      for (auto& slot : replica) slot->Fulfil(s);
+    }
+    for (auto& e : plan.completion) e->Set(s);
+  };
+  if (!waited.ok()) return fail(waited);
+  std::vector<std::vector<Buffer*>> per_replica(plan.args.size());
+  for (size_t r = 0; r < plan.args.size(); ++r) {
+    for (const auto& slot : plan.args[r])
+      per_replica[r].push_back(slot->impl());
+  }
+  auto result = plan.exe->ExecuteWithOptions(per_replica, plan.options);
+  if (!result.ok()) return fail(result.status());
+  if (result->outputs.size() != plan.outputs.size()) {
+    return fail(absl::InternalError(
+        absl::StrCat("the plugin returned outputs for ", result->outputs.size(),
+                     " replicas, expected ", plan.outputs.size())));
+  }
+  for (size_t r = 0; r < plan.outputs.size(); ++r) {
+    for (size_t i = 0; i < plan.outputs[r].size(); ++i) {
+      plan.outputs[r][i]->Fulfil(std::move(result->outputs[r][i]));
+    }
+    if (result->completion.empty()) {
+      plan.completion[r]->Set(absl::OkStatus());
+    } else {
+      Forward(result->completion[r], plan.completion[r]);
+    }
+  }
+}
+
+// Checks the donated indices: in range, none twice, and no donated buffer
+// passed a second time in its replica.
+absl::Status CheckDonated(const PLX_Executable_Execute_Args* args,
+                          size_t num_params,
+                          const std::vector<std::vector<PLX_Buffer*>>& handles,
+                          const char* fn) {
+  if (args->num_donated > 0 && args->donated == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        fn, ": num_donated is ", args->num_donated, " but donated is NULL"));
+  }
+  for (size_t d = 0; d < args->num_donated; ++d) {
+    const int64_t index = args->donated[d];
+    if (index < 0 || static_cast<size_t>(index) >= num_params) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(fn, ": donated argument index ", index,
+                       " out of range (", num_params, " arguments)"));
+    }
+    for (size_t e = 0; e < d; ++e) {
+      if (args->donated[e] == index) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(fn, ": argument ", index, " is donated twice"));
+      }
+    }
+    for (size_t r = 0; r < handles.size(); ++r) {
+      for (size_t i = 0; i < handles[r].size(); ++i) {
+        if (i != static_cast<size_t>(index) &&
+            handles[r][i] == handles[r][index]) {
+          return absl::InvalidArgumentError(
+              absl::StrCat(fn, ": arguments[", r, "][", index,
+                           "] is donated and also passed as argument ", i));
+        }
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 PLX_Error* ExecutableExecute(PLX_Executable_Execute_Args* args) {
   constexpr const char* fn = "PLX_Executable_Execute";
   return Guard(fn, [&]() -> absl::Status {
-    PLX_CHECK_ARGS(PLX_Executable_Execute_Args, fn);
+    // Grown in 1.2: a 1.0/1.1 caller's smaller struct is fine.
+    PLX_CHECK_ARGS_SIZE(PLX_Executable_Execute_Args_STRUCT_SIZE_1_0, fn);
     PLEXA_RETURN_IF_ERROR(CheckHandle(args->executable, HandleKind::kExecutable,
                                       fn, "executable"));
     PLX_Executable* e = args->executable;
-    Executable* exe = e->impl.get();
+    std::shared_ptr<Executable> exe = e->impl;
     const size_t replicas = static_cast<size_t>(exe->num_replicas());
     if (args->num_replicas != replicas) {
       return absl::InvalidArgumentError(
@@ -413,14 +503,15 @@ PLX_Error* ExecutableExecute(PLX_Executable_Execute_Args* args) {
                        " replica(s), num_replicas is ", args->num_replicas));
     }
     const auto& params = exe->parameter_shapes();
+    const auto& output_shapes = exe->output_shapes();
     if (args->num_arguments != params.size()) {
       return absl::InvalidArgumentError(
           absl::StrCat(fn, ": the program takes ", params.size(),
                        " argument(s), num_arguments is ", args->num_arguments));
     }
-    if (args->num_outputs < exe->output_shapes().size()) {
+    if (args->num_outputs < output_shapes.size()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          fn, ": the program has ", exe->output_shapes().size(),
+          fn, ": the program has ", output_shapes.size(),
           " output(s), the outputs arrays have room for ", args->num_outputs));
     }
     if ((params.size() > 0 && args->arguments == nullptr) ||
@@ -428,9 +519,12 @@ PLX_Error* ExecutableExecute(PLX_Executable_Execute_Args* args) {
       return absl::InvalidArgumentError(
           absl::StrCat(fn, ": arguments or outputs is NULL"));
     }
-    std::vector<std::vector<Buffer*>> per_replica(replicas);
+    ExecutionPlan plan;
+    plan.exe = exe;
+    plan.args.resize(replicas);
+    std::vector<std::vector<PLX_Buffer*>> handles(replicas);
     for (size_t r = 0; r < replicas; ++r) {
-      if (args->outputs[r] == nullptr && !exe->output_shapes().empty()) {
+      if (args->outputs[r] == nullptr && !output_shapes.empty()) {
         return absl::InvalidArgumentError(
             absl::StrCat(fn, ": outputs[", r, "] is NULL"));
       }
@@ -448,50 +542,121 @@ PLX_Error* ExecutableExecute(PLX_Executable_Execute_Args* args) {
           return absl::InvalidArgumentError(
               absl::StrCat(fn, ": ", what, " belongs to another client"));
         }
-        if (b->impl->IsDeleted()) {
-          return absl::FailedPreconditionError(
-              absl::StrCat(fn, ": ", what, " was deleted"));
-        }
-        if (!Shape::Equal().IgnoreLayout()(b->impl->shape(), params[i])) {
+        PLEXA_RETURN_IF_ERROR(
+            b->slot->CheckUsable(absl::StrCat(fn, ": ", what)));
+        if (!Shape::Equal().IgnoreLayout()(b->slot->shape(), params[i])) {
           return absl::InvalidArgumentError(absl::StrCat(
-              fn, ": ", what, " has shape ", b->impl->shape().ToString(),
+              fn, ": ", what, " has shape ", b->slot->shape().ToString(),
               " but parameter ", i, " is ", params[i].ToString()));
         }
-        per_replica[r].push_back(b->impl.get());
+        handles[r].push_back(b);
+        plan.args[r].push_back(b->slot);
       }
     }
-    for (size_t d = 0; d < args->num_donated; ++d) {
-      if (args->donated == nullptr || args->donated[d] < 0 ||
-          static_cast<size_t>(args->donated[d]) >= params.size()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(fn, ": donated argument index out of range"));
-      }
-    }
-    ExecuteOptions options;
+    PLEXA_RETURN_IF_ERROR(CheckDonated(args, params.size(), handles, fn));
+    PLEXA_ASSIGN_OR_RETURN(EventList waits, ReadWaitEvents(args, fn));
     PLEXA_RETURN_IF_ERROR(
-        ReadExecuteExtensions(args->extension_start, fn, &options));
-    auto result = exe->ExecuteWithOptions(per_replica, options);
-    if (!result.ok()) return result.status();
-    if (result->outputs.size() != replicas) {
-      return absl::InternalError(absl::StrCat(
-          fn, ": plugin returned outputs for ", result->outputs.size(),
-          " replicas, expected ", replicas));
+        ReadExecuteExtensions(args->extension_start, fn, &plan.options));
+    EventList deps = waits;
+    bool all_made = true;  // every argument's plugin buffer exists
+    for (const auto& replica : plan.args) {
+      for (const auto& slot : replica) {
+        deps.push_back(slot->ready());
+        all_made &= slot->impl() != nullptr;
+      }
     }
-    std::vector<std::shared_ptr<Event>> completion = result->completion;
-    if (completion.empty()) completion.assign(replicas, Event::Ready());
+    const bool synchronous = args->completion_events == nullptr;
+    if (synchronous) PLEXA_RETURN_IF_ERROR(AwaitAll(deps));
+    // Where the work runs: now, by the plugin that orders it itself, or
+    // queued until its dependencies are ready.
+    const bool ready = AllReady(deps);
+    const absl::Status waited = ready ? FirstError(deps) : absl::OkStatus();
+    const bool plugin_orders =
+        !ready && exe->AcceptsPendingArguments() && all_made;
+    std::vector<std::vector<std::shared_ptr<BufferSlot>>> outputs(replicas);
+    std::vector<std::shared_ptr<Event>> completion(replicas);
+    if (ready && !waited.ok()) {
+      // A dependency already failed: so do the outputs, at once.
+      for (size_t r = 0; r < replicas; ++r) {
+        Device* dev =
+            r < e->replica_devices.size() ? e->replica_devices[r] : nullptr;
+        for (const Shape& s : output_shapes) {
+          outputs[r].push_back(BufferSlot::Failed(s, dev, waited));
+        }
+        completion[r] = Event::Ready(waited);
+      }
+    } else if (ready || plugin_orders) {
+      if (exe->AcceptsPendingArguments()) {
+        plan.options.wait_events = waits;
+        for (size_t d = 0; d < args->num_donated; ++d) {
+          plan.options.donated.push_back(args->donated[d]);
+        }
+      }
+      std::vector<std::vector<Buffer*>> per_replica(replicas);
+      for (size_t r = 0; r < replicas; ++r) {
+        for (const auto& slot : plan.args[r]) {
+          per_replica[r].push_back(slot->impl());
+        }
+      }
+      auto result = exe->ExecuteWithOptions(per_replica, plan.options);
+      if (!result.ok()) return result.status();
+      if (result->outputs.size() != replicas) {
+        return absl::InternalError(absl::StrCat(
+            fn, ": plugin returned outputs for ", result->outputs.size(),
+            " replicas, expected ", replicas));
+      }
+      for (size_t r = 0; r < replicas; ++r) {
+        for (auto& b : result->outputs[r]) {
+          outputs[r].push_back(BufferSlot::Wrap(std::move(b)));
+        }
+        completion[r] =
+            result->completion.empty() ? Event::Ready() : result->completion[r];
+      }
+    } else {
+      // Queued: the outputs exist now and are produced later.
+      plan.outputs.resize(replicas);
+      for (size_t r = 0; r < replicas; ++r) {
+        Device* dev =
+            r < e->replica_devices.size() ? e->replica_devices[r] : nullptr;
+        if (dev == nullptr && !plan.args[r].empty()) {
+          dev = plan.args[r][0]->device();
+        }
+        for (const Shape& s : output_shapes) {
+          outputs[r].push_back(BufferSlot::Pending(s, dev));
+        }
+        completion[r] = Event::Create();
+      }
+      plan.outputs = outputs;
+      plan.completion = completion;
+      auto shared_plan = std::make_shared<ExecutionPlan>(std::move(plan));
+      e->client->queue->RunAfter(deps, [shared_plan](absl::Status s) {
+        RunQueuedExecution(*shared_plan, s);
+      });
+      plan.args = shared_plan->args;
+    }
+    // The arguments stay alive (a Delete is deferred) until every replica
+    // is done with them; donated ones are invalid for the host from now on
+    // and freed when the execution is done.
+    const std::shared_ptr<Event> all_done = JoinEvents(completion);
     for (size_t r = 0; r < replicas; ++r) {
-      for (size_t i = 0; i < result->outputs[r].size(); ++i) {
-        // Output shapes were checked when the executable was wrapped.
-        PLEXA_ASSIGN_OR_RETURN(
-            args->outputs[r][i],
-            WrapBuffer(e->client, std::move(result->outputs[r][i])));
+      for (const auto& slot : plan.args[r]) {
+        if (!all_done->IsReady()) {
+          slot->BeginUse();
+          slot->EndUseWhenReady(all_done);
+        }
       }
       for (size_t d = 0; d < args->num_donated; ++d) {
-        Buffer* donated = per_replica[r][args->donated[d]];
-        completion[r]->OnReady([donated](absl::Status) { donated->Delete(); });
+        const auto& donated = plan.args[r][args->donated[d]];
+        donated->MarkDonated();
+        donated->Delete();
+      }
+      for (size_t i = 0; i < outputs[r].size(); ++i) {
+        // Output shapes were checked when the executable was wrapped.
+        PLEXA_ASSIGN_OR_RETURN(args->outputs[r][i],
+                               WrapBuffer(e->client, outputs[r][i]));
       }
     }
-    if (args->completion_events != nullptr) {
+    if (!synchronous) {
       for (size_t r = 0; r < replicas; ++r) {
         args->completion_events[r] = WrapEvent(completion[r]);
       }
@@ -537,7 +702,7 @@ PLX_Error* ClientDeserializeExecutable(
     PLEXA_RETURN_IF_ERROR(CheckFlatSignature(**exe, fn));
     PLEXA_ASSIGN_OR_RETURN(
         args->executable,
-        WrapExecutable(args->client, std::move(*exe), nullptr));
+        WrapExecutable(args->client, std::move(*exe), nullptr, {}));
     return absl::OkStatus();
   });
 }

@@ -76,14 +76,48 @@ absl::StatusOr<Shape> ReadArrayShape(const PLX_ArrayShape* s, const char* fn) {
 }
 
 absl::StatusOr<PLX_Buffer*> WrapBuffer(PLX_Client* client,
-                                       std::unique_ptr<Buffer> b) {
+                                       std::shared_ptr<BufferSlot> slot) {
   auto h = std::make_unique<PLX_Buffer>();
-  PLEXA_RETURN_IF_ERROR(h->shape.Set(b->shape()));
-  h->impl = std::move(b);
+  PLEXA_RETURN_IF_ERROR(h->shape.Set(slot->shape()));
+  h->slot = std::move(slot);
   h->client = client;
   client->live_buffers.fetch_add(1);
   RegisterHandle(h.get(), HandleKind::kBuffer);
   return h.release();
+}
+
+// A wait list longer than this is taken for garbage (an uninitialized count).
+constexpr size_t kMaxWaitEvents = 1 << 16;
+
+absl::StatusOr<EventList> ReadEventList(PLX_Event* const* events, size_t n,
+                                        const char* fn) {
+  EventList out;
+  if (n == 0) return out;
+  if (events == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        fn, ": num_wait_events is ", n, " but wait_events is NULL"));
+  }
+  if (n > kMaxWaitEvents) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(fn, ": num_wait_events ", n,
+                     " is implausibly large (at most ", kMaxWaitEvents, ")"));
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const std::string what = absl::StrCat("wait_events[", i, "]");
+    PLEXA_RETURN_IF_ERROR(
+        CheckHandle(events[i], HandleKind::kEvent, fn, what.c_str()));
+    out.push_back(events[i]->event);
+  }
+  return out;
+}
+
+absl::Status AwaitAll(const EventList& events) {
+  absl::Status first;
+  for (const auto& e : events) {
+    absl::Status s = e->Await();
+    if (first.ok()) first = std::move(s);
+  }
+  return first;
 }
 
 PLX_Event* WrapEvent(std::shared_ptr<Event> e) {

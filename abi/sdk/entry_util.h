@@ -95,7 +95,22 @@ absl::StatusOr<Options> ReadOptions(const PLX_NamedValue* values, size_t n,
 absl::StatusOr<Shape> ReadArrayShape(const PLX_ArrayShape* s, const char* fn);
 
 absl::StatusOr<PLX_Buffer*> WrapBuffer(PLX_Client* client,
-                                       std::unique_ptr<Buffer> b);
+                                       std::shared_ptr<BufferSlot> slot);
+
+// The events of a wait list (ABI 1.2), each checked to be a live event.
+absl::StatusOr<EventList> ReadEventList(PLX_Event* const* events, size_t n,
+                                        const char* fn);
+// An args struct's wait_events/num_wait_events, when the caller's
+// struct_size covers them (a 1.0/1.1 caller's does not: no wait events).
+template <typename Args>
+absl::StatusOr<EventList> ReadWaitEvents(const Args* args, const char* fn) {
+  if (args->struct_size < PLX_STRUCT_SIZE(Args, num_wait_events)) {
+    return EventList{};
+  }
+  return ReadEventList(args->wait_events, args->num_wait_events, fn);
+}
+// A synchronous call's wait, on the caller's thread: the first error.
+absl::Status AwaitAll(const EventList& events);
 
 PLX_Event* WrapEvent(std::shared_ptr<Event> e);
 
@@ -115,6 +130,9 @@ PLX_Error* EventDestroy(PLX_Event_Destroy_Args* args);
 PLX_Error* EventIsReady(PLX_Event_IsReady_Args* args);
 PLX_Error* EventAwait(PLX_Event_Await_Args* args);
 PLX_Error* EventOnReady(PLX_Event_OnReady_Args* args);
+PLX_Error* EventSet(PLX_Event_Set_Args* args);
+PLX_Error* ClientCreateUserEvent(PLX_Client_CreateUserEvent_Args* args);
+PLX_Error* BufferReadyEvent(PLX_Buffer_ReadyEvent_Args* args);
 PLX_Error* ClientBufferFromHost(PLX_Client_BufferFromHost_Args* args);
 PLX_Error* BufferShape(PLX_Buffer_Shape_Args* args);
 PLX_Error* BufferToHost(PLX_Buffer_ToHost_Args* args);

@@ -8,17 +8,23 @@ std::shared_ptr<Event> Event::Ready(absl::Status status) {
   return e;
 }
 
-void Event::Set(absl::Status status) {
+bool Event::TrySet(absl::Status status) {
   std::vector<std::function<void(absl::Status)>> callbacks;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (ready_) return;
+    if (ready_) return false;
     ready_ = true;
     status_ = status;
     callbacks.swap(callbacks_);
   }
   ready_cv_.notify_all();
   for (auto& cb : callbacks) cb(status);
+  return true;
+}
+
+absl::Status Event::status() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return status_;
 }
 
 bool Event::IsReady() const {

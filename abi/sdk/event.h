@@ -25,12 +25,17 @@ class Event {
   static std::shared_ptr<Event> Ready(absl::Status status = absl::OkStatus());
 
   // Marks the event ready; later calls are ignored. Runs callbacks.
-  void Set(absl::Status status);
+  void Set(absl::Status status) { TrySet(std::move(status)); }
+  // The same; false (and nothing changes) if the event was already ready.
+  bool TrySet(absl::Status status);
   bool IsReady() const;
   // Blocks until ready; returns the carried status.
   absl::Status Await() const;
-  // Runs fn(status) when ready (now, on this thread, if already ready).
+  // Runs fn(status) when ready (now, on this thread, if already ready;
+  // otherwise on the thread that sets it). Safe from any thread.
   void OnReady(std::function<void(absl::Status)> fn);
+  // The carried status; OK while not ready.
+  absl::Status status() const;
 
  private:
   mutable std::mutex mu_;

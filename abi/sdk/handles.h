@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "abi/sdk/async_work.h"
 #include "abi/sdk/plugin.h"
 #include "abi/shape/abi_shape.h"
 #include "absl/status/status.h"
@@ -22,6 +23,8 @@ struct PLX_Error {
 
 struct PLX_Event {
   std::shared_ptr<plexa::sdk::Event> event;
+  // Made by PLX_Client_CreateUserEvent: the host sets it (PLX_Event_Set).
+  bool user = false;
 };
 
 struct PLX_Device {
@@ -41,20 +44,33 @@ struct PLX_Client {
   // sees it), else the machine's memory: every array a compiled program or
   // a buffer creation sizes must fit.
   int64_t memory_limit_bytes = 0;
+  // Calls whose dependencies are pending run here (ABI 1.2); drained
+  // before the plugin's client goes.
+  std::unique_ptr<plexa::sdk::WorkQueue> queue =
+      std::make_unique<plexa::sdk::WorkQueue>();
+  // The client's user events, set with CANCELLED when the client goes.
+  std::mutex user_events_mu;
+  std::vector<std::weak_ptr<plexa::sdk::Event>> user_events;
 };
 
 // Storage behind a PLX_ArrayShape handed out to the caller (never moves).
 using ArrayShapeStorage = plexa::abi::ArrayShapeStorage;
 
 struct PLX_Buffer {
-  std::unique_ptr<plexa::sdk::Buffer> impl;
+  // Shared with pending work that produces or reads the buffer: the
+  // plugin's memory lives until that work is done (ABI 1.2).
+  std::shared_ptr<plexa::sdk::BufferSlot> slot;
   PLX_Client* client;
   ArrayShapeStorage shape;
 };
 
 struct PLX_Executable {
-  std::unique_ptr<plexa::sdk::Executable> impl;
+  // Shared with executions queued behind pending dependencies.
+  std::shared_ptr<plexa::sdk::Executable> impl;
   PLX_Client* client;
+  // The device of each replica (the compile's device assignment), where a
+  // queued execution's outputs will be.
+  std::vector<plexa::sdk::Device*> replica_devices;
   std::shared_ptr<plexa::sdk::CustomCallResolver> resolver;
   std::deque<ArrayShapeStorage> parameter_storage;
   std::deque<ArrayShapeStorage> output_storage;

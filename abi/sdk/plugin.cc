@@ -200,6 +200,9 @@ const PLX_Api* MakeApi(std::unique_ptr<Plugin> (*factory)()) {
     t->PLX_Executable_Signature = ExecutableSignature;
     t->PLX_Executable_Execute = ExecutableExecute;
     t->PLX_Executable_Statistics = internal::ExecutableStatistics;
+    t->PLX_Buffer_ReadyEvent = BufferReadyEvent;
+    t->PLX_Client_CreateUserEvent = ClientCreateUserEvent;
+    t->PLX_Event_Set = EventSet;
     t->PLX_Executable_Serialize = ExecutableSerialize;
     t->PLX_Client_DeserializeExecutable = ClientDeserializeExecutable;
     t->PLX_CustomCall_Register = CustomCallRegister;

@@ -84,10 +84,14 @@ class Buffer {
   virtual absl::StatusOr<std::shared_ptr<Event>> ToHostAsync(
       void* dst, const Shape& host_shape);
   virtual absl::Status ToHost(void* dst, const Shape& host_shape) = 0;
-  // Frees the device memory. Further ToHost/Execute use is an error.
+  // Frees the device memory. Further ToHost/Execute use is an error. The
+  // SDK calls it only when no work that the SDK knows of (a queued call, an
+  // execution it handed the buffer to) is pending on the buffer.
   virtual void Delete() = 0;
   virtual bool IsDeleted() const = 0;
-  // Ready when the contents are valid (after an async upload or run).
+  // Ready when the contents are valid (after an async upload or run), or
+  // carrying the error of the work that failed to produce them: what
+  // PLX_Buffer_ReadyEvent hands out (ABI 1.2).
   std::shared_ptr<Event> ready_event() const { return ready_; }
   void set_ready_event(std::shared_ptr<Event> e) { ready_ = std::move(e); }
 
@@ -112,6 +116,14 @@ struct ExecuteOptions {
   // The host's profiler (a PLX_ProfilerExtension on the call, ABI 1.2), or
   // null. A plugin with PLX_CAPABILITY_PROFILER reports each step to it.
   std::shared_ptr<Profiler> profiler;
+  // ABI 1.2, only for an executable whose AcceptsPendingArguments() is
+  // true (otherwise the SDK waits for them before calling): the host's
+  // wait_events, every one of which must be ready before any replica
+  // starts (an error among them fails the execution with it), and the
+  // donated argument indices, whose buffers the plugin may reuse for its
+  // outputs (the host can no longer read them).
+  std::vector<std::shared_ptr<Event>> wait_events;
+  std::vector<int64_t> donated;
 };
 
 // What PLX_Executable_Statistics reports (ABI 1.2); -1 (an empty
@@ -144,6 +156,15 @@ class Executable {
   virtual absl::StatusOr<ExecuteResult> ExecuteWithOptions(
       absl::Span<const std::vector<Buffer*>> args,
       const ExecuteOptions& options);
+  // ABI 1.2. false (the default): the SDK calls ExecuteWithOptions only
+  // once every argument's ready event and every wait event is ready (it
+  // queues the call on the client's work queue when one is pending, so
+  // the host never waits), and the plugin may read its arguments at once.
+  // true: the plugin orders the work itself: it is called at once with
+  // arguments that may still be pending and options.wait_events, and
+  // waits for them on its own queue before running (an argument's or wait
+  // event's error fails the execution and its outputs with that error).
+  virtual bool AcceptsPendingArguments() const { return false; }
   virtual absl::StatusOr<std::string> Serialize() const;
   // Default: the argument and output bytes (from the shapes above), the
   // rest unknown. Thread-safe.
@@ -162,7 +183,10 @@ class Client {
   // (checked by the SDK).
   virtual absl::StatusOr<std::unique_ptr<Buffer>> BufferFromHost(
       const void* data, const Shape& shape, Device* device) = 0;
-  // Default: through host memory.
+  // Default: through host memory. The SDK calls it (and BufferFromHost,
+  // Buffer::ToHost and ToHostAsync) only once the source buffer and the
+  // host's wait events are ready (ABI 1.2); a plugin that queues the copy
+  // returns a buffer whose ready event is still pending.
   virtual absl::StatusOr<std::unique_ptr<Buffer>> CopyToDevice(Buffer* buffer,
                                                                Device* device);
   // The module is parsed and verified by the SDK; custom-call targets are

@@ -163,6 +163,24 @@ inline void ExpectOk(const PLX_Api* api, PLX_Error* e, const char* expr,
     }                                                  \
   } while (0)
 
+// Event calls through the raw table.
+inline bool EventIsReady(const PLX_Api* api, PLX_Event* e) {
+  auto r = PLX_TEST_ARGS(PLX_Event_IsReady_Args);
+  r.event = e;
+  EXPECT_PLX_OK(api, api->PLX_Event_IsReady(&r));
+  return r.is_ready;
+}
+inline PLX_Error* AwaitEvent(const PLX_Api* api, PLX_Event* e) {
+  auto w = PLX_TEST_ARGS(PLX_Event_Await_Args);
+  w.event = e;
+  return api->PLX_Event_Await(&w);
+}
+inline void DestroyEvent(const PLX_Api* api, PLX_Event* e) {
+  auto d = PLX_TEST_ARGS(PLX_Event_Destroy_Args);
+  d.event = e;
+  EXPECT_PLX_OK(api, api->PLX_Event_Destroy(&d));
+}
+
 }  // namespace plexa::abi_test
 
 #endif  // PLEXA_TESTS_ABI_ABI_TEST_UTIL_H_

@@ -139,17 +139,8 @@ class AsyncEventsTest : public ::testing::Test {
   }
   void Open(char c) { ASSERT_EQ(write(gate_[1], &c, 1), 1); }
 
-  bool IsReady(PLX_Event* e) {
-    auto r = PLX_TEST_ARGS(PLX_Event_IsReady_Args);
-    r.event = e;
-    EXPECT_PLX_OK(api_, api_->PLX_Event_IsReady(&r));
-    return r.is_ready;
-  }
-  PLX_Error* Await(PLX_Event* e) {
-    auto w = PLX_TEST_ARGS(PLX_Event_Await_Args);
-    w.event = e;
-    return api_->PLX_Event_Await(&w);
-  }
+  bool IsReady(PLX_Event* e) { return EventIsReady(api_, e); }
+  PLX_Error* Await(PLX_Event* e) { return AwaitEvent(api_, e); }
   void OnReady(PLX_Event* e, Callback* cb) {
     auto o = PLX_TEST_ARGS(PLX_Event_OnReady_Args);
     o.event = e;
@@ -157,11 +148,7 @@ class AsyncEventsTest : public ::testing::Test {
     o.user_arg = cb;
     EXPECT_PLX_OK(api_, api_->PLX_Event_OnReady(&o));
   }
-  void Destroy(PLX_Event* e) {
-    auto d = PLX_TEST_ARGS(PLX_Event_Destroy_Args);
-    d.event = e;
-    EXPECT_PLX_OK(api_, api_->PLX_Event_Destroy(&d));
-  }
+  void Destroy(PLX_Event* e) { DestroyEvent(api_, e); }
   PLX_Error* ToHost(std::vector<float>* out) {
     out->assign(4, 0.0f);
     auto t = PLX_TEST_ARGS(PLX_Buffer_ToHost_Args);

@@ -61,10 +61,10 @@ TEST(CompatTest, CurrentHostLoadsNewerMinorPluginWithBiggerTable) {
   EXPECT_EQ((*plugin)->attributes().abi_major, 1);
   EXPECT_EQ((*plugin)->attributes().abi_minor, 3);
   EXPECT_EQ((*plugin)->attributes().version, "fixture-1.3");
-  // 1.2's statistics slot (left NULL) and one slot more than this host
-  // knows of: fine, never called.
+  // 1.2's statistics and asynchronous-execution slots (left NULL) and one
+  // slot more than this host knows of: fine, never called.
   EXPECT_EQ((*plugin)->api()->struct_size,
-            PLX_Api_STRUCT_SIZE_1_0 + 2 * sizeof(void*));
+            PLX_Api_STRUCT_SIZE_1_0 + 5 * sizeof(void*));
   EXPECT_EQ((*plugin)->api()->version.minor, 3);
   auto client = (*plugin)->CreateClient();
   ASSERT_TRUE(client.ok()) << client.status();

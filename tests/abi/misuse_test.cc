@@ -73,7 +73,11 @@ void SetRawEnum(E* field, int32_t value) {
   X(PLX_Executable_Execute)             \
   X(PLX_Executable_Serialize)           \
   X(PLX_Client_DeserializeExecutable)   \
-  X(PLX_CustomCall_Register)
+  X(PLX_CustomCall_Register)            \
+  X(PLX_Executable_Statistics)          \
+  X(PLX_Buffer_ReadyEvent)              \
+  X(PLX_Client_CreateUserEvent)         \
+  X(PLX_Event_Set)
 
 class MisuseTest : public ::testing::Test {
  protected:
@@ -181,6 +185,23 @@ TEST_F(MisuseTest, NullArgsToEverySlot) {
   api_->PLX_Error_Message(nullptr);
 }
 
+// The 1.0 size of the structs that grew since (their _STRUCT_SIZE_1_0).
+template <typename Args>
+size_t V1_0Size(size_t current) {
+  if constexpr (std::is_same_v<Args, PLX_Executable_Signature_Args>) {
+    return PLX_Executable_Signature_Args_STRUCT_SIZE_1_0;
+  } else if constexpr (std::is_same_v<Args, PLX_Client_BufferFromHost_Args>) {
+    return PLX_Client_BufferFromHost_Args_STRUCT_SIZE_1_0;
+  } else if constexpr (std::is_same_v<Args, PLX_Buffer_ToHost_Args>) {
+    return PLX_Buffer_ToHost_Args_STRUCT_SIZE_1_0;
+  } else if constexpr (std::is_same_v<Args, PLX_Buffer_CopyToDevice_Args>) {
+    return PLX_Buffer_CopyToDevice_Args_STRUCT_SIZE_1_0;
+  } else if constexpr (std::is_same_v<Args, PLX_Executable_Execute_Args>) {
+    return PLX_Executable_Execute_Args_STRUCT_SIZE_1_0;
+  }
+  return current;
+}
+
 TEST_F(MisuseTest, BadStructSizeToEverySlot) {
   // Zeroed storage larger than any args struct; only struct_size varies.
   alignas(16) unsigned char storage[4096];
@@ -198,13 +219,11 @@ TEST_F(MisuseTest, BadStructSizeToEverySlot) {
   };
   run(0, "0");
   run(size_t{1} << 20, "1048576");
-  // One byte short of each struct's v1.0 size: the message names it. (The
-  // v1.0 size is the _STRUCT_SIZE macro except for the structs grown since,
-  // which carry a _STRUCT_SIZE_1_0 macro.)
-#define PLX_V1_0_SIZE(slot)                                    \
-  (std::is_same_v<slot##_Args, PLX_Executable_Signature_Args>  \
-       ? size_t{PLX_Executable_Signature_Args_STRUCT_SIZE_1_0} \
-       : size_t{slot##_Args_STRUCT_SIZE})
+  // One byte short of each struct's smallest accepted size: the message
+  // names it. (That is the _STRUCT_SIZE macro except for the structs grown
+  // since 1.0, which carry a _STRUCT_SIZE_1_0 macro; a slot added later
+  // takes its own struct's size.)
+#define PLX_V1_0_SIZE(slot) V1_0Size<slot##_Args>(slot##_Args_STRUCT_SIZE)
 #define PLX_SHORT_SIZE(slot)                                          \
   {                                                                   \
     std::memset(storage, 0, sizeof(storage));                         \

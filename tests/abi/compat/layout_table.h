@@ -1,5 +1,6 @@
 /* Defines `const PlxLayoutEntry* PLX_LAYOUT_FN(size_t* n)`: a layout list
- * (PLX_LAYOUT_LIST, default the v1.0 one, compat/v1_0_layout.inc)
+ * (default the v1.0 one, compat/v1_0_layout.inc; PLX_LAYOUT_LIST_V1_1 and
+ * PLX_LAYOUT_LIST_V1_2 pick what those minors added)
  * evaluated against whichever plexa_c_api.h the including file was
  * compiled with. Included from C and from C++. */
 #ifndef PLEXA_TESTS_ABI_COMPAT_LAYOUT_TABLE_H_
@@ -19,8 +20,10 @@ static const PlxLayoutEntry kPlxLayoutEntries[] = {
   {#T "." #f, PLX_LAYOUT_EXACT, (uint64_t)offsetof(T, f)},
 #define PLX_LAYOUT_VALUE(v) {#v, PLX_LAYOUT_EXACT, (uint64_t)(v)},
 #define PLX_LAYOUT_MIN_SIZE(v) {#v, PLX_LAYOUT_AT_LEAST, (uint64_t)(v)},
-#ifdef PLX_LAYOUT_LIST_V1_1
+#if defined(PLX_LAYOUT_LIST_V1_1)
 #include "compat/v1_1_layout.inc"
+#elif defined(PLX_LAYOUT_LIST_V1_2)
+#include "compat/v1_2_layout.inc"
 #else
 #include "compat/v1_0_layout.inc"
 #endif

@@ -360,6 +360,9 @@ static const PLX_Api kApi = {
     PLX_CustomCall_Register,
 #if PLX_API_MINOR >= 2
     NULL, /* PLX_Executable_Statistics (1.2): not provided */
+    NULL, /* PLX_Buffer_ReadyEvent (1.2): not provided */
+    NULL, /* PLX_Client_CreateUserEvent (1.2): not provided */
+    NULL, /* PLX_Event_Set (1.2): not provided */
 #endif
 #if PLX_API_MINOR >= 3
     PluginPing,

@@ -39,8 +39,11 @@
  *    PLX_Executable_Signature_Args.program_shape. 1.2 (in progress: frozen
  *    in tests/abi/frozen when complete) adds element types (s4, u4, s2,
  *    u2, the f8 family, f4e2m1fn, f8e8m0fnu) and execution profiles
- *    (PLX_ProfilerExtension, PLX_CAPABILITY_PROFILER) and
- *    PLX_Executable_Statistics.
+ *    (PLX_ProfilerExtension, PLX_CAPABILITY_PROFILER),
+ *    PLX_Executable_Statistics, and asynchronous execution with explicit
+ *    dependencies (PLX_Buffer_ReadyEvent, PLX_Client_CreateUserEvent,
+ *    PLX_Event_Set, and wait_events on transfers and Execute: see
+ *    "Asynchronous execution" below).
  *  - Nothing throws or aborts across this boundary: bad input (NULL, a wrong
  *    struct_size, a mismatched size) is an error with a message.
  *  - "Thread-safe" below means: may be called concurrently from several
@@ -306,7 +309,10 @@ typedef PLX_Error* PLX_Client_Create_Fn(PLX_Client_Create_Args* args);
 
 /* Destroys a client. Every buffer and executable of the client must have
  * been destroyed first (FAILED_PRECONDITION otherwise, and nothing is
- * destroyed). Accepts NULL. */
+ * destroyed). \since 1.2: work still in flight (of buffers destroyed while
+ * it was pending) is waited for before the call returns; user events of
+ * the client that are not set yet are set first with CANCELLED, so that
+ * work waiting on them fails instead of hanging. Accepts NULL. */
 typedef struct PLX_Client_Destroy_Args {
   size_t struct_size;
   PLX_Extension* extension_start;
@@ -397,8 +403,11 @@ typedef struct PLX_Event_Await_Args {
 typedef PLX_Error* PLX_Event_Await_Fn(PLX_Event_Await_Args* args);
 
 /* Calls callback(error, user_arg) once when the event is ready — at once,
- * on the calling thread, if it already is; otherwise on a plugin thread.
- * The callback owns `error` (NULL on success). It must not block. */
+ * on the calling thread, if it already is; otherwise on the thread that
+ * makes it ready (a plugin thread, or for a user event the host thread
+ * calling PLX_Event_Set). The callback owns `error` (NULL on success). It
+ * must not block. Thread-safe: may be called from any thread, also
+ * concurrently with the event becoming ready. */
 typedef void PLX_Event_Callback(PLX_Error* error, void* user_arg);
 typedef struct PLX_Event_OnReady_Args {
   size_t struct_size;
@@ -419,7 +428,9 @@ typedef PLX_Error* PLX_Event_OnReady_Fn(PLX_Event_OnReady_Args* args);
  * (INVALID_ARGUMENT naming both sizes otherwise). The host memory may be
  * reused once `done_with_host_buffer` is ready (the event is optional:
  * pass a NULL out-pointer by leaving it NULL; then the call returns only
- * after the copy). Thread-safe. The buffer is owned by the caller:
+ * after the copy, having waited for wait_events if need be). The new
+ * buffer's ready event (PLX_Buffer_ReadyEvent) becomes ready with
+ * done_with_host_buffer. Thread-safe. The buffer is owned by the caller:
  * PLX_Buffer_Destroy; the event too: PLX_Event_Destroy. */
 typedef struct PLX_Client_BufferFromHost_Args {
   size_t struct_size;
@@ -431,8 +442,15 @@ typedef struct PLX_Client_BufferFromHost_Args {
   const PLX_ArrayShape* shape;
   PLX_Buffer* buffer;               /* out */
   PLX_Event** done_with_host_buffer; /* in: where to store the event, or NULL */
+  /* \since 1.2: the copy starts once every one of these events is ready
+   * (see "Asynchronous execution"); NULL/0: at once. */
+  PLX_Event* const* wait_events;
+  size_t num_wait_events;
 } PLX_Client_BufferFromHost_Args;
 #define PLX_Client_BufferFromHost_Args_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_Client_BufferFromHost_Args, num_wait_events)
+/* What a caller built against 1.0 or 1.1 passes (a callee accepts it). */
+#define PLX_Client_BufferFromHost_Args_STRUCT_SIZE_1_0 \
   PLX_STRUCT_SIZE(PLX_Client_BufferFromHost_Args, done_with_host_buffer)
 typedef PLX_Error* PLX_Client_BufferFromHost_Fn(
     PLX_Client_BufferFromHost_Args* args);
@@ -454,7 +472,10 @@ typedef PLX_Error* PLX_Buffer_Shape_Fn(PLX_Buffer_Shape_Args* args);
  * `host_minor_to_major` when not NULL. With dst == NULL only `dst_size` is
  * set to the bytes needed. Otherwise dst_size must be at least that. The
  * copy is asynchronous when `event` is not NULL (dst must stay valid until
- * the event is ready); synchronous otherwise. Thread-safe. */
+ * the event is ready; the call does not wait for a pending buffer, and the
+ * event carries the error of the work that failed to produce it);
+ * synchronous otherwise (the call waits for the buffer and wait_events and
+ * returns such an error itself). Thread-safe. */
 typedef struct PLX_Buffer_ToHost_Args {
   size_t struct_size;
   PLX_Extension* extension_start;
@@ -463,26 +484,46 @@ typedef struct PLX_Buffer_ToHost_Args {
   size_t dst_size; /* in: capacity of dst; out (dst == NULL): bytes needed */
   const int64_t* host_minor_to_major;
   PLX_Event** event; /* in: where to store the event, or NULL */
+  /* \since 1.2: the copy starts once the buffer and every one of these
+   * events are ready; NULL/0: once the buffer is. */
+  PLX_Event* const* wait_events;
+  size_t num_wait_events;
 } PLX_Buffer_ToHost_Args;
 #define PLX_Buffer_ToHost_Args_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_Buffer_ToHost_Args, num_wait_events)
+/* What a caller built against 1.0 or 1.1 passes (a callee accepts it). */
+#define PLX_Buffer_ToHost_Args_STRUCT_SIZE_1_0 \
   PLX_STRUCT_SIZE(PLX_Buffer_ToHost_Args, event)
 typedef PLX_Error* PLX_Buffer_ToHost_Fn(PLX_Buffer_ToHost_Args* args);
 
-/* Copies a buffer to another device of the same client. Thread-safe. */
+/* Copies a buffer to another device of the same client. Thread-safe.
+ * \since 1.2: the call does not wait for a pending source buffer (nor for
+ * wait_events): dst_buffer is returned at once and its ready event
+ * (PLX_Buffer_ReadyEvent) tells when the copy is done, or carries the
+ * error of the work that failed to produce the source. */
 typedef struct PLX_Buffer_CopyToDevice_Args {
   size_t struct_size;
   PLX_Extension* extension_start;
   PLX_Buffer* buffer;
   PLX_Device* dst_device;
   PLX_Buffer* dst_buffer; /* out, owned by the caller */
+  /* \since 1.2: the copy starts once every one of these events is ready. */
+  PLX_Event* const* wait_events;
+  size_t num_wait_events;
 } PLX_Buffer_CopyToDevice_Args;
 #define PLX_Buffer_CopyToDevice_Args_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_Buffer_CopyToDevice_Args, num_wait_events)
+/* What a caller built against 1.0 or 1.1 passes (a callee accepts it). */
+#define PLX_Buffer_CopyToDevice_Args_STRUCT_SIZE_1_0 \
   PLX_STRUCT_SIZE(PLX_Buffer_CopyToDevice_Args, dst_buffer)
 typedef PLX_Error* PLX_Buffer_CopyToDevice_Fn(
     PLX_Buffer_CopyToDevice_Args* args);
 
-/* Frees the buffer's device memory now; the handle stays valid and any
- * later use of its contents is a FAILED_PRECONDITION error ("deleted").
+/* Frees the buffer's device memory; the handle stays valid and any later
+ * use of its contents is a FAILED_PRECONDITION error ("deleted").
+ * \since 1.2: when work that produces the buffer or reads it is still
+ * pending (a transfer, a copy, an execution that was given it), the memory
+ * is freed when that work completes; the work is not disturbed.
  * Idempotent. Not thread-safe with other uses of the same buffer. */
 typedef struct PLX_Buffer_Delete_Args {
   size_t struct_size;
@@ -503,7 +544,8 @@ typedef struct PLX_Buffer_IsDeleted_Args {
   PLX_STRUCT_SIZE(PLX_Buffer_IsDeleted_Args, is_deleted)
 typedef PLX_Error* PLX_Buffer_IsDeleted_Fn(PLX_Buffer_IsDeleted_Args* args);
 
-/* Frees the handle (and the memory, if not deleted). Accepts NULL. */
+/* Frees the handle (and the memory, if not deleted: as PLX_Buffer_Delete,
+ * after the pending work that produces or reads it). Accepts NULL. */
 typedef struct PLX_Buffer_Destroy_Args {
   size_t struct_size;
   PLX_Extension* extension_start;
@@ -598,10 +640,19 @@ typedef PLX_Error* PLX_Executable_Signature_Fn(
  * that replica's device. outputs[r] is a caller-allocated array with room
  * for num_outputs (see Signature); the plugin fills it with new buffers
  * the caller owns. `donated` (optional) lists argument indices whose
- * buffers the executable may consume: they are deleted when the execution
- * completes. completion_events[r], when the array is given, receives an
- * event per replica, owned by the caller; when NULL, the call returns after
- * completion and an execution error is returned directly.
+ * buffers the executable may consume (reuse for its outputs): a donated
+ * buffer is invalid from the moment this call returns successfully (\since
+ * 1.2: any later use but Shape, IsDeleted, Delete and Destroy — ToHost,
+ * CopyToDevice, ReadyEvent, an argument of another Execute — is a
+ * FAILED_PRECONDITION naming it "donated"), and its memory belongs to the
+ * execution. A buffer donated in one replica must not appear twice in that
+ * replica's arguments. completion_events[r], when the array is given,
+ * receives an event per replica, owned by the caller, and (\since 1.2) the
+ * call does not wait for pending arguments or wait_events: the execution
+ * starts inside the plugin once they are ready, and its outputs' ready
+ * events tell when each is computed (or carry the error). When
+ * completion_events is NULL, the call returns after completion and an
+ * execution error is returned directly.
  * Thread-safe: several threads may execute one executable at once. */
 typedef struct PLX_Executable_Execute_Args {
   size_t struct_size;
@@ -615,8 +666,15 @@ typedef struct PLX_Executable_Execute_Args {
   PLX_Buffer** const* outputs; /* [num_replicas][num_outputs], filled */
   size_t num_outputs;          /* capacity of each outputs[r] */
   PLX_Event** completion_events; /* [num_replicas] or NULL */
+  /* \since 1.2: every replica starts once every one of these events (and
+   * its arguments) is ready. */
+  PLX_Event* const* wait_events;
+  size_t num_wait_events;
 } PLX_Executable_Execute_Args;
 #define PLX_Executable_Execute_Args_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_Executable_Execute_Args, num_wait_events)
+/* What a caller built against 1.0 or 1.1 passes (a callee accepts it). */
+#define PLX_Executable_Execute_Args_STRUCT_SIZE_1_0 \
   PLX_STRUCT_SIZE(PLX_Executable_Execute_Args, completion_events)
 typedef PLX_Error* PLX_Executable_Execute_Fn(PLX_Executable_Execute_Args* args);
 
@@ -775,6 +833,87 @@ typedef struct PLX_ProfilerExtension {
 #define PLX_ProfilerExtension_STRUCT_SIZE \
   PLX_STRUCT_SIZE(PLX_ProfilerExtension, callback)
 
+/* ------------------------------------ Asynchronous execution (1.2) */
+
+/* \since 1.2 (check PLX_API_HAS_SLOT; the three slots come together).
+ *
+ * Every buffer has a ready event: ready when its contents are defined, or
+ * carrying the error of the work that failed to produce them. Work on a
+ * buffer (ToHost, CopyToDevice, Execute) waits for the ready events of the
+ * buffers it reads and for the host's wait_events INSIDE the plugin: with
+ * an event out-pointer (done_with_host_buffer, ToHost's event,
+ * completion_events) or a buffer out (CopyToDevice), a call returns as
+ * soon as the work is queued, so the output of a pending execution can be
+ * passed straight to the next Execute. An error carried by an awaited
+ * event (a failed producer, a user event set with an error) fails the
+ * dependent work with that error: its outputs' ready events and its own
+ * event carry it. A plugin that works synchronously returns events that
+ * are already ready, and still honours wait_events (it waits for them
+ * inside the plugin, or queues the work until they are ready).
+ *
+ * Lifetimes under asynchrony:
+ *  - PLX_Buffer_Delete / PLX_Buffer_Destroy of a buffer with pending work
+ *    (a producer, or a consumer that was given it) free the memory only
+ *    when that work completes.
+ *  - A donated buffer is invalid the moment PLX_Executable_Execute returns
+ *    (see there).
+ *  - Host memory given to PLX_Client_BufferFromHost may be reused once its
+ *    done_with_host_buffer is ready; dst of an asynchronous ToHost is
+ *    written until its event is ready.
+ *  - PLX_Client_Destroy waits for work in flight (see there).
+ *
+ * A plugin built before these slots ignores the wait_events fields (it
+ * does not know them): a host must check PLX_API_HAS_SLOT(api,
+ * PLX_Client_CreateUserEvent) before relying on them, and otherwise wait
+ * for its events itself before the call. */
+
+/* A new event, owned by the caller, that becomes ready with the buffer
+ * (see above). Each call returns a new handle. A deleted or donated buffer
+ * is FAILED_PRECONDITION. Thread-safe; does not block. */
+typedef struct PLX_Buffer_ReadyEvent_Args {
+  size_t struct_size;
+  PLX_Extension* extension_start;
+  PLX_Buffer* buffer;
+  PLX_Event* event; /* out */
+} PLX_Buffer_ReadyEvent_Args;
+#define PLX_Buffer_ReadyEvent_Args_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_Buffer_ReadyEvent_Args, event)
+typedef PLX_Error* PLX_Buffer_ReadyEvent_Fn(PLX_Buffer_ReadyEvent_Args* args);
+
+/* A user event: created pending, owned by the caller (PLX_Event_Destroy),
+ * made ready by the host with PLX_Event_Set. Pass it in wait_events to
+ * make plugin work wait for something of the host's own. Destroying it
+ * before it is set sets it with CANCELLED (work waiting on it fails rather
+ * than hangs); so does PLX_Client_Destroy. Thread-safe. */
+typedef struct PLX_Client_CreateUserEvent_Args {
+  size_t struct_size;
+  PLX_Extension* extension_start;
+  PLX_Client* client;
+  PLX_Event* event; /* out */
+} PLX_Client_CreateUserEvent_Args;
+#define PLX_Client_CreateUserEvent_Args_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_Client_CreateUserEvent_Args, event)
+typedef PLX_Error* PLX_Client_CreateUserEvent_Fn(
+    PLX_Client_CreateUserEvent_Args* args);
+
+/* Makes a user event ready: with success (code PLX_Error_Code_OK), or
+ * carrying an error with `code` and `message` (message_size bytes, copied;
+ * may be NULL when 0). The callbacks waiting on it run on the calling
+ * thread, before the call returns. Setting an event that is not a user
+ * event is INVALID_ARGUMENT; setting one twice is FAILED_PRECONDITION.
+ * Thread-safe. */
+typedef struct PLX_Event_Set_Args {
+  size_t struct_size;
+  PLX_Extension* extension_start;
+  PLX_Event* event;
+  PLX_Error_Code code;
+  const char* message;
+  size_t message_size;
+} PLX_Event_Set_Args;
+#define PLX_Event_Set_Args_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_Event_Set_Args, message_size)
+typedef PLX_Error* PLX_Event_Set_Fn(PLX_Event_Set_Args* args);
+
 /* ---------------------------------------------------------- Custom calls */
 
 /* api_version 0: the seed's convention, `void target(void* out, void** in)`:
@@ -896,6 +1035,9 @@ typedef struct PLX_Api {
 
   /* \since 1.2 */
   PLX_Executable_Statistics_Fn* PLX_Executable_Statistics;
+  PLX_Buffer_ReadyEvent_Fn* PLX_Buffer_ReadyEvent;
+  PLX_Client_CreateUserEvent_Fn* PLX_Client_CreateUserEvent;
+  PLX_Event_Set_Fn* PLX_Event_Set;
 
   /* \since 1.3 */
   PLX_Plugin_Ping_Fn* PLX_Plugin_Ping;
@@ -904,8 +1046,7 @@ typedef struct PLX_Api {
 /* Size of the table a v1.0 plugin provides. */
 #define PLX_Api_STRUCT_SIZE_1_0 PLX_STRUCT_SIZE(PLX_Api, PLX_CustomCall_Register)
 /* Size of the table a v1.2 plugin provides. */
-#define PLX_Api_STRUCT_SIZE_1_2 \
-  PLX_STRUCT_SIZE(PLX_Api, PLX_Executable_Statistics)
+#define PLX_Api_STRUCT_SIZE_1_2 PLX_STRUCT_SIZE(PLX_Api, PLX_Event_Set)
 /* Size of the table a v1.3 plugin provides. */
 #define PLX_Api_STRUCT_SIZE_1_3 PLX_STRUCT_SIZE(PLX_Api, PLX_Plugin_Ping)
 #define PLX_Api_STRUCT_SIZE PLX_Api_STRUCT_SIZE_1_3
@@ -949,11 +1090,19 @@ PLX_STATIC_ASSERT(PLX_Api_STRUCT_SIZE_1_0 == PLX_SLOT_OFFSET(28),
 PLX_STATIC_ASSERT(offsetof(PLX_Api, PLX_Executable_Statistics) ==
                       PLX_SLOT_OFFSET(28),
                   "slot moved");
-PLX_STATIC_ASSERT(PLX_Api_STRUCT_SIZE_1_2 == PLX_SLOT_OFFSET(29),
-                  "v1.2 table size changed");
-PLX_STATIC_ASSERT(offsetof(PLX_Api, PLX_Plugin_Ping) == PLX_SLOT_OFFSET(29),
+PLX_STATIC_ASSERT(offsetof(PLX_Api, PLX_Buffer_ReadyEvent) ==
+                      PLX_SLOT_OFFSET(29),
                   "slot moved");
-PLX_STATIC_ASSERT(PLX_Api_STRUCT_SIZE_1_3 == PLX_SLOT_OFFSET(30),
+PLX_STATIC_ASSERT(offsetof(PLX_Api, PLX_Client_CreateUserEvent) ==
+                      PLX_SLOT_OFFSET(30),
+                  "slot moved");
+PLX_STATIC_ASSERT(offsetof(PLX_Api, PLX_Event_Set) == PLX_SLOT_OFFSET(31),
+                  "slot moved");
+PLX_STATIC_ASSERT(PLX_Api_STRUCT_SIZE_1_2 == PLX_SLOT_OFFSET(32),
+                  "v1.2 table size changed");
+PLX_STATIC_ASSERT(offsetof(PLX_Api, PLX_Plugin_Ping) == PLX_SLOT_OFFSET(32),
+                  "slot moved");
+PLX_STATIC_ASSERT(PLX_Api_STRUCT_SIZE_1_3 == PLX_SLOT_OFFSET(33),
                   "v1.3 table size changed");
 
 #ifdef __cplusplus
