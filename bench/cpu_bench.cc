@@ -32,7 +32,9 @@
 //                  [--python=/usr/bin/python3] [--torch-peer=PATH]
 //                  [--no-torch] [--programs=DIR]
 //   cpu_bench --hlo=FILE... [--dump-ir=DIR]   time any programs (random f32
-//                                             inputs), for reproducers
+//                                             inputs), for reproducers; with
+//                                             --baseline, a table of each
+//                                             beside the baseline plugin
 // The plugin is found as plexa run finds it ($PLEXA_PLUGIN_PATH, then beside
 // this program), else the one built with this tree.
 #include <sys/mman.h>
@@ -676,10 +678,7 @@ absl::StatusOr<Stats> MeasureSession(Session& s, double budget,
   // One more for the result check.
   absl::StatusOr<double> t = s.TimedRun(&keep);
   if (!t.ok()) return t.status();
-  if (keep.size() != 1) {
-    return absl::InternalError(
-        absl::StrCat("expected one output, got ", keep.size()));
-  }
+  if (keep.empty()) return absl::InternalError("the program has no output");
   absl::StatusOr<std::vector<float>> v = ToFloats(*keep[0]);
   if (!v.ok()) return v.status();
   *result = std::move(*v);
@@ -742,10 +741,13 @@ class Bench {
 
   // A "vs the baseline plugin" row: the same program and inputs on the
   // --baseline plugin, measured now.
+  // With `mine_out`, the check compares the two plugins' first outputs
+  // (max |difference| / (1 + |baseline|)).
   void BaselineRow(const std::string& workload, const std::string& file,
                    const std::vector<const std::vector<float>*>& inputs,
                    const Stats& mine, const std::string& mine_text,
-                   const std::string& check) {
+                   std::string check,
+                   const std::vector<float>* mine_out = nullptr) {
     if (baseline_ == nullptr) return;
     const std::string who = baseline_->plugin().attributes().name;
     absl::StatusOr<Session> s = MakeSession(*baseline_, Path(file), inputs);
@@ -754,6 +756,14 @@ class Bench {
     absl::StatusOr<Stats> base = MeasureSession(*s, f_.seconds, &out);
     if (!base.ok()) {
       return Fail(absl::StrCat(workload, " vs ", who), base.status());
+    }
+    if (mine_out != nullptr) {
+      double err = mine_out->size() == out.size() ? 0 : INFINITY;
+      for (size_t i = 0; i < out.size() && i < mine_out->size(); ++i) {
+        err = std::max(err, std::fabs(double{(*mine_out)[i]} - out[i]) /
+                                (1 + std::fabs(double{out[i]})));
+      }
+      check = Check(err, 1e-4);
     }
     PrintStats(absl::StrCat(who, " plugin"), *base);
     std::printf("  ratio (%s plugin time / Plexa time): %.2fx\n", who.c_str(),
@@ -771,7 +781,9 @@ class Bench {
     rows_.push_back({std::string(workload), "error", "", "", "", ""});
   }
 
+  // A program of --programs, or a path as given (with a '/').
   std::string Path(absl::string_view file) const {
+    if (absl::StrContains(file, '/')) return std::string(file);
     return absl::StrCat(f_.programs, "/", file);
   }
 
@@ -1302,6 +1314,33 @@ class Bench {
     // The ratio column of this row is against PyTorch's eager add.
   }
 
+  // --hlo with --baseline: each program (random f32 inputs in [-1, 1)) on
+  // the plugin and on the baseline, a row each, their results compared.
+  void Programs(const std::vector<std::string>& files) {
+    for (const std::string& file : files) {
+      const std::string name(
+          absl::StripSuffix(file.substr(file.find_last_of('/') + 1), ".hlo"));
+      std::printf("\n== %s ==\n", name.c_str());
+      auto exe = CompileFile(client_, Path(file));
+      if (!exe.ok()) return Fail(name, exe.status());
+      std::vector<std::vector<float>> data;
+      int seed = 71;
+      for (const Shape& p : (*exe)->parameter_shapes()) {
+        data.push_back(RandomVector(ShapeUtil::ElementsIn(p), 1, seed++));
+      }
+      std::vector<const std::vector<float>*> inputs;
+      for (const std::vector<float>& d : data) inputs.push_back(&d);
+      absl::StatusOr<Session> s = MakeSession(client_, Path(file), inputs);
+      if (!s.ok()) return Fail(name, s.status());
+      std::vector<float> out;
+      absl::StatusOr<Stats> mine = MeasureSession(*s, f_.seconds, &out);
+      if (!mine.ok()) return Fail(name, mine.status());
+      PrintStats("Plexa", *mine);
+      BaselineRow(name, file, inputs, *mine, FormatTime(mine->median), "",
+                  &out);
+    }
+  }
+
   void PrintTable() const {
     std::printf(
         "\n| workload | Plexa | peer | ratio | target | check | other "
@@ -1438,7 +1477,7 @@ int Main(int argc, char** argv) {
               v->patch,
               v->cpu_runtime == DNNL_RUNTIME_OMP ? "OpenMP" : "other");
 
-  if (!flags->hlo.empty()) {
+  if (!flags->hlo.empty() && flags->baseline.empty()) {
     for (const std::string& path : flags->hlo) {
       if (absl::Status st = TimeHloFile(**client, path, flags->seconds);
           !st.ok()) {
@@ -1467,6 +1506,11 @@ int Main(int argc, char** argv) {
     baseline = std::move(*base);
   }
   Bench bench(*flags, std::move(torch), **client, baseline.get());
+  if (!flags->hlo.empty()) {  // with --baseline
+    bench.Programs(flags->hlo);
+    bench.PrintTable();
+    return 0;
+  }
   if (flags->Want("dot")) {
     bench.Dot(1024);
     bench.Dot(2048);

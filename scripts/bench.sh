@@ -102,6 +102,19 @@ run "oneDNN plugin, all_convolutions=1 relaxed_nan=1" \
   --baseline=$plugins/libplexa_plugin_cpu.so \
   --plugin-option=all_convolutions=1 --plugin-option=relaxed_nan=1 "$@" \
   --only=conv,resnet,softmax
+# The memory-bound programs the oneDNN plugin maps by default (pools,
+# concatenation, channels-last batch norm, transpose, row sums) and those it
+# leaves to the CPU plugin as measured slower on oneDNN (NCHW batch norm,
+# layer norm, gelu), here all on oneDNN (all_primitives=1): the evidence
+# for docs/onednn.md's policy. relaxed_nan=1 for the max pool.
+run "oneDNN plugin, all_primitives=1 relaxed_nan=1: memory-bound programs" \
+  --plugin=$plugins/libplexa_plugin_onednn.so \
+  --baseline=$plugins/libplexa_plugin_cpu.so \
+  --plugin-option=all_primitives=1 --plugin-option=relaxed_nan=1 \
+  $(for p in max_pool avg_pool concat batch_norm_training_nhwc transpose \
+             row_sum batch_norm_training layer_norm gelu; do
+      echo "--hlo=$p.hlo"; done) \
+  $(printf '%s\n' "$@" | grep -- '^--seconds=' || true)
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 echo

@@ -56,8 +56,8 @@ struct MatchOptions {
   int64_t min_elements = 1 << 16;
   // Also the patterns oneDNN 2.6 runs slower than the CPU plugin's fused
   // loops on this machine (docs/onednn.md has the numbers): layer norm,
-  // standalone unary elementwise ops and gelu, binary ops, and batch norms
-  // whose features are not the innermost dimension.
+  // reductions, standalone unary elementwise ops and gelu, binary ops, and
+  // batch norms whose features are not the innermost dimension.
   bool all_primitives = false;
 };
 

@@ -16,8 +16,9 @@
 //                 fewer elements stay on the CPU plugin (default 65536;
 //                 0 maps every one)
 //   all_primitives  1: also what oneDNN runs slower than the CPU plugin's
-//                 fused loops here (layer norm, standalone eltwise and
-//                 binary ops, channels-first batch norm); default 0
+//                 fused loops here (layer norm, reductions, standalone
+//                 eltwise and binary ops, channels-first batch norm);
+//                 default 0
 //   all_convolutions  1: also the f32 convolutions the CPU plugin runs with
 //                 its Winograd kernel (faster than oneDNN 2.6's direct
 //                 ones here); default 0: those stay on the CPU plugin
