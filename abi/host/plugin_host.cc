@@ -242,6 +242,28 @@ bool Plugin::HasAsyncEvents() const {
          PLX_API_HAS_SLOT(api_, PLX_Event_Set);
 }
 
+bool Plugin::HasMemories() const {
+  return PLX_API_HAS_SLOT(api_, PLX_Device_Memories) &&
+         PLX_API_HAS_SLOT(api_, PLX_Memory_Describe) &&
+         PLX_API_HAS_SLOT(api_, PLX_Memory_Statistics) &&
+         PLX_API_HAS_SLOT(api_, PLX_Client_PreferredLayout) &&
+         PLX_API_HAS_SLOT(api_, PLX_Buffer_Layout);
+}
+
+std::string MemoryKindName(int64_t kind) {
+  switch (kind) {
+    case PLX_MemoryKind_DEVICE:
+      return "device";
+    case PLX_MemoryKind_HOST_VISIBLE:
+      return "host_visible";
+    case PLX_MemoryKind_HOST:
+      return "host";
+    default:
+      return absl::StrCat("kind ", kind, " (unknown to ABI ", PLX_API_MAJOR,
+                          ".", PLX_API_MINOR, ")");
+  }
+}
+
 // ------------------------------------------------------------------ Event
 
 Event::~Event() {
@@ -466,6 +488,169 @@ absl::StatusOr<Client::Upload> Client::UploadLiteral(const Literal& literal,
   return upload;
 }
 
+namespace {
+absl::Status NoMemories(const Plugin& plugin, absl::string_view what) {
+  const PLX_Api* api = plugin.api();
+  return absl::UnimplementedError(
+      absl::StrCat("plugin '", plugin.path(), "' (ABI ", api->version.major,
+                   ".", api->version.minor,
+                   ") has no memory and layout slots (ABI 1.2): ", what));
+}
+}  // namespace
+
+absl::StatusOr<std::vector<MemoryInfo>> Client::Memories(
+    int64_t device_index) const {
+  if (!plugin_->HasMemories()) {
+    return NoMemories(*plugin_, "it cannot list memories");
+  }
+  PLEXA_RETURN_IF_ERROR(CheckDeviceIndex(device_index, devices_.size()));
+  const PLX_Api* api = plugin_->api();
+  auto args = PLX_ARGS(PLX_Device_Memories_Args);
+  args.device = devices_[device_index].handle;
+  RETURN_IF_PLX_ERROR(api, api->PLX_Device_Memories(&args));
+  if (args.num_memories == 0 || args.memories == nullptr) {
+    return absl::InternalError(absl::StrCat(
+        "plugin '", plugin_->path(), "' lists no memory for device ",
+        devices_[device_index].id, " (every device has its default memory)"));
+  }
+  std::vector<MemoryInfo> out;
+  for (size_t i = 0; i < args.num_memories; ++i) {
+    auto d = PLX_ARGS(PLX_Memory_Describe_Args);
+    d.memory = args.memories[i];
+    RETURN_IF_PLX_ERROR(api, api->PLX_Memory_Describe(&d));
+    MemoryInfo m;
+    m.handle = args.memories[i];
+    m.id = d.id;
+    // Read as an integer: a newer plugin may send a kind this host's enum
+    // does not have.
+    int32_t raw;
+    std::memcpy(&raw, &d.kind, sizeof(raw));
+    m.kind = raw;
+    m.kind_name = d.kind_name != nullptr ? d.kind_name : "";
+    m.device_index = device_index;
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+absl::StatusOr<MemoryStatistics> Client::GetMemoryStatistics(
+    const MemoryInfo& memory) const {
+  if (!plugin_->HasMemories()) {
+    return NoMemories(*plugin_, "no memory statistics");
+  }
+  const PLX_Api* api = plugin_->api();
+  auto args = PLX_ARGS(PLX_Memory_Statistics_Args);
+  args.memory = memory.handle;
+  RETURN_IF_PLX_ERROR(api, api->PLX_Memory_Statistics(&args));
+  MemoryStatistics s;
+  s.bytes_in_use = args.bytes_in_use;
+  s.peak_bytes_in_use = args.peak_bytes_in_use;
+  s.bytes_limit = args.bytes_limit;
+  s.num_allocs = args.num_allocs;
+  s.largest_alloc_size = args.largest_alloc_size;
+  return s;
+}
+
+namespace {
+// A PLX_Layout the plugin filled, read back (checked like any input).
+absl::StatusOr<Layout> ReadLayout(const PLX_Layout& l, int64_t rank,
+                                  absl::string_view what) {
+  return abi::LayoutFromAbi(&l, rank, what);
+}
+}  // namespace
+
+absl::StatusOr<Layout> Client::PreferredLayout(PrimitiveType type,
+                                               absl::Span<const int64_t> dims,
+                                               PLX_Memory* memory) const {
+  if (!plugin_->HasMemories()) {
+    return NoMemories(*plugin_, "no preferred layouts");
+  }
+  const PLX_Api* api = plugin_->api();
+  PLX_Layout layout{};
+  layout.struct_size = PLX_Layout_STRUCT_SIZE;
+  auto args = PLX_ARGS(PLX_Client_PreferredLayout_Args);
+  args.client = client_.get();
+  args.memory = memory;
+  args.element_type = static_cast<PLX_Type>(type);
+  args.dims = dims.data();
+  args.num_dims = dims.size();
+  args.layout = &layout;
+  RETURN_IF_PLX_ERROR(api, api->PLX_Client_PreferredLayout(&args));
+  return ReadLayout(layout, static_cast<int64_t>(dims.size()),
+                    "PLX_Client_PreferredLayout result");
+}
+
+absl::StatusOr<std::unique_ptr<Buffer>> Client::BufferFromHostData(
+    const void* data, size_t data_size, const Shape& shape,
+    absl::Span<const int64_t> byte_strides, const UploadOptions& options) {
+  PLEXA_RETURN_IF_ERROR(
+      CheckDeviceIndex(options.device_index, devices_.size()));
+  const bool has_memories = plugin_->HasMemories();
+  if (!has_memories &&
+      (options.memory != nullptr || options.device_layout.has_value())) {
+    return NoMemories(*plugin_,
+                      "it cannot place a buffer on a memory or in "
+                      "a requested device layout");
+  }
+  Shape host_shape = shape;
+  std::vector<uint8_t> gathered;
+  if (!byte_strides.empty()) {
+    host_shape.clear_layout();
+    LayoutUtil::SetToDefaultLayout(&host_shape);
+    if (!has_memories) {
+      // An older plugin would not read byte_strides: gather here.
+      PLEXA_ASSIGN_OR_RETURN(
+          abi::StridedView view,
+          abi::AnalyzeStrides(host_shape, byte_strides, "BufferFromHostData"));
+      if (data_size < static_cast<size_t>(view.max_offset - view.min_offset)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("BufferFromHostData: data_size ", data_size,
+                         " is less than the strides reach"));
+      }
+      gathered.resize(ShapeUtil::ByteSizeOf(host_shape));
+      abi::GatherStrided(static_cast<const uint8_t*>(data), host_shape,
+                         byte_strides, gathered.data());
+      data = gathered.data();
+      data_size = gathered.size();
+      byte_strides = {};
+    }
+  }
+  abi::ArrayShapeStorage abi_shape;
+  PLEXA_RETURN_IF_ERROR(abi_shape.Set(host_shape));
+  if (!byte_strides.empty()) {
+    abi_shape.view.minor_to_major = nullptr;
+    abi_shape.view.layout = nullptr;
+  }
+  abi::LayoutStorage layout_storage;
+  PLX_Layout device_layout{};
+  if (options.device_layout.has_value()) {
+    layout_storage.Set(*options.device_layout);
+    device_layout.struct_size = PLX_Layout_STRUCT_SIZE;
+    layout_storage.Fill(&device_layout);
+  }
+  // A 1.0/1.1 plugin gets the struct size it knows.
+  auto args = MakeArgs<PLX_Client_BufferFromHost_Args>(
+      has_memories ? PLX_Client_BufferFromHost_Args_STRUCT_SIZE
+                   : PLX_Client_BufferFromHost_Args_STRUCT_SIZE_1_0);
+  args.client = client_.get();
+  args.device = options.memory != nullptr
+                    ? nullptr
+                    : devices_[options.device_index].handle;
+  args.data = data;
+  args.data_size = data_size;
+  args.shape = &abi_shape.view;
+  if (has_memories) {
+    args.memory = options.memory;
+    args.byte_strides = byte_strides.empty() ? nullptr : byte_strides.data();
+    args.num_byte_strides = byte_strides.size();
+    args.device_layout =
+        options.device_layout.has_value() ? &device_layout : nullptr;
+  }
+  RETURN_IF_PLX_ERROR(plugin_->api(),
+                      plugin_->api()->PLX_Client_BufferFromHost(&args));
+  return std::unique_ptr<Buffer>(new Buffer(plugin_, client_, args.buffer));
+}
+
 absl::StatusOr<std::unique_ptr<Event>> Client::CreateUserEvent() {
   const PLX_Api* api = plugin_->api();
   if (!plugin_->HasAsyncEvents()) {
@@ -587,6 +772,26 @@ absl::StatusOr<Shape> Buffer::shape() const {
   args.buffer = buffer_;
   RETURN_IF_PLX_ERROR(plugin_->api(), plugin_->api()->PLX_Buffer_Shape(&args));
   return ShapeFromAbi(args.shape, "PLX_Buffer_Shape result");
+}
+
+absl::StatusOr<Buffer::Placement> Buffer::GetPlacement() const {
+  if (!plugin_->HasMemories()) {
+    return NoMemories(*plugin_, "no buffer layouts");
+  }
+  PLEXA_ASSIGN_OR_RETURN(Shape s, shape());
+  const PLX_Api* api = plugin_->api();
+  PLX_Layout layout{};
+  layout.struct_size = PLX_Layout_STRUCT_SIZE;
+  auto args = PLX_ARGS(PLX_Buffer_Layout_Args);
+  args.buffer = buffer_;
+  args.layout = &layout;
+  RETURN_IF_PLX_ERROR(api, api->PLX_Buffer_Layout(&args));
+  Placement p;
+  PLEXA_ASSIGN_OR_RETURN(
+      p.layout, ReadLayout(layout, static_cast<int64_t>(s.dimensions().size()),
+                           "PLX_Buffer_Layout result"));
+  p.memory = args.memory;
+  return p;
 }
 
 absl::StatusOr<Literal> Buffer::ToLiteral() const {

@@ -74,6 +74,11 @@ class Plugin : public std::enable_shared_from_this<Plugin> {
   // wait_events. Without them (a 1.0/1.1 plugin) the host library waits for
   // a call's wait list itself, on the calling thread, before the call.
   bool HasAsyncEvents() const;
+  // The ABI 1.2 memory and layout slots (PLX_Device_Memories ...
+  // PLX_Buffer_Layout) and the fields memory, byte_strides and
+  // device_layout of PLX_Client_BufferFromHost_Args, which a plugin
+  // without them would not read.
+  bool HasMemories() const;
 
   absl::Status RegisterCustomCall(const std::string& name, void* function,
                                   int32_t api_version,
@@ -103,6 +108,32 @@ struct DeviceInfo {
   int64_t id = 0;
   std::string kind;
   uint64_t memory_bytes = 0;
+};
+
+// One of a device's memories (ABI 1.2).
+struct MemoryInfo {
+  PLX_Memory* handle = nullptr;
+  int64_t id = 0;
+  // The PLX_MemoryKind value as the plugin gave it: a later minor may add
+  // kinds this host does not know (MemoryKindName says so).
+  int64_t kind = 0;
+  std::string kind_name;  // the plugin's own name ("device", ...)
+  int64_t device_index = 0;
+};
+// "device", "host_visible", "host", or "kind N (unknown to ABI 1.x)".
+std::string MemoryKindName(int64_t kind);
+
+struct MemoryStatistics {
+  int64_t bytes_in_use = -1, peak_bytes_in_use = -1, bytes_limit = -1,
+          num_allocs = -1, largest_alloc_size = -1;
+};
+
+// Where and how an upload lands (ABI 1.2 fields of
+// PLX_Client_BufferFromHost_Args).
+struct UploadOptions {
+  int64_t device_index = 0;
+  PLX_Memory* memory = nullptr;         // null: the device's default memory
+  std::optional<Layout> device_layout;  // unset: the host data's layout
 };
 
 struct CompileOptions {
@@ -187,6 +218,25 @@ class Client {
   absl::StatusOr<Upload> BufferFromLiteralAsync(const Literal& literal,
                                                 int64_t device_index = 0,
                                                 WaitList wait = {});
+  // ABI 1.2 (UNIMPLEMENTED, naming the plugin's ABI, without the memory
+  // slots): the memories of device `device_index`, the default first.
+  absl::StatusOr<std::vector<MemoryInfo>> Memories(int64_t device_index) const;
+  absl::StatusOr<MemoryStatistics> GetMemoryStatistics(
+      const MemoryInfo& memory) const;
+  // The layout the plugin prefers for `type` and `dims` on `memory` (null:
+  // the first device's default memory).
+  absl::StatusOr<Layout> PreferredLayout(PrimitiveType type,
+                                         absl::Span<const int64_t> dims,
+                                         PLX_Memory* memory = nullptr) const;
+  // A synchronous upload of host data: dense as `shape` says (its layout)
+  // when byte_strides is empty, else a strided view with `data` at element
+  // [0, ..., 0] (shape's layout ignored) and data_size the bytes it spans.
+  // With a plugin without the memory slots, strides are gathered on the
+  // host and a memory or device layout is UNIMPLEMENTED.
+  absl::StatusOr<std::unique_ptr<Buffer>> BufferFromHostData(
+      const void* data, size_t data_size, const Shape& shape,
+      absl::Span<const int64_t> byte_strides,
+      const UploadOptions& options = {});
   // A copy to another device of this client; the copy's ReadyEvent tells
   // when it is done.
   absl::StatusOr<std::unique_ptr<Buffer>> CopyToDevice(const Buffer& buffer,
@@ -222,6 +272,13 @@ class Buffer {
   // the work that failed to produce them). For a plugin without the 1.2
   // slots: an event already ready.
   absl::StatusOr<std::unique_ptr<Event>> ReadyEvent() const;
+  // ABI 1.2: the buffer's layout on the device (structured: tiles,
+  // element size, memory space) and the memory it lives in.
+  struct Placement {
+    Layout layout;
+    PLX_Memory* memory = nullptr;
+  };
+  absl::StatusOr<Placement> GetPlacement() const;
   // An asynchronous download into *out (given the buffer's shape in the
   // default layout here); *out must stay alive until the event is ready.
   absl::StatusOr<std::unique_ptr<Event>> ToLiteralAsync(

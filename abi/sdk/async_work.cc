@@ -63,14 +63,34 @@ std::shared_ptr<Event> JoinEvents(const EventList& events) {
 
 std::shared_ptr<BufferSlot> BufferSlot::Wrap(std::unique_ptr<Buffer> impl) {
   auto slot = std::make_shared<BufferSlot>(impl->shape(), impl->device(),
-                                           impl->ready_event());
+                                           impl->ready_event(), impl->memory());
+  std::lock_guard<std::mutex> lock(slot->mu_);
+  slot->Account(impl.get());
   slot->impl_ = std::move(impl);
   return slot;
 }
 
-std::shared_ptr<BufferSlot> BufferSlot::Pending(Shape shape, Device* device) {
-  return std::make_shared<BufferSlot>(std::move(shape), device,
-                                      Event::Create());
+BufferSlot::~BufferSlot() {
+  std::lock_guard<std::mutex> lock(mu_);
+  Unaccount();
+}
+
+void BufferSlot::Account(Buffer* impl) {
+  accounted_in_ = impl->memory();
+  accounted_bytes_ = static_cast<int64_t>(impl->on_device_size());
+  accounted_in_->RecordAllocation(accounted_bytes_);
+}
+
+void BufferSlot::Unaccount() {
+  if (accounted_in_ == nullptr) return;
+  accounted_in_->RecordFree(accounted_bytes_);
+  accounted_in_ = nullptr;
+}
+
+std::shared_ptr<BufferSlot> BufferSlot::Pending(Shape shape, Device* device,
+                                                Memory* memory) {
+  return std::make_shared<BufferSlot>(std::move(shape), device, Event::Create(),
+                                      memory);
 }
 
 std::shared_ptr<BufferSlot> BufferSlot::Failed(Shape shape, Device* device,
@@ -92,6 +112,7 @@ void BufferSlot::Fulfil(absl::StatusOr<std::unique_ptr<Buffer>> buffer) {
   std::shared_ptr<Event> produced = (*buffer)->ready_event();
   {
     std::lock_guard<std::mutex> lock(mu_);
+    Account(buffer->get());
     impl_ = std::move(*buffer);
   }
   Forward(produced, ready_);
@@ -136,6 +157,7 @@ void BufferSlot::MaybeFree() {
     } else {
       freed_ = true;
       to_free = impl_.get();
+      Unaccount();
     }
   }
   if (wait_for_producer) {
@@ -155,6 +177,9 @@ bool BufferSlot::IsDeleted() const {
 void BufferSlot::MarkDonated() {
   std::lock_guard<std::mutex> lock(mu_);
   donated_ = true;
+  // Its memory now belongs to the execution (and to the output that
+  // reuses it, which is counted in its own right).
+  Unaccount();
 }
 
 bool BufferSlot::donated() const {

@@ -49,16 +49,25 @@ class BufferSlot : public std::enable_shared_from_this<BufferSlot> {
   // A buffer the plugin made (its ready event is the buffer's).
   static std::shared_ptr<BufferSlot> Wrap(std::unique_ptr<Buffer> impl);
   // A buffer whose contents will come from queued work: Fulfil gives it.
-  static std::shared_ptr<BufferSlot> Pending(Shape shape, Device* device);
+  // `memory`: one of device's; null: its default memory.
+  static std::shared_ptr<BufferSlot> Pending(Shape shape, Device* device,
+                                             Memory* memory = nullptr);
   // A buffer whose producer failed before it started (ready with `error`).
   static std::shared_ptr<BufferSlot> Failed(Shape shape, Device* device,
                                             absl::Status error);
 
-  BufferSlot(Shape shape, Device* device, std::shared_ptr<Event> ready)
-      : shape_(std::move(shape)), device_(device), ready_(std::move(ready)) {}
+  BufferSlot(Shape shape, Device* device, std::shared_ptr<Event> ready,
+             Memory* memory = nullptr)
+      : shape_(std::move(shape)),
+        device_(device),
+        memory_(memory != nullptr ? memory : device->default_memory()),
+        ready_(std::move(ready)) {}
+  // Whatever memory the plugin's buffer still holds is no longer counted.
+  ~BufferSlot();
 
   const Shape& shape() const { return shape_; }
   Device* device() const { return device_; }
+  Memory* memory() const { return memory_; }
   const std::shared_ptr<Event>& ready() const { return ready_; }
   // The plugin's buffer; null while queued work has not produced it, or
   // when that work failed. Once the ready event is ready it no longer
@@ -89,17 +98,24 @@ class BufferSlot : public std::enable_shared_from_this<BufferSlot> {
 
  private:
   void MaybeFree();
+  // Counts the plugin's buffer in its memory (ABI 1.2 statistics) from
+  // when the slot gets it until it is freed or donated.
+  void Account(Buffer* impl);  // called with mu_ held
+  void Unaccount();            // called with mu_ held
 
   const Shape shape_;
   Device* const device_;
+  Memory* const memory_;
   const std::shared_ptr<Event> ready_;
   mutable std::mutex mu_;
-  std::unique_ptr<Buffer> impl_;   // guarded by mu_
-  int64_t uses_ = 0;               // guarded by mu_
-  bool delete_requested_ = false;  // guarded by mu_
-  bool donated_ = false;           // guarded by mu_
-  bool freed_ = false;             // guarded by mu_
-  bool free_scheduled_ = false;    // guarded by mu_
+  std::unique_ptr<Buffer> impl_;    // guarded by mu_
+  int64_t uses_ = 0;                // guarded by mu_
+  bool delete_requested_ = false;   // guarded by mu_
+  bool donated_ = false;            // guarded by mu_
+  bool freed_ = false;              // guarded by mu_
+  bool free_scheduled_ = false;     // guarded by mu_
+  Memory* accounted_in_ = nullptr;  // guarded by mu_
+  int64_t accounted_bytes_ = 0;     // guarded by mu_
 };
 
 class WorkQueue {

@@ -1,5 +1,6 @@
 // The C entry points for errors, the plugin, clients, devices, events and
 // buffers (see entry_util.h).
+#include <cstring>
 #include <limits>
 #include <mutex>
 #include <string>
@@ -12,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "core/base/status_macros.h"
 #include "core/ir/memory_limit.h"
+#include "core/literal/literal.h"
 #include "core/proto/module_proto.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
@@ -131,11 +133,13 @@ PLX_Error* ClientCreate(PLX_Client_Create_Args* args) {
     auto* h = new PLX_Client;
     h->memory_limit_bytes = *limit;
     h->impl = std::move(*client);
+    int64_t next_memory_id = 0;
     for (Device* d : h->impl->devices()) {
       auto dh = std::make_unique<PLX_Device>();
       dh->impl = d;
       dh->client = h;
       FillNamedValues(d->attributes(), &dh->attributes);
+      AddMemoryHandles(dh.get(), &next_memory_id);
       h->devices.push_back(dh.get());
       RegisterHandle(dh.get(), HandleKind::kDevice);
       h->device_handles.push_back(std::move(dh));
@@ -172,7 +176,10 @@ PLX_Error* ClientDestroy(PLX_Client_Destroy_Args* args) {
       }
     }
     c->queue->Drain();
-    for (auto& d : c->device_handles) UnregisterHandle(d.get());
+    for (auto& d : c->device_handles) {
+      for (auto& m : d->memory_handles) UnregisterHandle(m.get());
+      UnregisterHandle(d.get());
+    }
     UnregisterHandle(c);
     delete c;
     return absl::OkStatus();
@@ -366,6 +373,108 @@ absl::StatusOr<BufferSlot*> UsableBuffer(PLX_Buffer* buffer, const char* fn,
   return buffer->slot.get();
 }
 
+// What BufferFromHost hands the plugin: the host data as the plugin takes
+// it (the caller's memory, or a staging copy gathered from strides or
+// converted to the requested device layout) and its shape.
+struct HostArray {
+  const void* data = nullptr;
+  Shape shape;
+  // Owns `data` when it is a staging copy (shared with queued work).
+  std::shared_ptr<std::vector<uint8_t>> staging;
+};
+
+// Reads the caller's data, byte_strides and device_layout (the 1.2 fields
+// only when struct_size covers them).
+absl::StatusOr<HostArray> ReadHostArray(
+    const PLX_Client_BufferFromHost_Args* args, const Client& client,
+    int64_t memory_limit_bytes, const char* fn) {
+  HostArray out;
+  PLEXA_ASSIGN_OR_RETURN(out.shape, ReadArrayShape(args->shape, fn));
+  PLEXA_RETURN_IF_ERROR(CheckShapeFitsLimit(out.shape, memory_limit_bytes,
+                                            absl::StrCat(fn, ": shape")));
+  const bool has_1_2 =
+      args->struct_size >=
+      PLX_STRUCT_SIZE(PLX_Client_BufferFromHost_Args, device_layout);
+  const int64_t* strides = has_1_2 ? args->byte_strides : nullptr;
+  const PLX_Layout* device_layout = has_1_2 ? args->device_layout : nullptr;
+  const size_t needed = ShapeUtil::ByteSizeOf(out.shape);
+  if (strides != nullptr) {
+    if (args->shape->minor_to_major != nullptr ||
+        args->shape->layout != nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(fn,
+                       ": byte_strides are given, so shape->minor_to_major "
+                       "and shape->layout must be NULL"));
+    }
+    const auto span = absl::MakeConstSpan(strides, args->num_byte_strides);
+    PLEXA_ASSIGN_OR_RETURN(abi::StridedView view,
+                           abi::AnalyzeStrides(out.shape, span, fn));
+    const uint64_t reach =
+        static_cast<uint64_t>(view.max_offset - view.min_offset);
+    if (args->data_size < reach) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(fn, ": data_size is ", args->data_size,
+                       " bytes but the strides {", absl::StrJoin(span, ","),
+                       "} of ", out.shape.ToString(), " reach ", reach));
+    }
+    if (args->data == nullptr && reach > 0) {
+      return absl::InvalidArgumentError(absl::StrCat(fn, ": data is NULL"));
+    }
+    const auto* origin = static_cast<const uint8_t*>(args->data);
+    if (view.dense) {
+      // A dense array in another dimension order: that order is its
+      // layout, and no copy is needed.
+      *out.shape.mutable_layout() = LayoutUtil::MakeLayout(view.minor_to_major);
+      out.data = origin + view.min_offset;
+    } else {
+      out.staging = std::make_shared<std::vector<uint8_t>>(needed);
+      abi::GatherStrided(origin, out.shape, span, out.staging->data());
+      out.data = out.staging->data();
+    }
+  } else {
+    if (args->data_size != needed) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(fn, ": data_size is ", args->data_size, " bytes but ",
+                       out.shape.ToString(), " needs ", needed));
+    }
+    if (args->data == nullptr && needed > 0) {
+      return absl::InvalidArgumentError(absl::StrCat(fn, ": data is NULL"));
+    }
+    out.data = args->data;
+  }
+  if (device_layout != nullptr) {
+    const std::string what = absl::StrCat(fn, ": device_layout");
+    PLEXA_ASSIGN_OR_RETURN(
+        Layout layout,
+        abi::LayoutFromAbi(device_layout,
+                           static_cast<int64_t>(out.shape.dimensions().size()),
+                           what));
+    if (layout.memory_space() != 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, " has memory space ", layout.memory_space(),
+                       "; name the memory in the memory field instead"));
+    }
+    Shape device_shape = out.shape;
+    *device_shape.mutable_layout() = layout;
+    PLEXA_RETURN_IF_ERROR(
+        LayoutUtil::ValidateLayoutForShape(layout, device_shape));
+    if (absl::Status s = client.CheckDeviceLayout(device_shape); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(what, ": ", s.message()));
+    }
+    if (!(device_shape.layout() == out.shape.layout())) {
+      // Converted on the host, before the plugin sees it.
+      Literal host(out.shape);
+      std::memcpy(host.mutable_data().data(), out.data, needed);
+      PLEXA_ASSIGN_OR_RETURN(Literal converted, host.Relayout(layout));
+      out.staging = std::make_shared<std::vector<uint8_t>>(
+          converted.data().begin(), converted.data().end());
+      out.data = out.staging->data();
+    }
+    out.shape = std::move(device_shape);
+  }
+  return out;
+}
+
 PLX_Error* ClientBufferFromHost(PLX_Client_BufferFromHost_Args* args) {
   constexpr const char* fn = "PLX_Client_BufferFromHost";
   return Guard(fn, [&]() -> absl::Status {
@@ -373,33 +482,47 @@ PLX_Error* ClientBufferFromHost(PLX_Client_BufferFromHost_Args* args) {
     PLX_CHECK_ARGS_SIZE(PLX_Client_BufferFromHost_Args_STRUCT_SIZE_1_0, fn);
     PLEXA_RETURN_IF_ERROR(
         CheckHandle(args->client, HandleKind::kClient, fn, "client"));
-    auto device = ResolveDevice(args->client, args->device, fn);
+    PLX_Memory* memory_handle =
+        args->struct_size >=
+                PLX_STRUCT_SIZE(PLX_Client_BufferFromHost_Args, memory)
+            ? args->memory
+            : nullptr;
+    PLX_Device* device_handle = args->device;
+    if (memory_handle != nullptr) {
+      PLEXA_RETURN_IF_ERROR(
+          CheckHandle(memory_handle, HandleKind::kMemory, fn, "memory"));
+      if (memory_handle->device->client != args->client) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(fn, ": memory belongs to another client"));
+      }
+      if (device_handle != nullptr && device_handle != memory_handle->device) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            fn, ": memory ", memory_handle->id, " belongs to device ",
+            memory_handle->device->impl->id(), ", not to the device given (",
+            device_handle->impl->id(), ")"));
+      }
+      device_handle = memory_handle->device;
+    }
+    auto device = ResolveDevice(args->client, device_handle, fn);
     if (!device.ok()) return device.status();
-    auto shape = ReadArrayShape(args->shape, fn);
-    if (!shape.ok()) return shape.status();
-    const size_t needed = ShapeUtil::ByteSizeOf(*shape);
-    if (args->data_size != needed) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(fn, ": data_size is ", args->data_size, " bytes but ",
-                       shape->ToString(), " needs ", needed));
-    }
-    if (args->data == nullptr && needed > 0) {
-      return absl::InvalidArgumentError(absl::StrCat(fn, ": data is NULL"));
-    }
-    PLEXA_RETURN_IF_ERROR(CheckShapeFitsLimit(
-        *shape, args->client->memory_limit_bytes, absl::StrCat(fn, ": shape")));
+    Memory* memory = memory_handle != nullptr ? memory_handle->impl
+                                              : (*device)->default_memory();
+    Client* client = args->client->impl.get();
+    PLEXA_ASSIGN_OR_RETURN(
+        HostArray host,
+        ReadHostArray(args, *client, args->client->memory_limit_bytes, fn));
     PLEXA_ASSIGN_OR_RETURN(EventList waits, ReadWaitEvents(args, fn));
     const bool synchronous = args->done_with_host_buffer == nullptr;
-    Client* client = args->client->impl.get();
     std::shared_ptr<BufferSlot> slot;
     if (synchronous || AllReady(waits)) {
       // The caller asked to wait, or there is nothing to wait for: copy now.
       absl::Status waited = synchronous ? AwaitAll(waits) : FirstError(waits);
       if (!waited.ok() && synchronous) return waited;
       if (!waited.ok()) {
-        slot = BufferSlot::Failed(*shape, *device, waited);
+        slot = BufferSlot::Failed(host.shape, *device, waited);
       } else {
-        auto buffer = client->BufferFromHost(args->data, *shape, *device);
+        auto buffer =
+            client->BufferFromHostOn(host.data, host.shape, *device, memory);
         if (!buffer.ok()) return buffer.status();
         slot = BufferSlot::Wrap(std::move(*buffer));
       }
@@ -412,16 +535,16 @@ PLX_Error* ClientBufferFromHost(PLX_Client_BufferFromHost_Args* args) {
     } else {
       // Queued until the host's events are ready; the host keeps `data`
       // until done_with_host_buffer (the new buffer's ready event).
-      slot = BufferSlot::Pending(*shape, *device);
-      const void* data = args->data;
+      slot = BufferSlot::Pending(host.shape, *device, memory);
       Device* dev = *device;
       args->client->queue->RunAfter(
-          waits, [client, data, shape = *shape, dev, slot](absl::Status s) {
+          waits, [client, host, dev, memory, slot](absl::Status s) {
             if (!s.ok()) {
               slot->Fulfil(s);
               return;
             }
-            slot->Fulfil(client->BufferFromHost(data, shape, dev));
+            slot->Fulfil(
+                client->BufferFromHostOn(host.data, host.shape, dev, memory));
           });
     }
     std::shared_ptr<Event> ready = slot->ready();

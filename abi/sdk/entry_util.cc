@@ -5,6 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "core/base/status_macros.h"
+#include "core/shape/layout_util.h"
 
 namespace plexa::sdk::internal {
 
@@ -79,6 +80,7 @@ absl::StatusOr<PLX_Buffer*> WrapBuffer(PLX_Client* client,
                                        std::shared_ptr<BufferSlot> slot) {
   auto h = std::make_unique<PLX_Buffer>();
   PLEXA_RETURN_IF_ERROR(h->shape.Set(slot->shape()));
+  h->layout.Set(LayoutUtil::EffectiveLayout(slot->shape()));
   h->slot = std::move(slot);
   h->client = client;
   client->live_buffers.fetch_add(1);

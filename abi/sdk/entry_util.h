@@ -116,6 +116,17 @@ PLX_Event* WrapEvent(std::shared_ptr<Event> e);
 
 void FillNamedValues(const Options& opts, std::vector<PLX_NamedValue>* out);
 
+// Makes and registers the handles of `device`'s memories (ABI 1.2),
+// numbering them from *next_id across the client.
+void AddMemoryHandles(PLX_Device* device, int64_t* next_id);
+// A device handle of `client` (NULL: its first device), checked.
+absl::StatusOr<Device*> ResolveDevice(PLX_Client* client, PLX_Device* device,
+                                      const char* fn);
+// A buffer handle that the caller may use: live, and neither deleted nor
+// donated.
+absl::StatusOr<BufferSlot*> UsableBuffer(PLX_Buffer* buffer, const char* fn,
+                                         const char* what);
+
 // ---- The entry points (the function table) ----
 void ErrorDestroy(PLX_Error_Destroy_Args* args);
 void ErrorMessage(PLX_Error_Message_Args* args);
@@ -147,6 +158,11 @@ PLX_Error* ExecutableExecute(PLX_Executable_Execute_Args* args);
 PLX_Error* ExecutableStatistics(PLX_Executable_Statistics_Args* args);
 PLX_Error* ExecutableSerialize(PLX_Executable_Serialize_Args* args);
 PLX_Error* CustomCallRegister(PLX_CustomCall_Register_Args* args);
+PLX_Error* DeviceMemories(PLX_Device_Memories_Args* args);
+PLX_Error* MemoryDescribe(PLX_Memory_Describe_Args* args);
+PLX_Error* MemoryStatistics(PLX_Memory_Statistics_Args* args);
+PLX_Error* ClientPreferredLayout(PLX_Client_PreferredLayout_Args* args);
+PLX_Error* BufferLayout(PLX_Buffer_Layout_Args* args);
 
 PLX_Error* ClientDefaultDeviceAssignment(
     PLX_Client_DefaultDeviceAssignment_Args* args);

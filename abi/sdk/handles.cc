@@ -31,6 +31,8 @@ const char* KindName(HandleKind k) {
       return "PLX_Executable";
     case HandleKind::kEvent:
       return "PLX_Event";
+    case HandleKind::kMemory:
+      return "PLX_Memory";
   }
   return "handle";
 }

@@ -27,11 +27,20 @@ struct PLX_Event {
   bool user = false;
 };
 
+struct PLX_Memory {
+  plexa::sdk::Memory* impl;
+  PLX_Device* device;
+  int64_t id;  // numbered across the client, in device order
+};
+
 struct PLX_Device {
   plexa::sdk::Device* impl;
   PLX_Client* client;
   std::vector<PLX_NamedValue> attributes;
   std::vector<std::string> attribute_strings;
+  // ABI 1.2: the device's memories, the default first.
+  std::vector<std::unique_ptr<PLX_Memory>> memory_handles;
+  std::vector<PLX_Memory*> memories;
 };
 
 struct PLX_Client {
@@ -51,6 +60,10 @@ struct PLX_Client {
   // The client's user events, set with CANCELLED when the client goes.
   std::mutex user_events_mu;
   std::vector<std::weak_ptr<plexa::sdk::Event>> user_events;
+  // PLX_Client_PreferredLayout's answers, kept for the caller (they live
+  // as long as the client), one per distinct layout.
+  std::mutex preferred_layouts_mu;
+  std::deque<plexa::abi::LayoutStorage> preferred_layouts;
 };
 
 // Storage behind a PLX_ArrayShape handed out to the caller (never moves).
@@ -62,6 +75,8 @@ struct PLX_Buffer {
   std::shared_ptr<plexa::sdk::BufferSlot> slot;
   PLX_Client* client;
   ArrayShapeStorage shape;
+  // PLX_Buffer_Layout's arrays (the buffer's shape never changes).
+  plexa::abi::LayoutStorage layout;
 };
 
 struct PLX_Executable {
@@ -85,7 +100,14 @@ struct PLX_Executable {
 
 namespace plexa::sdk {
 
-enum class HandleKind { kClient, kDevice, kBuffer, kExecutable, kEvent };
+enum class HandleKind {
+  kClient,
+  kDevice,
+  kBuffer,
+  kExecutable,
+  kEvent,
+  kMemory
+};
 
 // Process-wide; thread-safe.
 void RegisterHandle(const void* p, HandleKind kind);

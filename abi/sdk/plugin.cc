@@ -3,6 +3,7 @@
 // status to a PLX_Error. No exception crosses the boundary.
 #include "abi/sdk/plugin.h"
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <limits>
@@ -33,7 +34,82 @@ static_assert(static_cast<int>(PrimitiveType::U64) == PLX_Type_U64);
 static_assert(static_cast<int>(PrimitiveType::BF16) == PLX_Type_BF16);
 static_assert(static_cast<int>(PrimitiveType::C128) == PLX_Type_C128);
 
+// ---------------------------------------------------------------- memories
+
+void Memory::RecordAllocation(int64_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  in_use_ += bytes;
+  peak_ = std::max(peak_, in_use_);
+  allocations_.insert(bytes);
+}
+
+void Memory::RecordFree(int64_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = allocations_.find(bytes);
+  if (it == allocations_.end()) return;  // never recorded: nothing to undo
+  allocations_.erase(it);
+  in_use_ -= bytes;
+}
+
+MemoryStatistics Memory::Statistics() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  MemoryStatistics s;
+  s.bytes_in_use = in_use_;
+  s.peak_bytes_in_use = peak_;
+  s.bytes_limit = bytes_limit_;
+  s.num_allocs = static_cast<int64_t>(allocations_.size());
+  s.largest_alloc_size = allocations_.empty() ? 0 : *allocations_.rbegin();
+  return s;
+}
+
+Device::Device(int64_t id, std::string kind, uint64_t memory_bytes)
+    : id_(id), kind_(std::move(kind)), memory_bytes_(memory_bytes) {
+  AddMemory(PLX_MemoryKind_DEVICE, "device",
+            memory_bytes == 0 ? -1 : static_cast<int64_t>(memory_bytes));
+}
+
+std::vector<Memory*> Device::memories() const {
+  std::vector<Memory*> out;
+  for (const auto& m : memories_) out.push_back(m.get());
+  return out;
+}
+
+Memory* Device::AddMemory(PLX_MemoryKind kind, std::string kind_name,
+                          int64_t bytes_limit) {
+  memories_.push_back(
+      std::make_unique<Memory>(kind, std::move(kind_name), this, bytes_limit));
+  return memories_.back().get();
+}
+
 // ---------------------------------------------------------------- defaults
+
+absl::StatusOr<std::unique_ptr<Buffer>> Client::BufferFromHostOn(
+    const void* data, const Shape& shape, Device* device, Memory* memory) {
+  if (memory != device->default_memory()) {
+    return absl::UnimplementedError(
+        absl::StrCat("this plugin places buffers only on a device's default "
+                     "memory, not on its '",
+                     memory->kind_name(), "' memory"));
+  }
+  return BufferFromHost(data, shape, device);
+}
+
+absl::StatusOr<Layout> Client::PreferredLayout(const Shape& shape,
+                                               Memory*) const {
+  return LayoutUtil::GetDefaultLayoutForRank(
+      static_cast<int64_t>(shape.dimensions().size()));
+}
+
+absl::Status Client::CheckDeviceLayout(const Shape& shape) const {
+  const Layout& l = shape.layout();
+  if (!l.tiles().empty() || l.element_size_in_bits() != 0 ||
+      l.memory_space() != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "this plugin holds buffers in a dimension order only; ",
+        shape.ToString(), " has tiles, an element size or a memory space"));
+  }
+  return absl::OkStatus();
+}
 
 absl::StatusOr<std::shared_ptr<Event>> Buffer::ToHostAsync(
     void* dst, const Shape& host_shape) {
@@ -206,6 +282,11 @@ const PLX_Api* MakeApi(std::unique_ptr<Plugin> (*factory)()) {
     t->PLX_Executable_Serialize = ExecutableSerialize;
     t->PLX_Client_DeserializeExecutable = ClientDeserializeExecutable;
     t->PLX_CustomCall_Register = CustomCallRegister;
+    t->PLX_Device_Memories = DeviceMemories;
+    t->PLX_Memory_Describe = MemoryDescribe;
+    t->PLX_Memory_Statistics = internal::MemoryStatistics;
+    t->PLX_Client_PreferredLayout = ClientPreferredLayout;
+    t->PLX_Buffer_Layout = BufferLayout;
     return t;
   }();
   return api;

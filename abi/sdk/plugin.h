@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,33 +50,88 @@ struct CompileOptions {
   Options options;
 };
 
+class Device;
+
+// What PLX_Memory_Statistics reports (ABI 1.2); -1 where unknown.
+struct MemoryStatistics {
+  int64_t bytes_in_use = 0;
+  int64_t peak_bytes_in_use = 0;
+  int64_t bytes_limit = -1;
+  int64_t num_allocs = 0;
+  int64_t largest_alloc_size = 0;
+};
+
+// One of a device's memories (ABI 1.2): where buffers can live. The SDK
+// counts in it every buffer the host owns (on_device_size, from the
+// buffer's creation until its memory is freed or donated); a plugin
+// records its own allocations there too (execution temporaries) with
+// RecordAllocation/RecordFree. Thread-safe.
+class Memory {
+ public:
+  Memory(PLX_MemoryKind kind, std::string kind_name, Device* device,
+         int64_t bytes_limit)
+      : kind_(kind),
+        kind_name_(std::move(kind_name)),
+        device_(device),
+        bytes_limit_(bytes_limit) {}
+  PLX_MemoryKind kind() const { return kind_; }
+  const std::string& kind_name() const { return kind_name_; }
+  Device* device() const { return device_; }
+  void RecordAllocation(int64_t bytes);
+  void RecordFree(int64_t bytes);
+  MemoryStatistics Statistics() const;
+
+ private:
+  const PLX_MemoryKind kind_;
+  const std::string kind_name_;
+  Device* const device_;
+  const int64_t bytes_limit_;
+  mutable std::mutex mu_;
+  int64_t in_use_ = 0;                  // guarded by mu_
+  int64_t peak_ = 0;                    // guarded by mu_
+  std::multiset<int64_t> allocations_;  // guarded by mu_
+};
+
 class Device {
  public:
-  Device(int64_t id, std::string kind, uint64_t memory_bytes = 0)
-      : id_(id), kind_(std::move(kind)), memory_bytes_(memory_bytes) {}
+  // Every device has its default memory: kind DEVICE ("device"), limited
+  // to memory_bytes (unknown when 0).
+  Device(int64_t id, std::string kind, uint64_t memory_bytes = 0);
   virtual ~Device() = default;
   int64_t id() const { return id_; }
   const std::string& kind() const { return kind_; }
   uint64_t memory_bytes() const { return memory_bytes_; }
   Options& attributes() { return attributes_; }
+  // The device's memories, the default first (ABI 1.2).
+  std::vector<Memory*> memories() const;
+  Memory* default_memory() const { return memories_.front().get(); }
+  // Adds a memory (before the client is handed to the SDK); -1: no limit
+  // known.
+  Memory* AddMemory(PLX_MemoryKind kind, std::string kind_name,
+                    int64_t bytes_limit);
 
  private:
   int64_t id_;
   std::string kind_;
   uint64_t memory_bytes_;
   Options attributes_;
+  std::vector<std::unique_ptr<Memory>> memories_;
 };
 
 // A device-resident array.
 class Buffer {
  public:
   // `shape` is an array shape with a layout.
-  Buffer(Shape shape, Device* device)
-      : shape_(std::move(shape)), device_(device) {}
+  // `memory`: one of device's memories; null: its default memory.
+  Buffer(Shape shape, Device* device, Memory* memory = nullptr)
+      : shape_(std::move(shape)),
+        device_(device),
+        memory_(memory != nullptr ? memory : device->default_memory()) {}
   virtual ~Buffer() = default;
 
   const Shape& shape() const { return shape_; }
   Device* device() const { return device_; }
+  Memory* memory() const { return memory_; }
   // Bytes the buffer occupies on the device.
   virtual size_t on_device_size() const = 0;
   // Copies the contents to host memory laid out as `host_shape` (same
@@ -98,6 +155,7 @@ class Buffer {
  private:
   Shape shape_;
   Device* device_;
+  Memory* memory_;
   std::shared_ptr<Event> ready_ = Event::Ready();
 };
 
@@ -183,6 +241,19 @@ class Client {
   // (checked by the SDK).
   virtual absl::StatusOr<std::unique_ptr<Buffer>> BufferFromHost(
       const void* data, const Shape& shape, Device* device) = 0;
+  // ABI 1.2: the same on `memory`, one of device's memories (checked by
+  // the SDK). Default: the device's default memory through
+  // BufferFromHost; any other is UNIMPLEMENTED naming it.
+  virtual absl::StatusOr<std::unique_ptr<Buffer>> BufferFromHostOn(
+      const void* data, const Shape& shape, Device* device, Memory* memory);
+  // ABI 1.2: the layout the plugin prefers for `shape` (dimensions and
+  // type; its layout is ignored) on `memory`. Default: row-major.
+  virtual absl::StatusOr<Layout> PreferredLayout(const Shape& shape,
+                                                 Memory* memory) const;
+  // ABI 1.2: whether buffers of the plugin can take `layout` for `shape`
+  // (a device_layout request). Default: a dimension order only, no tiles,
+  // element size or memory space.
+  virtual absl::Status CheckDeviceLayout(const Shape& shape) const;
   // Default: through host memory. The SDK calls it (and BufferFromHost,
   // Buffer::ToHost and ToHostAsync) only once the source buffer and the
   // host's wait events are ready (ABI 1.2); a plugin that queues the copy

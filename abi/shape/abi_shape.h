@@ -11,6 +11,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "core/shape/layout.h"
 #include "core/shape/shape.h"
 #include "plexa/plexa_c_api.h"
 
@@ -53,6 +55,61 @@ struct ArrayShapeStorage {
   std::string layout_text;  // empty: no tiles/padding
   PLX_ArrayShape view{};
 };
+
+// ---- Structured layouts (PLX_Layout, ABI 1.2) ----
+
+// Reads a PLX_Layout the other side filled, for an array of `rank`
+// dimensions: struct_size at least PLX_Layout_STRUCT_SIZE, num_dims ==
+// rank with minor_to_major given, tile_ranks summing to num_tile_dims
+// (each tile 1..rank dimensions, sizes positive or Tile::kCombineDimension),
+// element_size_in_bits and memory_space not negative. The caller validates
+// the result against its shape (LayoutUtil::ValidateLayoutForShape).
+absl::StatusOr<Layout> LayoutFromAbi(const PLX_Layout* layout, int64_t rank,
+                                     absl::string_view context);
+
+// A PLX_Layout's arrays for a Layout; like ArrayShapeStorage, it must not
+// move once handed out.
+struct LayoutStorage {
+  LayoutStorage() = default;
+  LayoutStorage(const LayoutStorage&) = delete;
+  LayoutStorage& operator=(const LayoutStorage&) = delete;
+
+  void Set(const Layout& layout);
+  // Fills the fields of `out` that its struct_size covers (the caller's
+  // header may be older or newer than ours): pointers into this storage.
+  void Fill(PLX_Layout* out) const;
+
+  std::vector<int64_t> minor_to_major;
+  std::vector<int64_t> tile_ranks;
+  std::vector<int64_t> tile_dims;
+  int64_t element_size_in_bits = 0;
+  int64_t memory_space = 0;
+};
+
+// ---- Strided host arrays (PLX_Client_BufferFromHost_Args.byte_strides) ----
+
+// A host array given as element [0, ..., 0] plus byte strides (a numpy
+// view). If the strides are those of a dense array in some dimension
+// order, that order as a layout (minor_to_major) and the lowest address
+// the array touches; `dense` is then false for other strides (the data
+// must be gathered).
+struct StridedView {
+  bool dense = false;
+  std::vector<int64_t> minor_to_major;  // when dense
+  int64_t min_offset = 0;  // bytes from element [0..0] to the lowest byte
+  int64_t max_offset = 0;  // bytes from element [0..0] past the highest
+};
+// Checks strides (one per dimension, any sign; 0 for a broadcast
+// dimension) against the element size and computes the view. An array
+// with no elements is dense.
+absl::StatusOr<StridedView> AnalyzeStrides(const Shape& shape,
+                                           absl::Span<const int64_t> strides,
+                                           absl::string_view context);
+// Copies the strided array at `origin` (element [0..0]) into `dst`, dense
+// and row-major (ShapeUtil::ByteSizeOf of `shape` with the default
+// layout). Byte-sized and larger element types only.
+void GatherStrided(const uint8_t* origin, const Shape& shape,
+                   absl::Span<const int64_t> strides, uint8_t* dst);
 
 }  // namespace plexa::abi
 

@@ -159,8 +159,8 @@ class Workers {
 class AsyncBuffer : public sdk::Buffer {
  public:
   AsyncBuffer(Shape shape, sdk::Device* device, std::shared_ptr<Storage> data,
-              Workers* workers)
-      : Buffer(std::move(shape), device),
+              Workers* workers, sdk::Memory* memory = nullptr)
+      : Buffer(std::move(shape), device, memory),
         data_(std::move(data)),
         workers_(workers) {}
   size_t on_device_size() const override {
@@ -296,6 +296,10 @@ class AsyncClient : public sdk::Client {
     for (int64_t d = 0; d < num_devices; ++d) {
       devices_owned_.push_back(
           std::make_unique<sdk::Device>(d, absl::StrCat("asynctest:", d)));
+      // A second memory (ABI 1.2) that buffers can be placed on: host
+      // memory the "device" reads directly, 1 MiB of it.
+      devices_owned_.back()->AddMemory(PLX_MemoryKind_HOST_VISIBLE,
+                                       "pinned_host", 1 << 20);
       devices_.push_back(devices_owned_.back().get());
     }
   }
@@ -308,10 +312,29 @@ class AsyncClient : public sdk::Client {
   // `data` valid until the buffer's ready event (done_with_host_buffer).
   absl::StatusOr<std::unique_ptr<sdk::Buffer>> BufferFromHost(
       const void* data, const Shape& shape, sdk::Device* device) override {
+    return BufferFromHostOn(data, shape, device, device->default_memory());
+  }
+  // ABI 1.2 device_layout requests: only the row-major f32 it holds.
+  absl::Status CheckDeviceLayout(const Shape& shape) const override {
+    return CheckRowMajorF32(shape, "a buffer");
+  }
+  // Either memory: the pinned one refuses what would pass its limit.
+  absl::StatusOr<std::unique_ptr<sdk::Buffer>> BufferFromHostOn(
+      const void* data, const Shape& shape, sdk::Device* device,
+      sdk::Memory* memory) override {
     if (absl::Status s = CheckRowMajorF32(shape, "a buffer"); !s.ok()) return s;
+    const sdk::MemoryStatistics stats = memory->Statistics();
+    const int64_t bytes = ShapeUtil::ByteSizeOf(shape);
+    if (stats.bytes_limit >= 0 &&
+        stats.bytes_in_use + bytes > stats.bytes_limit) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("asynctest: ", bytes, " bytes do not fit in the '",
+                       memory->kind_name(), "' memory (", stats.bytes_in_use,
+                       " of ", stats.bytes_limit, " in use)"));
+    }
     auto storage = std::make_shared<Storage>(ShapeUtil::ElementsIn(shape));
-    auto b =
-        std::make_unique<AsyncBuffer>(shape, device, storage, workers_.get());
+    auto b = std::make_unique<AsyncBuffer>(shape, device, storage,
+                                           workers_.get(), memory);
     auto done = sdk::Event::Create();
     b->set_ready_event(done);
     Workers* workers = workers_.get();

@@ -43,7 +43,7 @@ int main(void) {
          offsetof(PLX_Buffer_Delete_Args, buffer) + sizeof(PLX_Buffer*));
   EXPECT(PLX_Api_STRUCT_SIZE == PLX_Api_STRUCT_SIZE_1_2);
   EXPECT(PLX_Api_STRUCT_SIZE_1_2 ==
-         PLX_Api_STRUCT_SIZE_1_0 + 4 * sizeof(void*));
+         PLX_Api_STRUCT_SIZE_1_0 + 9 * sizeof(void*));
   EXPECT(PLX_API_MAJOR == 1 && PLX_API_MINOR == 2);
   EXPECT(strcmp(PLX_GET_API_SYMBOL, "PLX_GetApi") == 0);
 

@@ -61,14 +61,57 @@ TEST(CompatTest, CurrentHostLoadsNewerMinorPluginWithBiggerTable) {
   EXPECT_EQ((*plugin)->attributes().abi_major, 1);
   EXPECT_EQ((*plugin)->attributes().abi_minor, 3);
   EXPECT_EQ((*plugin)->attributes().version, "fixture-1.3");
-  // 1.2's statistics and asynchronous-execution slots (left NULL) and one
-  // slot more than this host knows of: fine, never called.
+  // 1.2's statistics and asynchronous-execution slots (left NULL), its
+  // five memory slots, and one slot more than this host knows of: fine,
+  // never called.
   EXPECT_EQ((*plugin)->api()->struct_size,
-            PLX_Api_STRUCT_SIZE_1_0 + 5 * sizeof(void*));
+            PLX_Api_STRUCT_SIZE_1_0 + 10 * sizeof(void*));
   EXPECT_EQ((*plugin)->api()->version.minor, 3);
   auto client = (*plugin)->CreateClient();
   ASSERT_TRUE(client.ok()) << client.status();
   EXPECT_EQ((*client)->devices().size(), 1u);
+}
+
+// A new enum value reaching an old host: the 1.3 plugin's memory has a
+// kind (PLX_MemoryKind_DEVICE_SHARED = 4) this 1.2 host's enum lacks. The
+// host keeps the number, names it as unknown, and the plugin's own name
+// still says what it is.
+TEST(CompatTest, AMemoryKindOfANewerMinorIsShownAsUnknown) {
+  auto plugin = Plugin::Load(PLEXA_OLD_PLUGIN_V1_3);
+  ASSERT_TRUE(plugin.ok()) << plugin.status();
+  ASSERT_TRUE((*plugin)->HasMemories());
+  auto client = (*plugin)->CreateClient();
+  ASSERT_TRUE(client.ok()) << client.status();
+  auto memories = (*client)->Memories(0);
+  ASSERT_TRUE(memories.ok()) << memories.status();
+  ASSERT_EQ(memories->size(), 1u);
+  EXPECT_EQ((*memories)[0].kind, 4);
+  EXPECT_EQ((*memories)[0].kind_name, "device_shared");
+  EXPECT_EQ(MemoryKindName((*memories)[0].kind), "kind 4 (unknown to ABI 1.2)");
+  EXPECT_EQ(MemoryKindName(PLX_MemoryKind_HOST_VISIBLE), "host_visible");
+  auto stats = (*client)->GetMemoryStatistics((*memories)[0]);
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_EQ(stats->bytes_limit, -1);
+  // The slots it fills with UNIMPLEMENTED answer so, naming the call.
+  auto layout = (*client)->PreferredLayout(PrimitiveType::F32, {2, 3});
+  EXPECT_EQ(layout.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(layout.status().message()),
+              ::testing::HasSubstr("PLX_Client_PreferredLayout"));
+}
+
+// An older plugin has none of the memory slots: the host says so, naming
+// the plugin's ABI (strided uploads to a real 1.0 plugin, gathered by the
+// host: V1_0PluginTest.StridedUploadIsGatheredByTheHost).
+TEST(CompatTest, AV1_0PluginHasNoMemories) {
+  auto plugin = Plugin::Load(PLEXA_OLD_PLUGIN_V1_0);
+  ASSERT_TRUE(plugin.ok()) << plugin.status();
+  EXPECT_FALSE((*plugin)->HasMemories());
+  auto client = (*plugin)->CreateClient();
+  ASSERT_TRUE(client.ok()) << client.status();
+  auto memories = (*client)->Memories(0);
+  EXPECT_EQ(memories.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(memories.status().message()),
+              ::testing::HasSubstr("ABI 1.0"));
 }
 
 TEST(CompatTest, OtherMajorIsRefusedNamingBothVersions) {

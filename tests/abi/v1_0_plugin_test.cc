@@ -26,6 +26,7 @@
 #include "core/npy/npy.h"
 #include "core/runtime/profiler.h"
 #include "core/shape/layout_util.h"
+#include "core/shape/shape_util.h"
 #include "examples/custom_call/myfunc.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -125,6 +126,31 @@ TEST_F(V1_0PluginTest, LoadsAsAbi1_0) {
   ASSERT_EQ(client_->devices().size(), 2u);
   EXPECT_EQ(client_->devices()[1].id, 1);
   EXPECT_EQ(client_->devices()[1].kind, "test:v1_0-runner");
+}
+
+// ABI 1.2's strided host arrays reach a 1.0 plugin gathered by the host
+// (the plugin would not read byte_strides); memories and device layouts
+// are refused naming ABI 1.0. base = arange(8).reshape(2, 4) as f32;
+// base[:, 1::2] = [[1, 3], [5, 7]] has strides (16, 8) from &base[1].
+TEST_F(V1_0PluginTest, StridedUploadIsGatheredByTheHost) {
+  const float base[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+  const Shape shape =
+      ShapeUtil::MakeShapeWithDescendingLayout(PrimitiveType::F32, {2, 2});
+  auto b = client_->BufferFromHostData(&base[1], 28, shape, {16, 8});
+  ASSERT_TRUE(b.ok()) << b.status();
+  auto l = (*b)->ToLiteral();
+  ASSERT_TRUE(l.ok()) << l.status();
+  EXPECT_EQ(l->Get<float>({0, 0}), 1.f);
+  EXPECT_EQ(l->Get<float>({0, 1}), 3.f);
+  EXPECT_EQ(l->Get<float>({1, 0}), 5.f);
+  EXPECT_EQ(l->Get<float>({1, 1}), 7.f);
+  UploadOptions column_major;
+  column_major.device_layout = LayoutUtil::MakeLayout({0, 1});
+  auto refused = client_->BufferFromHostData(base, 16, shape, {}, column_major);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("(ABI 1.0) has no memory and layout slots"));
+  EXPECT_FALSE(plugin_->HasMemories());
 }
 
 TEST_F(V1_0PluginTest, BuffersKeepTheirLayoutUpAndDown) {

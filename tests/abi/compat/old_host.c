@@ -6,7 +6,8 @@
  *   - against tests/abi/frozen/v1_0        -> plexa_abi_old_host (1.0);
  *   - against tests/abi/compat/future_v1_3 -> plexa_abi_host_v1_3, which
  *     knows PLX_Plugin_Ping and calls it only if PLX_API_HAS_SLOT says the
- *     plugin's table has it.
+ *     plugin's table has it, and chains 1.3's PLX_PriorityExtension on
+ *     Execute (an extension type older plugins do not know).
  *
  *   old_host PLUGIN.so [--expect-minor=N] [--expect-ping | --expect-no-ping]
  *            [--no-run]
@@ -132,6 +133,20 @@ static int RunProgram(void) {
   exec.outputs = outputs;
   exec.num_outputs = 1;
   exec.completion_events = events;
+#if PLX_API_MINOR >= 3
+  {
+    /* A new extension type ignored by an older plugin: 1.3's scheduling
+     * hint, chained on the call; a 1.0-1.2 plugin skips it and runs the
+     * program as usual (the numbers are checked below). */
+    static PLX_PriorityExtension priority;
+    memset(&priority, 0, sizeof(priority));
+    priority.struct_size = PLX_PriorityExtension_STRUCT_SIZE;
+    priority.type = PLX_ExtensionType_PRIORITY;
+    priority.priority = 7;
+    exec.extension_start = (PLX_Extension*)&priority;
+    printf("old_host: chaining a PLX_PriorityExtension (1.3) on Execute\n");
+  }
+#endif
   CALL(PLX_Executable_Execute, exec);
 
   memset(&await_args, 0, sizeof(await_args));

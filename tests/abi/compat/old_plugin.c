@@ -7,7 +7,9 @@
  * Built three ways (tests/abi/CMakeLists.txt):
  *   - against tests/abi/frozen/v1_0        -> an old 1.0 plugin;
  *   - against tests/abi/compat/future_v1_3 -> a newer 1.3 plugin that also
- *     fills PLX_Plugin_Ping and PLX_Plugin_Attributes_Args.build_id;
+ *     fills PLX_Plugin_Ping and PLX_Plugin_Attributes_Args.build_id, and
+ *     lists one memory per device of a kind 1.3 added
+ *     (PLX_MemoryKind_DEVICE_SHARED), which older hosts do not know;
  *   - with -DOLD_PLUGIN_MAJOR=2            -> a plugin of another major;
  *   - with -DOLD_PLUGIN_SHORT_TABLE or -DOLD_PLUGIN_EMPTY_SLOT -> broken
  *     1.0 plugins (a table shorter than v1.0, an empty v1.0 slot).
@@ -89,12 +91,27 @@ static PLX_Error* MakeError(PLX_Error_Code code, const char* fmt, ...) {
 #define PLX_Event_IsReady_Args_STRUCT_SIZE_V1 V1(PLX_Event_IsReady_Args)
 #define PLX_Event_Await_Args_STRUCT_SIZE_V1 V1(PLX_Event_Await_Args)
 #define PLX_Event_OnReady_Args_STRUCT_SIZE_V1 V1(PLX_Event_OnReady_Args)
+#ifdef PLX_Client_BufferFromHost_Args_STRUCT_SIZE_1_0 /* grew in 1.2 */
+#define PLX_Client_BufferFromHost_Args_STRUCT_SIZE_V1 \
+  PLX_Client_BufferFromHost_Args_STRUCT_SIZE_1_0
+#else
 #define PLX_Client_BufferFromHost_Args_STRUCT_SIZE_V1 \
   V1(PLX_Client_BufferFromHost_Args)
+#endif
 #define PLX_Buffer_Shape_Args_STRUCT_SIZE_V1 V1(PLX_Buffer_Shape_Args)
+#ifdef PLX_Buffer_ToHost_Args_STRUCT_SIZE_1_0 /* grew in 1.2 */
+#define PLX_Buffer_ToHost_Args_STRUCT_SIZE_V1 \
+  PLX_Buffer_ToHost_Args_STRUCT_SIZE_1_0
+#else
 #define PLX_Buffer_ToHost_Args_STRUCT_SIZE_V1 V1(PLX_Buffer_ToHost_Args)
+#endif
+#ifdef PLX_Buffer_CopyToDevice_Args_STRUCT_SIZE_1_0 /* grew in 1.2 */
+#define PLX_Buffer_CopyToDevice_Args_STRUCT_SIZE_V1 \
+  PLX_Buffer_CopyToDevice_Args_STRUCT_SIZE_1_0
+#else
 #define PLX_Buffer_CopyToDevice_Args_STRUCT_SIZE_V1 \
   V1(PLX_Buffer_CopyToDevice_Args)
+#endif
 #define PLX_Buffer_Delete_Args_STRUCT_SIZE_V1 V1(PLX_Buffer_Delete_Args)
 #define PLX_Buffer_IsDeleted_Args_STRUCT_SIZE_V1 V1(PLX_Buffer_IsDeleted_Args)
 #define PLX_Buffer_Destroy_Args_STRUCT_SIZE_V1 V1(PLX_Buffer_Destroy_Args)
@@ -103,8 +120,13 @@ static PLX_Error* MakeError(PLX_Error_Code code, const char* fmt, ...) {
   V1(PLX_Executable_Destroy_Args)
 #define PLX_Executable_Signature_Args_STRUCT_SIZE_V1 \
   PLX_STRUCT_SIZE(PLX_Executable_Signature_Args, num_replicas)
+#ifdef PLX_Executable_Execute_Args_STRUCT_SIZE_1_0 /* grew in 1.2 */
+#define PLX_Executable_Execute_Args_STRUCT_SIZE_V1 \
+  PLX_Executable_Execute_Args_STRUCT_SIZE_1_0
+#else
 #define PLX_Executable_Execute_Args_STRUCT_SIZE_V1 \
   V1(PLX_Executable_Execute_Args)
+#endif
 #define PLX_Executable_Serialize_Args_STRUCT_SIZE_V1 \
   V1(PLX_Executable_Serialize_Args)
 #define PLX_Client_DeserializeExecutable_Args_STRUCT_SIZE_V1 \
@@ -245,6 +267,57 @@ static PLX_Error* DeviceDescribe(PLX_Device_Describe_Args* args) {
   return NULL;
 }
 
+#if PLX_API_MINOR >= 3
+/* ------------------------------------------------------------ memories:
+ * one per device, of the kind 1.3 added. */
+struct PLX_Memory {
+  int64_t id;
+};
+static PLX_Memory g_memory = {0};
+static PLX_Memory* const g_memories[1] = {&g_memory};
+
+static PLX_Error* DeviceMemories(PLX_Device_Memories_Args* args) {
+  CHECK_ARGS("PLX_Device_Memories", PLX_Device_Memories_Args_STRUCT_SIZE);
+  if (args->device == NULL)
+    return MakeError(PLX_Error_Code_INVALID_ARGUMENT,
+                     "PLX_Device_Memories: device is NULL");
+  args->memories = g_memories;
+  args->num_memories = 1;
+  return NULL;
+}
+
+static PLX_Error* MemoryDescribe(PLX_Memory_Describe_Args* args) {
+  CHECK_ARGS("PLX_Memory_Describe", PLX_Memory_Describe_Args_STRUCT_SIZE);
+  if (args->memory != &g_memory)
+    return MakeError(PLX_Error_Code_INVALID_ARGUMENT,
+                     "PLX_Memory_Describe: not a memory of this plugin");
+  args->id = g_memory.id;
+  args->kind = PLX_MemoryKind_DEVICE_SHARED;
+  args->kind_name = "device_shared";
+  args->device = NULL;
+  return NULL;
+}
+
+static PLX_Error* MemoryStatistics(PLX_Memory_Statistics_Args* args) {
+  CHECK_ARGS("PLX_Memory_Statistics", PLX_Memory_Statistics_Args_STRUCT_SIZE);
+  if (args->memory != &g_memory)
+    return MakeError(PLX_Error_Code_INVALID_ARGUMENT,
+                     "PLX_Memory_Statistics: not a memory of this plugin");
+  args->bytes_in_use = 0;
+  args->peak_bytes_in_use = 0;
+  args->bytes_limit = -1;
+  args->num_allocs = 0;
+  args->largest_alloc_size = 0;
+  return NULL;
+}
+
+#define PLX_Client_PreferredLayout_Args_STRUCT_SIZE_V1 \
+  V1(PLX_Client_PreferredLayout_Args)
+#define PLX_Buffer_Layout_Args_STRUCT_SIZE_V1 V1(PLX_Buffer_Layout_Args)
+UNIMPLEMENTED(PLX_Client_PreferredLayout)
+UNIMPLEMENTED(PLX_Buffer_Layout)
+#endif
+
 /* ------------------------------------------------------------ events:
  * this plugin never creates one, so every non-NULL event is foreign. */
 
@@ -365,6 +438,11 @@ static const PLX_Api kApi = {
     NULL, /* PLX_Event_Set (1.2): not provided */
 #endif
 #if PLX_API_MINOR >= 3
+    DeviceMemories,
+    MemoryDescribe,
+    MemoryStatistics,
+    PLX_Client_PreferredLayout,
+    PLX_Buffer_Layout,
     PluginPing,
 #endif
 };

@@ -1,14 +1,19 @@
 /* clang-format off */
-/* TEST FIXTURE: a simulated future Plexa ABI v1.3 (tests/abi/compat).
- * It is the current v1.2 header with exactly these additions, as the
- * compatibility policy allows within a major:
+/* TEST FIXTURE: a simulated future Plexa ABI v1.3 (tests/abi/compat),
+ * written by make_future_v1_3.py from the current v1.2 header with exactly
+ * these additions, as the compatibility policy allows within a major:
  *   - PLX_API_MINOR is 3;
  *   - one slot appended at the end of PLX_Api: PLX_Plugin_Ping, with its
  *     args struct PLX_Plugin_Ping_Args;
  *   - one field appended at the end of an args struct:
  *     PLX_Plugin_Attributes_Args.build_id (\since 1.3), so a 1.3 plugin
  *     called by an older host sees a smaller struct_size and must not write
- *     it.
+ *     it;
+ *   - a new enum value, PLX_MemoryKind_DEVICE_SHARED = 4, which a 1.3
+ *     plugin reports to hosts that do not know it;
+ *   - a new extension type, PLX_ExtensionType_PRIORITY = 4
+ *     (PLX_PriorityExtension), which a 1.3 host chains on calls to plugins
+ *     that do not know it.
  * It is never installed and never used by the product.
  *
  * Plexa C ABI — the stable interface between a host and backend plugins.
@@ -43,7 +48,12 @@
  *    PLX_Executable_Statistics, and asynchronous execution with explicit
  *    dependencies (PLX_Buffer_ReadyEvent, PLX_Client_CreateUserEvent,
  *    PLX_Event_Set, and wait_events on transfers and Execute: see
- *    "Asynchronous execution" below).
+ *    "Asynchronous execution" below), memories and structured layouts
+ *    (PLX_Device_Memories ... PLX_Buffer_Layout, and memory, byte_strides
+ *    and device_layout on PLX_Client_BufferFromHost_Args), a richer typed
+ *    call frame (platform, stream, layouts, typed attributes, logging,
+ *    scratch, error codes), the client's log (PLX_LoggerExtension), and
+ *    extension tables on PLX_Api.extension_start (PLX_ApiExtension).
  *  - Nothing throws or aborts across this boundary: bad input (NULL, a wrong
  *    struct_size, a mismatched size) is an error with a message.
  *  - "Thread-safe" below means: may be called concurrently from several
@@ -148,6 +158,7 @@ typedef struct PLX_Device PLX_Device;
 typedef struct PLX_Buffer PLX_Buffer;
 typedef struct PLX_Executable PLX_Executable;
 typedef struct PLX_Event PLX_Event;
+typedef struct PLX_Memory PLX_Memory; /* \since 1.2 */
 
 /* Extensions: a singly linked chain of structs that each begin with this
  * header. A callee ignores extension types it does not know. */
@@ -166,8 +177,8 @@ typedef enum {
   PLX_Value_FLOAT = 3
 } PLX_ValueKind;
 
-/* Arrays of structs. PLX_NamedValue, PLX_ArrayShape and PLX_CallFrameBuffer
- * travel as arrays with only a count (`options`/`num_options`, ...): the
+/* Arrays of structs. PLX_NamedValue, PLX_ArrayShape, PLX_CallFrameBuffer
+ * and (\since 1.2) PLX_Attribute travel as arrays with only a count (`options`/`num_options`, ...): the
  * reader walks them at its own sizeof. These element structs are FROZEN:
  * their size and fields never change in major 1 (tests/abi checks the exact
  * sizes against the header that introduced each). A minor that needs more
@@ -446,9 +457,28 @@ typedef struct PLX_Client_BufferFromHost_Args {
    * (see "Asynchronous execution"); NULL/0: at once. */
   PLX_Event* const* wait_events;
   size_t num_wait_events;
+  /* \since 1.2: where the buffer lives, one of `device`'s memories
+   * (PLX_Device_Memories; `device` may then be NULL: the memory's
+   * device). NULL: the device's default memory. A memory of another
+   * device is INVALID_ARGUMENT. */
+  PLX_Memory* memory;
+  /* \since 1.2: the host array's strides in bytes, one per dimension (a
+   * numpy view: any sign, 0 for a broadcast dimension), `data` pointing at
+   * element [0, ..., 0]; data_size must then cover every element reached
+   * (not the dense size), and shape->minor_to_major and shape->layout must
+   * be NULL. NULL: the data is dense, laid out as `shape` says. Strides
+   * of a dense array in some dimension order are taken as that layout
+   * without a copy on the host; others are gathered first. */
+  const int64_t* byte_strides;
+  size_t num_byte_strides; /* == shape->num_dims when byte_strides is given */
+  /* \since 1.2: the layout the buffer takes on the device (see
+   * PLX_Layout; its memory_space must be 0). NULL: the host data's layout,
+   * as before 1.2. A layout the plugin cannot hold is INVALID_ARGUMENT
+   * naming it (PLX_Client_PreferredLayout tells what it likes). */
+  const struct PLX_Layout* device_layout;
 } PLX_Client_BufferFromHost_Args;
 #define PLX_Client_BufferFromHost_Args_STRUCT_SIZE \
-  PLX_STRUCT_SIZE(PLX_Client_BufferFromHost_Args, num_wait_events)
+  PLX_STRUCT_SIZE(PLX_Client_BufferFromHost_Args, device_layout)
 /* What a caller built against 1.0 or 1.1 passes (a callee accepts it). */
 #define PLX_Client_BufferFromHost_Args_STRUCT_SIZE_1_0 \
   PLX_STRUCT_SIZE(PLX_Client_BufferFromHost_Args, done_with_host_buffer)
@@ -742,9 +772,22 @@ typedef PLX_Error* PLX_Executable_Statistics_Fn(
  * vendors (a plugin's own extensions, documented by the vendor); Plexa
  * never assigns them. */
 typedef enum {
-  PLX_ExtensionType_FEEDS = 1,   /* PLX_FeedsExtension, \since 1.1 */
-  PLX_ExtensionType_PROFILER = 2 /* PLX_ProfilerExtension, \since 1.2 */
+  PLX_ExtensionType_FEEDS = 1,    /* PLX_FeedsExtension, \since 1.1 */
+  PLX_ExtensionType_PROFILER = 2, /* PLX_ProfilerExtension, \since 1.2 */
+  PLX_ExtensionType_LOGGER = 3,   /* PLX_LoggerExtension, \since 1.2 */
+  PLX_ExtensionType_PRIORITY = 4  /* PLX_PriorityExtension, \since 1.3 */
 } PLX_ExtensionType;
+
+/* \since 1.3. Chained on PLX_Executable_Execute_Args.extension_start: a
+ * scheduling hint. Plugins that do not know it ignore it. */
+typedef struct PLX_PriorityExtension {
+  size_t struct_size;
+  int32_t type;          /* PLX_ExtensionType_PRIORITY */
+  PLX_Extension* next;
+  int32_t priority;
+} PLX_PriorityExtension;
+#define PLX_PriorityExtension_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_PriorityExtension, priority)
 #define PLX_ExtensionType_VENDOR_FIRST 0x10000
 #define PLX_ExtensionType_VENDOR_LAST 0x1ffff
 
@@ -914,6 +957,154 @@ typedef struct PLX_Event_Set_Args {
   PLX_STRUCT_SIZE(PLX_Event_Set_Args, message_size)
 typedef PLX_Error* PLX_Event_Set_Fn(PLX_Event_Set_Args* args);
 
+/* ------------------------------------------- Memories and layouts (1.2) */
+
+/* \since 1.2 (check PLX_API_HAS_SLOT; the five slots PLX_Device_Memories
+ * ... PLX_Buffer_Layout come together).
+ *
+ * A device's memories are where its buffers can live. Every device has at
+ * least one, its default memory, listed first: where a buffer goes when
+ * none is named. A plugin whose memory is the host's (cpu) has one memory
+ * of kind DEVICE. Values of PLX_MemoryKind a later minor adds reach an
+ * older host as numbers it does not know: it shows them as such (and
+ * kind_name always says what they are). */
+typedef enum {
+  PLX_MemoryKind_DEVICE = 1,       /* the device's own memory */
+  PLX_MemoryKind_HOST_VISIBLE = 2, /* host memory the device reads and
+                                      writes directly (pinned, coherent) */
+  PLX_MemoryKind_HOST = 3,         /* host memory the device reaches only
+                                      by copies */
+  /* \since 1.3 */
+  PLX_MemoryKind_DEVICE_SHARED = 4 /* device memory shared by devices */
+} PLX_MemoryKind;
+
+/* The memories of `device`, the default first. The array lives as long as
+ * the client. Thread-safe. */
+typedef struct PLX_Device_Memories_Args {
+  size_t struct_size;
+  PLX_Extension* extension_start;
+  PLX_Device* device;
+  PLX_Memory* const* memories; /* out */
+  size_t num_memories;         /* out, at least 1 */
+} PLX_Device_Memories_Args;
+#define PLX_Device_Memories_Args_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_Device_Memories_Args, num_memories)
+typedef PLX_Error* PLX_Device_Memories_Fn(PLX_Device_Memories_Args* args);
+
+/* Thread-safe. Strings live as long as the client. */
+typedef struct PLX_Memory_Describe_Args {
+  size_t struct_size;
+  PLX_Extension* extension_start;
+  PLX_Memory* memory;
+  int64_t id;            /* out: unique within the client */
+  PLX_MemoryKind kind;   /* out */
+  const char* kind_name; /* out: "device", "pinned_host", "unpinned_host",
+                            or the plugin's finer name */
+  PLX_Device* device;    /* out: the device it belongs to */
+} PLX_Memory_Describe_Args;
+#define PLX_Memory_Describe_Args_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_Memory_Describe_Args, device)
+typedef PLX_Error* PLX_Memory_Describe_Fn(PLX_Memory_Describe_Args* args);
+
+/* What a memory holds now. Counted by the plugin: at least every buffer
+ * the host owns (from BufferFromHost, CopyToDevice and Execute, until the
+ * buffer is deleted or destroyed and no work is pending on it), and, for
+ * Plexa's plugins, the temporary memory of executions in flight (docs/
+ * abi.md says which). -1 where the plugin does not know. Thread-safe. */
+typedef struct PLX_Memory_Statistics_Args {
+  size_t struct_size;
+  PLX_Extension* extension_start;
+  PLX_Memory* memory;
+  int64_t bytes_in_use;       /* out */
+  int64_t peak_bytes_in_use;  /* out: since the client was created */
+  int64_t bytes_limit;        /* out: what can be allocated in all */
+  int64_t num_allocs;         /* out: live allocations */
+  int64_t largest_alloc_size; /* out: the largest live allocation */
+} PLX_Memory_Statistics_Args;
+#define PLX_Memory_Statistics_Args_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_Memory_Statistics_Args, largest_alloc_size)
+typedef PLX_Error* PLX_Memory_Statistics_Fn(PLX_Memory_Statistics_Args* args);
+
+/* A layout, structured (the same as HLO's text, "{1,0:T(8,128)(2,1)E(4)
+ * S(1)}"). Passed by pointer only; may grow at its end. As an input, the
+ * arrays are read during the call. As an output, the caller sets
+ * struct_size (and extension_start), the plugin fills the fields it
+ * covers, and the arrays live as the call says. */
+typedef struct PLX_Layout {
+  size_t struct_size;
+  PLX_Extension* extension_start;
+  const int64_t* minor_to_major; /* num_dims entries */
+  size_t num_dims;
+  /* Tiles, outermost first: tile i has tile_ranks[i] dimensions, whose
+   * sizes follow one another in tile_dims (T(8,128)(2,1): ranks {2, 2},
+   * dims {8, 128, 2, 1}). num_tiles 0: untiled. */
+  const int64_t* tile_ranks;
+  size_t num_tiles;
+  const int64_t* tile_dims;
+  size_t num_tile_dims;
+  int64_t element_size_in_bits; /* 0: the element type's own size */
+  int64_t memory_space;         /* HLO's S(n); 0: the default */
+} PLX_Layout;
+#define PLX_Layout_STRUCT_SIZE PLX_STRUCT_SIZE(PLX_Layout, memory_space)
+
+/* The layout the plugin prefers for an array of `element_type` and `dims`
+ * on `memory` (NULL: the first device's default memory): what a buffer
+ * uploaded with that device_layout costs no conversion to run with. The
+ * layout's arrays live as long as the client. Thread-safe. */
+typedef struct PLX_Client_PreferredLayout_Args {
+  size_t struct_size;
+  PLX_Extension* extension_start;
+  PLX_Client* client;
+  PLX_Memory* memory;
+  PLX_Type element_type;
+  const int64_t* dims;
+  size_t num_dims;
+  PLX_Layout* layout; /* in: struct_size set by the caller; out: filled */
+} PLX_Client_PreferredLayout_Args;
+#define PLX_Client_PreferredLayout_Args_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_Client_PreferredLayout_Args, layout)
+typedef PLX_Error* PLX_Client_PreferredLayout_Fn(
+    PLX_Client_PreferredLayout_Args* args);
+
+/* The buffer's layout on the device and the memory it lives in. The
+ * layout's arrays live as long as the buffer. A deleted or donated buffer
+ * is FAILED_PRECONDITION. Thread-safe; does not block (a pending buffer's
+ * layout is known when it is created). */
+typedef struct PLX_Buffer_Layout_Args {
+  size_t struct_size;
+  PLX_Extension* extension_start;
+  PLX_Buffer* buffer;
+  PLX_Layout* layout; /* in: struct_size set by the caller; out: filled */
+  PLX_Memory* memory; /* out */
+} PLX_Buffer_Layout_Args;
+#define PLX_Buffer_Layout_Args_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_Buffer_Layout_Args, memory)
+typedef PLX_Error* PLX_Buffer_Layout_Fn(PLX_Buffer_Layout_Args* args);
+
+/* \since 1.2: log severities (PLX_CallFrameApi.log, PLX_LoggerExtension). */
+typedef enum {
+  PLX_LogSeverity_INFO = 0,
+  PLX_LogSeverity_WARNING = 1,
+  PLX_LogSeverity_ERROR = 2
+} PLX_LogSeverity;
+
+/* \since 1.2. Chained on PLX_Client_Create_Args.extension_start: the
+ * client's log — what custom calls write with PLX_CallFrameApi.log, and
+ * the plugin's own warnings — goes to `callback` (from any plugin thread;
+ * the callee synchronizes) instead of stderr. `user_data` and `callback`
+ * must stay usable until the client is destroyed. */
+typedef void PLX_Log_Callback(void* user_data, PLX_LogSeverity severity,
+                              const char* message);
+typedef struct PLX_LoggerExtension {
+  size_t struct_size;          /* PLX_LoggerExtension_STRUCT_SIZE */
+  int32_t type;                /* PLX_ExtensionType_LOGGER */
+  PLX_Extension* next;         /* the rest of the chain */
+  void* user_data;
+  PLX_Log_Callback* callback;  /* not NULL */
+} PLX_LoggerExtension;
+#define PLX_LoggerExtension_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_LoggerExtension, callback)
+
 /* ---------------------------------------------------------- Custom calls */
 
 /* api_version 0: the seed's convention, `void target(void* out, void** in)`:
@@ -945,8 +1136,83 @@ typedef struct PLX_CallFrame {
   /* out: on failure, a message the target owns until it returns; the
    * plugin copies it into the execution's error. */
   const char* error_message;
+  /* \since 1.2. A target reads these only when frame->struct_size covers
+   * them (a plugin built before 1.2 passes the shorter frame):
+   *   if (frame->struct_size >= PLX_CallFrame_STRUCT_SIZE) ...
+   * The platform ("cpu", "onednn", "reference", "vulkan", ...): it says
+   * what `stream` and the buffers' `data` are. */
+  const char* platform;
+  /* The device's work queue. NULL for a plugin whose memory is the host's
+   * (cpu, onednn, reference): `data` are host pointers and the target runs
+   * on a host thread, in program order. "vulkan": the VkCommandBuffer
+   * being recorded, into which a device target records its work; `data`
+   * is then the VkDeviceAddress of the array's first element (see
+   * docs/vulkan.md). */
+  void* stream;
+  /* Each argument's and result's shape with its layout (minor_to_major
+   * NULL: row-major), parallel to args and results. */
+  const PLX_ArrayShape* arg_shapes;
+  const PLX_ArrayShape* result_shapes;
+  /* The custom call's typed attributes, sorted by name: for
+   * api_version=API_VERSION_TYPED_FFI, its backend_config dictionary
+   * ({n = 4 : i32, eps = 1.0e-05 : f32, name = "x", dims = array<i64: 1,
+   * 2>, flag = true}); none otherwise (backend_config stays the text). */
+  const struct PLX_Attribute* attributes;
+  size_t num_attributes;
+  /* Calls back into the plugin and the host: logging, scratch memory. */
+  const struct PLX_CallFrameApi* api;
+  /* out: the PLX_Error_Code of a failure (when the target returns
+   * non-zero); 0 or a value outside PLX_Error_Code is INTERNAL. */
+  int32_t error_code;
 } PLX_CallFrame;
-#define PLX_CallFrame_STRUCT_SIZE PLX_STRUCT_SIZE(PLX_CallFrame, error_message)
+#define PLX_CallFrame_STRUCT_SIZE PLX_STRUCT_SIZE(PLX_CallFrame, error_code)
+/* The frame a plugin built against 1.0 or 1.1 passes. */
+#define PLX_CallFrame_STRUCT_SIZE_1_0 \
+  PLX_STRUCT_SIZE(PLX_CallFrame, error_message)
+
+/* \since 1.2: a typed attribute. Exactly the fields of `kind` are
+ * meaningful. Strings are NUL-terminated (string_size excludes the NUL);
+ * arrays live during the call. A frozen element struct (see above). */
+typedef enum {
+  PLX_Attribute_INT64 = 0,        /* int64_value (iN, uN, index) */
+  PLX_Attribute_DOUBLE = 1,       /* double_value (fN) */
+  PLX_Attribute_STRING = 2,       /* string_value, string_size */
+  PLX_Attribute_BOOL = 3,         /* int64_value: 0 or 1 */
+  PLX_Attribute_INT64_ARRAY = 4,  /* int64_array, array_size */
+  PLX_Attribute_DOUBLE_ARRAY = 5  /* double_array, array_size */
+} PLX_AttributeKind;
+typedef struct PLX_Attribute {
+  size_t struct_size;
+  const char* name;
+  PLX_AttributeKind kind;
+  int64_t int64_value;
+  double double_value;
+  const char* string_value;
+  size_t string_size;
+  const int64_t* int64_array;
+  const double* double_array;
+  size_t array_size;
+} PLX_Attribute;
+#define PLX_Attribute_STRUCT_SIZE PLX_STRUCT_SIZE(PLX_Attribute, array_size)
+
+/* \since 1.2: what a typed target may call during the call, on the
+ * calling thread, passing its own frame. */
+typedef struct PLX_CallFrameApi {
+  size_t struct_size;
+  /* Writes `message` (NUL-terminated) to the client's log: the host's
+   * PLX_LoggerExtension given at PLX_Client_Create, else stderr. The
+   * plugin prefixes it with the instruction's name. */
+  void (*log)(PLX_CallFrame* frame, PLX_LogSeverity severity,
+              const char* message);
+  /* `bytes` of scratch memory aligned to `alignment` (a power of two, at
+   * most 4096) where the frame's buffers live (host memory when `stream`
+   * is NULL), valid until the target returns and freed by the plugin;
+   * NULL when it cannot be had (then log why and fail). */
+  void* (*allocate_scratch)(PLX_CallFrame* frame, size_t bytes,
+                            size_t alignment);
+} PLX_CallFrameApi;
+#define PLX_CallFrameApi_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_CallFrameApi, allocate_scratch)
 typedef int32_t PLX_CustomCall_Typed(PLX_CallFrame* frame);
 
 /* Registers a custom-call target with this plugin (process-wide, for every
@@ -990,6 +1256,34 @@ typedef struct PLX_ApiVersion {
   int32_t minor;
 } PLX_ApiVersion;
 #define PLX_ApiVersion_STRUCT_SIZE PLX_STRUCT_SIZE(PLX_ApiVersion, minor)
+
+/* \since 1.2: extension tables. PLX_Api.extension_start chains tables of
+ * functions a plugin exports beyond its slots (NULL: none), each with its
+ * own type and version, so that a plugin can grow features on its own
+ * schedule: a vendor's table uses a type from PLX_ExtensionType_VENDOR_FIRST
+ * to _LAST, documented by the vendor. Every table begins with this header
+ * (its first three fields are a PLX_Extension's); the functions follow.
+ * A host finds a table with PLX_FindExtension, checks `version` and
+ * `struct_size` before calling what it needs, and ignores types it does
+ * not know; tables live as long as the plugin is loaded. Within one type,
+ * a later version only appends fields (struct_size grows). */
+typedef struct PLX_ApiExtension {
+  size_t struct_size;
+  int32_t type;
+  PLX_Extension* next;
+  int32_t version;
+} PLX_ApiExtension;
+#define PLX_ApiExtension_STRUCT_SIZE PLX_STRUCT_SIZE(PLX_ApiExtension, version)
+
+/* The first extension of `type` in a chain (an args struct's or the
+ * table's extension_start), or NULL. */
+static inline const PLX_Extension* PLX_FindExtension(
+    const PLX_Extension* chain, int32_t type) {
+  for (; chain != NULL; chain = chain->next) {
+    if (chain->type == type) return chain;
+  }
+  return NULL;
+}
 
 /* Slots are only appended; each says the version it appeared in. */
 typedef struct PLX_Api {
@@ -1038,6 +1332,11 @@ typedef struct PLX_Api {
   PLX_Buffer_ReadyEvent_Fn* PLX_Buffer_ReadyEvent;
   PLX_Client_CreateUserEvent_Fn* PLX_Client_CreateUserEvent;
   PLX_Event_Set_Fn* PLX_Event_Set;
+  PLX_Device_Memories_Fn* PLX_Device_Memories;
+  PLX_Memory_Describe_Fn* PLX_Memory_Describe;
+  PLX_Memory_Statistics_Fn* PLX_Memory_Statistics;
+  PLX_Client_PreferredLayout_Fn* PLX_Client_PreferredLayout;
+  PLX_Buffer_Layout_Fn* PLX_Buffer_Layout;
 
   /* \since 1.3 */
   PLX_Plugin_Ping_Fn* PLX_Plugin_Ping;
@@ -1046,7 +1345,7 @@ typedef struct PLX_Api {
 /* Size of the table a v1.0 plugin provides. */
 #define PLX_Api_STRUCT_SIZE_1_0 PLX_STRUCT_SIZE(PLX_Api, PLX_CustomCall_Register)
 /* Size of the table a v1.2 plugin provides. */
-#define PLX_Api_STRUCT_SIZE_1_2 PLX_STRUCT_SIZE(PLX_Api, PLX_Event_Set)
+#define PLX_Api_STRUCT_SIZE_1_2 PLX_STRUCT_SIZE(PLX_Api, PLX_Buffer_Layout)
 /* Size of the table a v1.3 plugin provides. */
 #define PLX_Api_STRUCT_SIZE_1_3 PLX_STRUCT_SIZE(PLX_Api, PLX_Plugin_Ping)
 #define PLX_Api_STRUCT_SIZE PLX_Api_STRUCT_SIZE_1_3
@@ -1098,11 +1397,15 @@ PLX_STATIC_ASSERT(offsetof(PLX_Api, PLX_Client_CreateUserEvent) ==
                   "slot moved");
 PLX_STATIC_ASSERT(offsetof(PLX_Api, PLX_Event_Set) == PLX_SLOT_OFFSET(31),
                   "slot moved");
-PLX_STATIC_ASSERT(PLX_Api_STRUCT_SIZE_1_2 == PLX_SLOT_OFFSET(32),
-                  "v1.2 table size changed");
-PLX_STATIC_ASSERT(offsetof(PLX_Api, PLX_Plugin_Ping) == PLX_SLOT_OFFSET(32),
+PLX_STATIC_ASSERT(offsetof(PLX_Api, PLX_Device_Memories) == PLX_SLOT_OFFSET(32),
                   "slot moved");
-PLX_STATIC_ASSERT(PLX_Api_STRUCT_SIZE_1_3 == PLX_SLOT_OFFSET(33),
+PLX_STATIC_ASSERT(offsetof(PLX_Api, PLX_Buffer_Layout) == PLX_SLOT_OFFSET(36),
+                  "slot moved");
+PLX_STATIC_ASSERT(PLX_Api_STRUCT_SIZE_1_2 == PLX_SLOT_OFFSET(37),
+                  "v1.2 table size changed");
+PLX_STATIC_ASSERT(offsetof(PLX_Api, PLX_Plugin_Ping) == PLX_SLOT_OFFSET(37),
+                  "slot moved");
+PLX_STATIC_ASSERT(PLX_Api_STRUCT_SIZE_1_3 == PLX_SLOT_OFFSET(38),
                   "v1.3 table size changed");
 
 #ifdef __cplusplus
