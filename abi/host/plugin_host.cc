@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -248,6 +249,23 @@ bool Plugin::HasMemories() const {
          PLX_API_HAS_SLOT(api_, PLX_Memory_Statistics) &&
          PLX_API_HAS_SLOT(api_, PLX_Client_PreferredLayout) &&
          PLX_API_HAS_SLOT(api_, PLX_Buffer_Layout);
+}
+
+const PLX_ApiExtension* Plugin::FindApiExtension(int32_t type,
+                                                 int32_t min_version,
+                                                 size_t min_size) const {
+  // A 1.0/1.1 plugin's extension_start is NULL (the header said so since
+  // 1.0); a chain is bounded in case a table's `next` is garbage.
+  const PLX_Extension* e = api_->extension_start;
+  for (int n = 0; e != nullptr && n < 1024; e = e->next, ++n) {
+    if (e->type != type) continue;
+    if (e->struct_size < std::max(min_size, PLX_ApiExtension_STRUCT_SIZE)) {
+      return nullptr;
+    }
+    const auto* table = reinterpret_cast<const PLX_ApiExtension*>(e);
+    return table->version >= min_version ? table : nullptr;
+  }
+  return nullptr;
 }
 
 std::string MemoryKindName(int64_t kind) {

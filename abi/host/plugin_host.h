@@ -79,6 +79,12 @@ class Plugin : public std::enable_shared_from_this<Plugin> {
   // device_layout of PLX_Client_BufferFromHost_Args, which a plugin
   // without them would not read.
   bool HasMemories() const;
+  // ABI 1.2: the plugin's extension table of `type` (on PLX_Api.
+  // extension_start) when its version is at least `min_version` and its
+  // struct_size covers `min_size` bytes (what the caller will read); null
+  // otherwise, and for a plugin without tables.
+  const PLX_ApiExtension* FindApiExtension(int32_t type, int32_t min_version,
+                                           size_t min_size) const;
 
   absl::Status RegisterCustomCall(const std::string& name, void* function,
                                   int32_t api_version,

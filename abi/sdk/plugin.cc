@@ -240,6 +240,20 @@ absl::StatusOr<std::vector<Device*>> AssignedDevices(
   return out;
 }
 
+absl::StatusOr<Client*> ClientFromHandle(PLX_Client* client,
+                                         const char* function) {
+  if (absl::Status s =
+          CheckHandle(client, HandleKind::kClient, function, "client");
+      !s.ok()) {
+    return s;
+  }
+  return client->impl.get();
+}
+
+PLX_Error* StatusToError(absl::Status status) {
+  return internal::ToError(std::move(status));
+}
+
 const PLX_Api* MakeApi(std::unique_ptr<Plugin> (*factory)()) {
   using namespace internal;  // NOLINT: the table names every entry point
   static const PLX_Api* const api = [factory] {
@@ -247,7 +261,7 @@ const PLX_Api* MakeApi(std::unique_ptr<Plugin> (*factory)()) {
     g_info = new PluginInfo(g_plugin->Info());
     auto* t = new PLX_Api{};
     t->struct_size = PLX_Api_STRUCT_SIZE;
-    t->extension_start = nullptr;
+    t->extension_start = const_cast<PLX_Extension*>(g_plugin->ApiExtensions());
     t->version = {PLX_ApiVersion_STRUCT_SIZE, nullptr, PLX_API_MAJOR,
                   PLX_API_MINOR};
     t->PLX_Error_Destroy = ErrorDestroy;

@@ -291,7 +291,19 @@ class Plugin {
   // Options the plugin does not know must be rejected by name.
   virtual absl::StatusOr<std::unique_ptr<Client>> CreateClient(
       const Options& options) = 0;
+  // ABI 1.2: the plugin's own extension tables, chained (PLX_Api.
+  // extension_start; each begins with a PLX_ApiExtension), or null. They
+  // must live as long as the process (static storage).
+  virtual const PLX_Extension* ApiExtensions() const { return nullptr; }
 };
+
+// For the functions of a plugin's extension tables, which take the ABI's
+// handles: the client behind `client` (a live PLX_Client of this plugin,
+// else INVALID_ARGUMENT naming `function`), and a status as the PLX_Error
+// such a function returns (NULL for OK).
+absl::StatusOr<Client*> ClientFromHandle(PLX_Client* client,
+                                         const char* function);
+PLX_Error* StatusToError(absl::Status status);
 
 // Builds the C table for a plugin made by `factory` (called once, on
 // first use). The table and the plugin live until the process exits.

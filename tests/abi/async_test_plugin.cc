@@ -398,8 +398,40 @@ class AsyncClient : public sdk::Client {
   std::unique_ptr<Workers> workers_;
 };
 
+// A vendor extension table (ABI 1.2, PLX_Api.extension_start): what a
+// plugin adds beyond the slots on its own schedule. Type 0x10042, version
+// 1: the number of worker threads (one per device) of a client.
+struct AsyncTestExtension {
+  size_t struct_size;
+  int32_t type;
+  PLX_Extension* next;
+  int32_t version;
+  PLX_Error* (*NumWorkers)(PLX_Client* client, int64_t* out);
+};
+static_assert(offsetof(AsyncTestExtension, version) ==
+              offsetof(PLX_ApiExtension, version));
+
+PLX_Error* NumWorkers(PLX_Client* client, int64_t* out) {
+  absl::StatusOr<sdk::Client*> c =
+      sdk::ClientFromHandle(client, "AsyncTestExtension.NumWorkers");
+  if (!c.ok()) return sdk::StatusToError(c.status());
+  if (out == nullptr) {
+    return sdk::StatusToError(absl::InvalidArgumentError(
+        "AsyncTestExtension.NumWorkers: out is NULL"));
+  }
+  *out = static_cast<int64_t>((*c)->devices().size());
+  return nullptr;
+}
+
+const AsyncTestExtension kExtension = {
+    PLX_STRUCT_SIZE(AsyncTestExtension, NumWorkers), 0x10042, nullptr, 1,
+    NumWorkers};
+
 class AsyncPlugin : public sdk::Plugin {
  public:
+  const PLX_Extension* ApiExtensions() const override {
+    return reinterpret_cast<const PLX_Extension*>(&kExtension);
+  }
   sdk::PluginInfo Info() const override {
     sdk::PluginInfo info;
     info.name = "asynctest";

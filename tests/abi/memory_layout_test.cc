@@ -433,3 +433,60 @@ PLEXA_INSTANTIATE_ON_PLUGINS(RawMemoryTest);
 
 }  // namespace
 }  // namespace plexa::host
+
+namespace plexa::host {
+namespace {
+
+// ABI 1.2 extension tables (PLX_Api.extension_start): the asynctest
+// plugin exports a vendor table (type 0x10042, version 1) with one
+// function; a host finds it by type, checks version and size, and calls it
+// with its handles. Plugins without tables have none to find.
+struct AsyncTestExtension {
+  size_t struct_size;
+  int32_t type;
+  PLX_Extension* next;
+  int32_t version;
+  PLX_Error* (*NumWorkers)(PLX_Client* client, int64_t* out);
+};
+
+TEST(ApiExtensionTables, AVendorTableIsFoundByTypeAndVersion) {
+  Loaded l = Load(PLEXA_ASYNCTEST_PLUGIN, 3);
+  ASSERT_NE(l.client, nullptr);
+  const size_t size = PLX_STRUCT_SIZE(AsyncTestExtension, NumWorkers);
+  const PLX_ApiExtension* found = l.plugin->FindApiExtension(0x10042, 1, size);
+  ASSERT_NE(found, nullptr);
+  EXPECT_EQ(found->version, 1);
+  EXPECT_EQ(PLX_FindExtension(l.plugin->api()->extension_start, 0x10042),
+            reinterpret_cast<const PLX_Extension*>(found));
+  const auto* table = reinterpret_cast<const AsyncTestExtension*>(found);
+  int64_t workers = 0;
+  PLX_Error* e = table->NumWorkers(l.client->handle(), &workers);
+  ASSERT_EQ(e, nullptr) << ConsumeError(l.plugin->api(), e);
+  EXPECT_EQ(workers, 3);
+  // A bad handle is an error naming the function, not a crash.
+  e = table->NumWorkers(nullptr, &workers);
+  absl::Status s = ConsumeError(l.plugin->api(), e);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(s.message()),
+              HasSubstr("AsyncTestExtension.NumWorkers: client is NULL"));
+  // A later version, or more than the table has, is not found.
+  EXPECT_EQ(l.plugin->FindApiExtension(0x10042, 2, size), nullptr);
+  EXPECT_EQ(l.plugin->FindApiExtension(0x10042, 1, size + 8), nullptr);
+  EXPECT_EQ(l.plugin->FindApiExtension(0x10043, 1, size), nullptr);
+}
+
+TEST(ApiExtensionTables, PluginsWithoutTablesHaveNone) {
+  for (const char* path : abi_test::InTreePlugins()) {
+    auto plugin = Plugin::Load(path);
+    ASSERT_TRUE(plugin.ok()) << plugin.status();
+    EXPECT_EQ((*plugin)->api()->extension_start, nullptr) << path;
+    EXPECT_EQ((*plugin)->FindApiExtension(0x10042, 1, 0), nullptr) << path;
+  }
+  // A 1.0 plugin's table says NULL too: nothing to walk.
+  auto old = Plugin::Load(PLEXA_OLD_PLUGIN_V1_0);
+  ASSERT_TRUE(old.ok()) << old.status();
+  EXPECT_EQ((*old)->FindApiExtension(0x10042, 1, 0), nullptr);
+}
+
+}  // namespace
+}  // namespace plexa::host

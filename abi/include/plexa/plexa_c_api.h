@@ -974,10 +974,12 @@ typedef struct PLX_Memory_Describe_Args {
 typedef PLX_Error* PLX_Memory_Describe_Fn(PLX_Memory_Describe_Args* args);
 
 /* What a memory holds now. Counted by the plugin: at least every buffer
- * the host owns (from BufferFromHost, CopyToDevice and Execute, until the
- * buffer is deleted or destroyed and no work is pending on it), and, for
- * Plexa's plugins, the temporary memory of executions in flight (docs/
- * abi.md says which). -1 where the plugin does not know. Thread-safe. */
+ * the host owns (on_device_size, from BufferFromHost, CopyToDevice and
+ * Execute until the buffer is deleted, destroyed or donated and no work is
+ * pending on it); a plugin may count its own allocations too (Plexa's
+ * plugins do not count the temporaries of executions: see
+ * PLX_Executable_Statistics' temp_bytes). -1 where the plugin does not
+ * know. Thread-safe. */
 typedef struct PLX_Memory_Statistics_Args {
   size_t struct_size;
   PLX_Extension* extension_start;
