@@ -397,7 +397,8 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
   }
 }
 
-absl::StatusOr<Shape> InferInstructionShape(const Instruction& instruction) {
+absl::StatusOr<Shape> InferInstructionShape(const Instruction& instruction,
+                                            bool use_declared) {
   std::vector<const Shape*> operands;
   operands.reserve(instruction.operand_count());
   for (const Instruction* operand : instruction.operands()) {
@@ -416,7 +417,7 @@ absl::StatusOr<Shape> InferInstructionShape(const Instruction& instruction) {
     called.push_back(c->ComputeProgramShape());
   }
   return InferShape(instruction.opcode(), operands, instruction.attrs(), called,
-                    &instruction.shape());
+                    use_declared ? &instruction.shape() : nullptr);
 }
 
 }  // namespace plexa::shape_inference

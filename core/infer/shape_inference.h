@@ -36,7 +36,10 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
                                  const InstructionAttrs& attrs,
                                  absl::Span<const ProgramShape> called,
                                  const Shape* declared);
-absl::StatusOr<Shape> InferInstructionShape(const Instruction& instruction);
+// `use_declared` false: as if the instruction had no shape written (the
+// parser's `add = add(a, b)`).
+absl::StatusOr<Shape> InferInstructionShape(const Instruction& instruction,
+                                            bool use_declared = true);
 
 // ---- Elementwise (infer/elementwise.cc) ----------------------------------
 absl::StatusOr<Shape> InferUnaryOpShape(HloOpcode opcode, const Shape& operand);

@@ -144,7 +144,18 @@ TEST(ErrorsTest, MissingPieces) {
                        "  ROOT %b = f32[3,2]{1,0} broadcast(%p)"),
             "4:27: expected attribute 'dimensions' for broadcast, found none");
   EXPECT_EQ(EntryError("  ROOT %p = parameter(0)"),
-            "3:13: expected a shape, found 'parameter'");
+            "3:13: expected a shape before parameter (it cannot be "
+            "inferred), found 'parameter'");
+  // As XLA: only a scalar's broadcast may leave out dimensions={}.
+  EXPECT_EQ(EntryError("  %p = f32[2]{0} parameter(0)\n"
+                       "  ROOT %b = broadcast(%p)"),
+            "4:13: expected attribute 'dimensions' for broadcast, found none");
+  // Its shape cannot be inferred either.
+  EXPECT_EQ(EntryError("  %p = f32[] parameter(0)\n"
+                       "  ROOT %b = broadcast(%p)"),
+            "4:13: expected a shape for 'b' (written without one, it cannot "
+            "be inferred: broadcast: the result shape cannot be derived from "
+            "the operands and must be given.), found broadcast");
   EXPECT_EQ(ErrorOf(""),
             "1:1: expected a computation name or ENTRY, found end "
             "of input");

@@ -192,6 +192,13 @@ absl::Status Parser::FinishAttributes(
     const absl::flat_hash_set<std::string>& seen) {
   const absl::string_view op = HloOpcodeString(rec->opcode);
   for (const AttrSpec& spec : AttributesOf(rec->opcode)) {
+    // As XLA: a broadcast of a scalar may leave out dimensions={} (checked
+    // once the operand's shape is known, in BuildComputation).
+    if (rec->opcode == HloOpcode::kBroadcast &&
+        spec.id == AttrId::kDimensions && !seen.contains(spec.name)) {
+      rec->broadcast_dimensions_omitted = true;
+      continue;
+    }
     if (spec.required && !seen.contains(spec.name)) {
       return ErrorAt(rec->opcode_loc,
                      absl::StrCat("attribute ", Quoted(spec.name), " for ", op),

@@ -15,6 +15,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/infer/shape_inference.h"
+#include "core/shape/layout_util.h"
 #include "core/text/hlo_parser.h"
 #include "core/text/parser_impl.h"
 
@@ -297,7 +299,41 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
     }
     p.instruction->set_called_computations(std::move(called));
   }
+  if (!omitted_.empty())
+    PLEXA_RETURN_IF_ERROR(InferOmittedShapes(module.get()));
   return module;
+}
+
+absl::Status Parser::InferOmittedShapes(Module* module) {
+  for (Computation* c : module->MakeComputationPostOrder()) {
+    for (Instruction* h : c->MakeInstructionPostOrder()) {
+      auto it = omitted_.find(h);
+      if (it == omitted_.end()) continue;
+      absl::StatusOr<Shape> shape =
+          shape_inference::InferInstructionShape(*h, /*use_declared=*/false);
+      if (!shape.ok()) {
+        return ErrorAt(it->second,
+                       absl::StrCat("a shape for ", Quoted(h->name()),
+                                    " (written without one, it cannot be "
+                                    "inferred: ",
+                                    shape.status().message(), ")"),
+                       HloOpcodeString(h->opcode()));
+      }
+      LayoutUtil::SetToDefaultLayoutIfEmpty(&*shape);
+      *h->mutable_shape() = std::move(*shape);
+    }
+  }
+  for (const DeferredResultCheck& d : deferred_result_checks_) {
+    const Instruction* root = d.computation->root_instruction();
+    if (!Shape::Equal().IgnoreLayout()(d.declared, root->shape())) {
+      return ErrorAt(
+          d.loc,
+          absl::StrCat("the result shape of the root ", Quoted(root->name()),
+                       " (", root->shape().ToString(false), ")"),
+          d.declared.ToString(false));
+    }
+  }
+  return absl::OkStatus();
 }
 
 // ---------------------------------------------------------------------------
@@ -397,8 +433,22 @@ absl::Status Parser::ParseInstruction(ComputationRecord* comp) {
   InstrRecord rec;
   rec.name = name.name;
   rec.name_loc = name.loc;
-  if (!AtShapeStart()) return ErrorHere("a shape");
-  PLEXA_ASSIGN_OR_RETURN(rec.shape, ParseShape());
+  const Token& next = lexer_.Peek();
+  if (next.kind == TokKind::kIdent &&
+      lexer_.PeekNext().kind == TokKind::kLparen &&
+      StringToHloOpcode(next.str).has_value() && !AtShapeStart()) {
+    // `add = add(a, b)`: XLA infers the shape; so do we, once the module
+    // is built. A parameter or constant has nothing to infer it from.
+    const HloOpcode op = *StringToHloOpcode(next.str);
+    if (op == HloOpcode::kParameter || op == HloOpcode::kConstant) {
+      return ErrorHere(absl::StrCat("a shape before ", next.str,
+                                    " (it cannot be inferred)"));
+    }
+    rec.shape_omitted = true;
+  } else {
+    if (!AtShapeStart()) return ErrorHere("a shape");
+    PLEXA_ASSIGN_OR_RETURN(rec.shape, ParseShape());
+  }
   PLEXA_RETURN_IF_ERROR(
       ParseInstructionRest(comp, &rec, /*allow_attributes=*/true));
   const int index = static_cast<int>(comp->instructions.size());
@@ -542,6 +592,16 @@ absl::StatusOr<std::unique_ptr<Computation>> Parser::BuildComputation(
       PLEXA_ASSIGN_OR_RETURN(size_t j, lookup(ref));
       operands[i].push_back(j);
     }
+    if (recs[i].broadcast_dimensions_omitted && operands[i].size() == 1) {
+      const InstrRecord& operand = recs[operands[i][0]];
+      // A scalar's dimensions are {}; an operand of unknown shape (written
+      // without one) is checked by shape inference.
+      if (!operand.shape_omitted &&
+          !(operand.shape.IsArray() && operand.shape.rank() == 0)) {
+        return ErrorAt(recs[i].opcode_loc,
+                       "attribute 'dimensions' for broadcast", "none");
+      }
+    }
     for (const OperandRef& ref : recs[i].control_predecessors) {
       PLEXA_ASSIGN_OR_RETURN(size_t j, lookup(ref));
       preds[i].push_back(j);
@@ -605,8 +665,10 @@ absl::StatusOr<std::unique_ptr<Computation>> Parser::BuildComputation(
   // As XLA: without a ROOT marker the last instruction is the root. Nested
   // instructions come before their user, so the last record is never one.
   const size_t root = comp->root >= 0 ? static_cast<size_t>(comp->root) : n - 1;
-  if (comp->declared_result && !Shape::Equal().IgnoreLayout()(
-                                   *comp->declared_result, recs[root].shape)) {
+  const bool check_result_now =
+      comp->declared_result && !recs[root].shape_omitted;
+  if (check_result_now && !Shape::Equal().IgnoreLayout()(*comp->declared_result,
+                                                         recs[root].shape)) {
     return ErrorAt(
         comp->declared_result_loc,
         absl::StrCat("the result shape of the root ", Quoted(recs[root].name),
@@ -621,6 +683,11 @@ absl::StatusOr<std::unique_ptr<Computation>> Parser::BuildComputation(
                                     {}, std::move(recs[i].attrs));
     inst->set_name(recs[i].name);
     ptrs[i] = computation->AddInstruction(std::move(inst));
+    if (recs[i].shape_omitted) omitted_[ptrs[i]] = recs[i].opcode_loc;
+  }
+  if (comp->declared_result && !check_result_now) {
+    deferred_result_checks_.push_back(DeferredResultCheck{
+        computation.get(), *comp->declared_result, comp->declared_result_loc});
   }
   for (size_t i = 0; i < n; ++i) {
     for (size_t j : operands[i]) ptrs[i]->AppendOperand(ptrs[j]);

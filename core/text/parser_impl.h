@@ -66,6 +66,11 @@ struct InstrRecord {
   bool anonymous = false;  // nested operand instruction: named when built
   HloOpcode opcode = HloOpcode::kAdd;
   Shape shape;
+  // Written without a shape (`ROOT add = add(a, b)`): inferred once the
+  // module is built, as XLA does.
+  bool shape_omitted = false;
+  // A broadcast written without dimensions=: only a scalar operand may be.
+  bool broadcast_dimensions_omitted = false;
   std::vector<OperandRef> operands;
   InstructionAttrs attrs;
   std::vector<NameRef> called;
@@ -184,6 +189,9 @@ class Parser {
   absl::Status ParseOperands(ComputationRecord* comp, InstrRecord* rec);
   absl::StatusOr<std::unique_ptr<Computation>> BuildComputation(
       ComputationRecord* comp, std::vector<PendingCalls>* pending);
+  // Infers the shapes written without one (callees first, operands before
+  // users) and checks the signatures that named such a root.
+  absl::Status InferOmittedShapes(Module* module);
 
   // parse_literal.cc
   absl::StatusOr<Literal> ParseArrayLiteral(const Shape& shape);
@@ -191,6 +199,16 @@ class Parser {
 
   Lexer lexer_;
   int depth_ = 0;
+  // Instructions written without a shape, with their opcode's offset.
+  absl::flat_hash_map<const Instruction*, size_t> omitted_;
+  // Computations whose declared result names a root written without a
+  // shape: checked after inference.
+  struct DeferredResultCheck {
+    Computation* computation;
+    Shape declared;
+    size_t loc;
+  };
+  std::vector<DeferredResultCheck> deferred_result_checks_;
 };
 
 // ---- Structured attribute values (parse_values.cc) ----

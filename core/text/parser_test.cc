@@ -759,3 +759,62 @@ TEST(ParserTest, BackendConfigOnAnyOpcode) {
 
 }  // namespace
 }  // namespace plexa
+
+namespace plexa {
+namespace {
+
+// XLA infers the shape of an instruction written without one (`ROOT add =
+// add(a, b)`); so does Plexa, once the module is built: operands first,
+// called computations first, then the computation's declared result is
+// checked against the inferred root.
+TEST(ParserTest, ShapesLeftOutAreInferred) {
+  std::unique_ptr<Module> m = ParseEntry(
+      "  a = f32[2,3]{1,0} parameter(0)\n"
+      "  b = f32[2,3]{1,0} parameter(1)\n"
+      "  m = multiply(a, b)\n"
+      "  z = f32[] constant(0)\n"
+      "  r = reduce(m, z), dimensions={1}, to_apply=sum\n"
+      "  t = tuple(r, later)\n"
+      "  later = compare(a, b), direction=LT\n"
+      "  g = get-tuple-element(t), index=1\n"
+      "  ROOT s = select(g, a, b)",
+      "sum (x: f32[], y: f32[]) -> f32[] {\n"
+      "  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n"
+      "  ROOT s = add(x, y)\n}\n");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(Find(*m, "m")->shape().ToString(true), "f32[2,3]{1,0}");
+  EXPECT_EQ(Find(*m, "r")->shape().ToString(true), "f32[2]{0}");
+  EXPECT_EQ(Find(*m, "t")->shape().ToString(true),
+            "(f32[2]{0}, pred[2,3]{1,0})");
+  EXPECT_EQ(Find(*m, "g")->shape().ToString(true), "pred[2,3]{1,0}");
+  EXPECT_EQ(m->entry_computation()->root_instruction()->shape().ToString(true),
+            "f32[2,3]{1,0}");
+  const Computation* sum = m->entry_computation()->root_instruction() != nullptr
+                               ? Find(*m, "r")->called_computations()[0]
+                               : nullptr;
+  ASSERT_NE(sum, nullptr);
+  EXPECT_EQ(sum->root_instruction()->shape().ToString(true), "f32[]");
+}
+
+TEST(ParserTest, AnInferredRootMustMatchTheDeclaredResult) {
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseHloModule(
+      "HloModule t\n\nENTRY main (a: f32[2]) -> s32[2] {\n"
+      "  a = f32[2]{0} parameter(0)\n  ROOT n = negate(a)\n}\n");
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(std::string(m.status().message()),
+            "3:27: expected the result shape of the root 'n' (f32[2]), found "
+            "s32[2]");
+}
+
+TEST(ParserTest, AScalarsBroadcastMayLeaveOutItsDimensions) {
+  std::unique_ptr<Module> m = ParseEntry(
+      "  s = f32[] parameter(0)\n"
+      "  ROOT c = f32[4]{0} broadcast(s)");
+  ASSERT_NE(m, nullptr);
+  const Instruction* c = Find(*m, "c");
+  EXPECT_TRUE(c->attrs().dimensions.empty());
+  EXPECT_EQ(c->shape().ToString(true), "f32[4]{0}");
+}
+
+}  // namespace
+}  // namespace plexa
