@@ -257,6 +257,15 @@ class Builder {
   Op Rsqrt(Op operand);
   Op Cbrt(Op operand);
   Op Tan(Op operand);
+  // Inverse and hyperbolic trigonometry (XLA's acos ... sinh opcodes).
+  Op Acos(Op operand);
+  Op Acosh(Op operand);
+  Op Asin(Op operand);
+  Op Asinh(Op operand);
+  Op Atan(Op operand);
+  Op Atanh(Op operand);
+  Op Cosh(Op operand);
+  Op Sinh(Op operand);
   Op Logistic(Op operand);
   Op Log1p(Op operand);
   Op Expm1(Op operand);

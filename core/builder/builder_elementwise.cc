@@ -74,6 +74,22 @@ absl::string_view BuilderOpName(HloOpcode opcode) {
       return "Rsqrt";
     case HloOpcode::kCbrt:
       return "Cbrt";
+    case HloOpcode::kAcos:
+      return "Acos";
+    case HloOpcode::kAcosh:
+      return "Acosh";
+    case HloOpcode::kAsin:
+      return "Asin";
+    case HloOpcode::kAsinh:
+      return "Asinh";
+    case HloOpcode::kAtan:
+      return "Atan";
+    case HloOpcode::kAtanh:
+      return "Atanh";
+    case HloOpcode::kCosh:
+      return "Cosh";
+    case HloOpcode::kSinh:
+      return "Sinh";
     case HloOpcode::kTan:
       return "Tan";
     case HloOpcode::kLogistic:
@@ -289,6 +305,14 @@ Op Builder::Sqrt(Op x) { return UnaryOp(HloOpcode::kSqrt, x); }
 Op Builder::Rsqrt(Op x) { return UnaryOp(HloOpcode::kRsqrt, x); }
 Op Builder::Cbrt(Op x) { return UnaryOp(HloOpcode::kCbrt, x); }
 Op Builder::Tan(Op x) { return UnaryOp(HloOpcode::kTan, x); }
+Op Builder::Acos(Op x) { return UnaryOp(HloOpcode::kAcos, x); }
+Op Builder::Acosh(Op x) { return UnaryOp(HloOpcode::kAcosh, x); }
+Op Builder::Asin(Op x) { return UnaryOp(HloOpcode::kAsin, x); }
+Op Builder::Asinh(Op x) { return UnaryOp(HloOpcode::kAsinh, x); }
+Op Builder::Atan(Op x) { return UnaryOp(HloOpcode::kAtan, x); }
+Op Builder::Atanh(Op x) { return UnaryOp(HloOpcode::kAtanh, x); }
+Op Builder::Cosh(Op x) { return UnaryOp(HloOpcode::kCosh, x); }
+Op Builder::Sinh(Op x) { return UnaryOp(HloOpcode::kSinh, x); }
 Op Builder::Logistic(Op x) { return UnaryOp(HloOpcode::kLogistic, x); }
 Op Builder::Log1p(Op x) { return UnaryOp(HloOpcode::kLog1p, x); }
 Op Builder::Expm1(Op x) { return UnaryOp(HloOpcode::kExpm1, x); }

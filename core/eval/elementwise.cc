@@ -65,6 +65,22 @@ absl::Status FloatUnary(const Instruction& instr, const void* in, void* out,
       return UnaryLoop<T>(in, out, n, [](F x) { return std::cos(x); });
     case HloOpcode::kSin:
       return UnaryLoop<T>(in, out, n, [](F x) { return std::sin(x); });
+    case HloOpcode::kAcos:
+      return UnaryLoop<T>(in, out, n, [](F x) { return std::acos(x); });
+    case HloOpcode::kAcosh:
+      return UnaryLoop<T>(in, out, n, [](F x) { return std::acosh(x); });
+    case HloOpcode::kAsin:
+      return UnaryLoop<T>(in, out, n, [](F x) { return std::asin(x); });
+    case HloOpcode::kAsinh:
+      return UnaryLoop<T>(in, out, n, [](F x) { return std::asinh(x); });
+    case HloOpcode::kAtan:
+      return UnaryLoop<T>(in, out, n, [](F x) { return std::atan(x); });
+    case HloOpcode::kAtanh:
+      return UnaryLoop<T>(in, out, n, [](F x) { return std::atanh(x); });
+    case HloOpcode::kCosh:
+      return UnaryLoop<T>(in, out, n, [](F x) { return std::cosh(x); });
+    case HloOpcode::kSinh:
+      return UnaryLoop<T>(in, out, n, [](F x) { return std::sinh(x); });
     case HloOpcode::kTan:
       return UnaryLoop<T>(in, out, n, [](F x) { return std::tan(x); });
     case HloOpcode::kTanh:
@@ -164,6 +180,22 @@ absl::Status ComplexUnary(const Instruction& instr, const void* in, void* out,
       return UnaryLoop<T>(in, out, n, [](T x) { return std::cos(x); });
     case HloOpcode::kSin:
       return UnaryLoop<T>(in, out, n, [](T x) { return std::sin(x); });
+    case HloOpcode::kAcos:
+      return UnaryLoop<T>(in, out, n, [](T x) { return std::acos(x); });
+    case HloOpcode::kAcosh:
+      return UnaryLoop<T>(in, out, n, [](T x) { return std::acosh(x); });
+    case HloOpcode::kAsin:
+      return UnaryLoop<T>(in, out, n, [](T x) { return std::asin(x); });
+    case HloOpcode::kAsinh:
+      return UnaryLoop<T>(in, out, n, [](T x) { return std::asinh(x); });
+    case HloOpcode::kAtan:
+      return UnaryLoop<T>(in, out, n, [](T x) { return std::atan(x); });
+    case HloOpcode::kAtanh:
+      return UnaryLoop<T>(in, out, n, [](T x) { return std::atanh(x); });
+    case HloOpcode::kCosh:
+      return UnaryLoop<T>(in, out, n, [](T x) { return std::cosh(x); });
+    case HloOpcode::kSinh:
+      return UnaryLoop<T>(in, out, n, [](T x) { return std::sinh(x); });
     case HloOpcode::kTan:
       return UnaryLoop<T>(in, out, n, [](T x) { return std::tan(x); });
     case HloOpcode::kTanh:

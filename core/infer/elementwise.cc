@@ -44,6 +44,14 @@ absl::StatusOr<Shape> InferUnaryOpShape(HloOpcode opcode,
       return NoLayout(operand);
     case HloOpcode::kCos:
     case HloOpcode::kSin:
+    case HloOpcode::kAcos:
+    case HloOpcode::kAcosh:
+    case HloOpcode::kAsin:
+    case HloOpcode::kAsinh:
+    case HloOpcode::kAtan:
+    case HloOpcode::kAtanh:
+    case HloOpcode::kCosh:
+    case HloOpcode::kSinh:
     case HloOpcode::kTan:
     case HloOpcode::kExp:
     case HloOpcode::kExpm1:

@@ -24,10 +24,13 @@ TEST(UnaryTest, FloatingOnlyOps) {
 
 TEST(UnaryTest, FloatingOrComplexOps) {
   for (HloOpcode op :
-       {HloOpcode::kCos, HloOpcode::kSin, HloOpcode::kTan, HloOpcode::kExp,
-        HloOpcode::kExpm1, HloOpcode::kLog, HloOpcode::kLog1p,
+       {HloOpcode::kAcos,     HloOpcode::kAcosh, HloOpcode::kAsin,
+        HloOpcode::kAsinh,    HloOpcode::kAtan,  HloOpcode::kAtanh,
+        HloOpcode::kCosh,     HloOpcode::kSinh,  HloOpcode::kCos,
+        HloOpcode::kSin,      HloOpcode::kTan,   HloOpcode::kExp,
+        HloOpcode::kExpm1,    HloOpcode::kLog,   HloOpcode::kLog1p,
         HloOpcode::kLogistic, HloOpcode::kRsqrt, HloOpcode::kSqrt,
-        HloOpcode::kCbrt, HloOpcode::kTanh}) {
+        HloOpcode::kCbrt,     HloOpcode::kTanh}) {
     EXPECT_SHAPE(InferUnaryOpShape(op, S("f64[3]")), "f64[3]");
     EXPECT_SHAPE(InferUnaryOpShape(op, S("c64[3]")), "c64[3]");
     EXPECT_INVALID(InferUnaryOpShape(op, S("s32[3]")), "s32[3]");

@@ -21,6 +21,14 @@ bool IsTranscendental(HloOpcode op) {
     case HloOpcode::kPower:
     case HloOpcode::kSin:
     case HloOpcode::kCos:
+    case HloOpcode::kAcos:
+    case HloOpcode::kAcosh:
+    case HloOpcode::kAsin:
+    case HloOpcode::kAsinh:
+    case HloOpcode::kAtan:
+    case HloOpcode::kAtanh:
+    case HloOpcode::kCosh:
+    case HloOpcode::kSinh:
     case HloOpcode::kTan:
     case HloOpcode::kErf:
     case HloOpcode::kAtan2:

@@ -16,11 +16,17 @@ inline constexpr int kVariadic = -1;
 // X(enum, HLO spelling, arity (kVariadic = any number of operands))
 #define PLEXA_OPCODES(X)                                    \
   X(kAbs, "abs", 1)                                         \
+  X(kAcos, "acos", 1)                                       \
+  X(kAcosh, "acosh", 1)                                     \
   X(kAdd, "add", 2)                                         \
   X(kAfterAll, "after-all", kVariadic)                      \
   X(kAllReduce, "all-reduce", kVariadic)                    \
   X(kAnd, "and", 2)                                         \
+  X(kAsin, "asin", 1)                                       \
+  X(kAsinh, "asinh", 1)                                     \
+  X(kAtan, "atan", 1)                                       \
   X(kAtan2, "atan2", 2)                                     \
+  X(kAtanh, "atanh", 1)                                     \
   X(kBatchNormGrad, "batch-norm-grad", 5)                   \
   X(kBatchNormInference, "batch-norm-inference", 5)         \
   X(kBatchNormTraining, "batch-norm-training", 3)           \
@@ -42,6 +48,7 @@ inline constexpr int kVariadic = -1;
   X(kConvolution, "convolution", 2)                         \
   X(kCopy, "copy", 1)                                       \
   X(kCos, "cosine", 1)                                      \
+  X(kCosh, "cosh", 1)                                       \
   X(kCustomCall, "custom-call", kVariadic)                  \
   X(kDivide, "divide", 2)                                   \
   X(kDot, "dot", 2)                                         \
@@ -97,6 +104,7 @@ inline constexpr int kVariadic = -1;
   X(kShiftRightLogical, "shift-right-logical", 2)           \
   X(kSign, "sign", 1)                                       \
   X(kSin, "sine", 1)                                        \
+  X(kSinh, "sinh", 1)                                       \
   X(kSlice, "slice", 1)                                     \
   X(kSort, "sort", kVariadic)                               \
   X(kSqrt, "sqrt", 1)                                       \

@@ -575,6 +575,24 @@ FLOAT_UNARY = OrderedDict([
                                1e-4, INF, -INF, NAN])),
     ('erf', (_erf, False, [0.0, 0.1, -0.1, 0.5, 1.0, -1.0, 2.0, 3.0, -4.0,
                            INF, -INF, NAN])),
+    # XLA's inverse and hyperbolic trigonometry (outside the domain: NaN;
+    # atanh(+-1) = +-inf, as C and numpy).
+    ('acos', (np.arccos, False, [1.0, -1.0, 0.0, 0.5, -0.5, 0.999, 1.5, -2.0,
+                                 NAN])),
+    ('acosh', (np.arccosh, False, [1.0, 1.5, 2.0, 10.0, 1e4, 0.5, INF,
+                                   NAN])),
+    ('asin', (np.arcsin, False, [0.0, 0.5, -0.5, 1.0, -1.0, 1e-4, 2.0,
+                                 NAN])),
+    ('asinh', (np.arcsinh, False, [0.0, 0.5, -0.5, 1.0, -3.0, 100.0, 1e-4,
+                                   INF, -INF, NAN])),
+    ('atan', (np.arctan, False, [0.0, 0.5, -0.5, 1.0, -1.0, 10.0, 1e6, INF,
+                                 -INF, NAN])),
+    ('atanh', (np.arctanh, False, [0.0, 0.5, -0.5, 0.9, -0.99, 1.0, -1.0,
+                                   2.0, NAN])),
+    ('cosh', (np.cosh, False, [0.0, 0.5, -0.5, 1.0, -3.0, 10.0, INF, -INF,
+                               NAN])),
+    ('sinh', (np.sinh, False, [0.0, 0.5, -0.5, 1.0, -3.0, 10.0, 1e-4, INF,
+                               -INF, NAN])),
 ])
 
 
@@ -3583,7 +3601,11 @@ def gen_complex():
                    ('rsqrt', lambda v: 1 / np.sqrt(v)),
                    ('exponential-minus-one', lambda v: np.exp(v) - 1),
                    ('log-plus-one', lambda v: np.log(1 + v)),
-                   ('tan', np.tan)):
+                   ('tan', np.tan), ('acos', np.arccos),
+                   ('asin', np.arcsin), ('atan', np.arctan),
+                   ('acosh', np.arccosh), ('asinh', np.arcsinh),
+                   ('atanh', np.arctanh), ('cosh', np.cosh),
+                   ('sinh', np.sinh)):
         simple_unary(g, '%s_c64' % op.replace('-', '_'), op, zs,
                      V('c64', fn(zd).astype(np.complex64)),
                      tol_str(rtol=1e-5, atol=1e-6),

@@ -293,6 +293,22 @@ Value* Emitter::EmitUnaryFloat(HloOpcode op, Value* x, PrimitiveType t) {
       return CallLibm("sinf", "sin", t, {x});
     case HloOpcode::kCos:
       return CallLibm("cosf", "cos", t, {x});
+    case HloOpcode::kAcos:
+      return CallLibm("acosf", "acos", t, {x});
+    case HloOpcode::kAcosh:
+      return CallLibm("acoshf", "acosh", t, {x});
+    case HloOpcode::kAsin:
+      return CallLibm("asinf", "asin", t, {x});
+    case HloOpcode::kAsinh:
+      return CallLibm("asinhf", "asinh", t, {x});
+    case HloOpcode::kAtan:
+      return CallLibm("atanf", "atan", t, {x});
+    case HloOpcode::kAtanh:
+      return CallLibm("atanhf", "atanh", t, {x});
+    case HloOpcode::kCosh:
+      return CallLibm("coshf", "cosh", t, {x});
+    case HloOpcode::kSinh:
+      return CallLibm("sinhf", "sinh", t, {x});
     case HloOpcode::kTan:
       return CallLibm("tanf", "tan", t, {x});
     case HloOpcode::kErf:

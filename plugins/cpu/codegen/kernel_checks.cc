@@ -130,6 +130,14 @@ absl::Status CheckElementwise(const Instruction& h) {
     case HloOpcode::kCbrt:
     case HloOpcode::kSin:
     case HloOpcode::kCos:
+    case HloOpcode::kAcos:
+    case HloOpcode::kAcosh:
+    case HloOpcode::kAsin:
+    case HloOpcode::kAsinh:
+    case HloOpcode::kAtan:
+    case HloOpcode::kAtanh:
+    case HloOpcode::kCosh:
+    case HloOpcode::kSinh:
     case HloOpcode::kTan:
     case HloOpcode::kTanh:
     case HloOpcode::kErf:
