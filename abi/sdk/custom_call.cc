@@ -118,7 +118,8 @@ struct ActiveCall {
   PLX_CallFrame frame{};
   const TypedCustomCall* call = nullptr;
   const CallFrameContext* context = nullptr;
-  std::vector<void*> scratch;  // freed when the call returns
+  const DeviceScratch* device_scratch = nullptr;  // when stream is set
+  std::vector<void*> scratch;  // host memory, freed when the call returns
   int64_t scratch_bytes = 0;
   ActiveCall* outer = nullptr;
   ~ActiveCall() {
@@ -180,6 +181,23 @@ void* AllocateScratch(PLX_CallFrame* frame, size_t bytes, size_t alignment) {
                                " left of this call's scratch limit (",
                                a->context->scratch_limit_bytes(),
                                " bytes: the client's memory limit)"));
+  }
+  if (a->frame.stream != nullptr) {
+    // Scratch must be where the buffers live: device memory, which only the
+    // plugin can give (host memory would be a wrong answer, not a NULL).
+    if (a->device_scratch == nullptr || !*a->device_scratch) {
+      return refuse(absl::StrCat(a->call->platform,
+                                 " passes device buffers and gives no device "
+                                 "scratch memory"));
+    }
+    std::string why;
+    void* p = (*a->device_scratch)(bytes, alignment, &why);
+    if (p == nullptr) {
+      return refuse(absl::StrCat(
+          bytes, " bytes of device memory: ", why.empty() ? "refused" : why));
+    }
+    a->scratch_bytes += static_cast<int64_t>(bytes);
+    return p;
   }
   void* p = nullptr;
   const size_t align = std::max(alignment, sizeof(void*));
@@ -249,12 +267,13 @@ struct FrameArrays {
 absl::Status CallTypedCustomCall(const TypedCustomCall& call,
                                  absl::Span<const CallFrameArray> args,
                                  absl::Span<const CallFrameArray> results,
-                                 const CallFrameContext* context,
-                                 void* stream) {
+                                 const CallFrameContext* context, void* stream,
+                                 const DeviceScratch* device_scratch) {
   const FrameArrays in(args), out(results);
   ActiveCall active;
   active.call = &call;
   active.context = context != nullptr ? context : &CallFrameContext::Default();
+  active.device_scratch = device_scratch;
   PLX_CallFrame& frame = active.frame;
   frame.struct_size = PLX_CallFrame_STRUCT_SIZE;
   frame.args = in.buffers.data();

@@ -11,6 +11,7 @@
 #define PLEXA_ABI_SDK_CUSTOM_CALL_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -150,20 +151,30 @@ struct TypedCustomCall {
   std::shared_ptr<const CustomCallAttributes> attributes;  // never null
 };
 
+// For a plugin whose buffers are device memory (a frame with a stream):
+// `bytes` of it aligned to `alignment` (checked: a power of two, at most
+// 4096) for one call's scratch, kept until the work the target records
+// into the stream is done (the plugin's business), or nullptr with the
+// reason in `*why`.
+using DeviceScratch =
+    std::function<void*(size_t bytes, size_t alignment, std::string* why)>;
+
 // Calls `call`'s target with a PLX_CallFrame over `args` and `results` (the
 // array leaves of the operands and of the result, in order): platform,
 // `stream` (NULL for host-memory plugins), each array's shape with its
 // layout, the attributes, and the call-frame API (log through `context`,
-// prefixed with "custom-call <instruction>: "; scratch memory freed when
-// the target returns). A non-zero return is an error with the frame's
-// error_code (0 or not a PLX_Error_Code: INTERNAL) naming the instruction
-// and the target and quoting the target's message. `context` null: the
-// default (stderr). Thread-safe.
+// prefixed with "custom-call <instruction>: "; scratch: host memory freed
+// when the target returns, or with a `stream`, device memory from
+// `device_scratch` (none: NULL and logged)). A non-zero return is an error with
+// the frame's error_code (0 or not a PLX_Error_Code: INTERNAL) naming the
+// instruction and the target and quoting the target's message. `context` null:
+// the default (stderr). Thread-safe.
 absl::Status CallTypedCustomCall(const TypedCustomCall& call,
                                  absl::Span<const CallFrameArray> args,
                                  absl::Span<const CallFrameArray> results,
                                  const CallFrameContext* context,
-                                 void* stream = nullptr);
+                                 void* stream = nullptr,
+                                 const DeviceScratch* device_scratch = nullptr);
 
 }  // namespace plexa::sdk
 
