@@ -362,6 +362,32 @@ TEST_P(CallFrameTest, ATargetBuiltAgainstThe1_1FrameStillRuns) {
   EXPECT_THAT(out.status().message(), HasSubstr("custom-call s"));
 }
 
+// ---- The example of docs/abi.md (examples/custom_call/typed_scale.c) ----
+
+TEST_P(CallFrameTest, TheDocumentedExampleScalesLogsAndFails) {
+  void* fn = TargetIn(PLEXA_EXAMPLE_TYPED_SCALE, "my_scale");
+  ASSERT_NE(fn, nullptr) << dlerror();
+  ASSERT_TRUE(plugin_->RegisterCustomCall("my_scale", fn, 1).ok());
+  LogSink sink;
+  auto client = NewClient(&sink);
+  ASSERT_NE(client, nullptr);
+  auto out = Run(*client, UnaryProgram("y", "my_scale", "{scale = 2.5 : f32}"),
+                 {Input()});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0], Literal::CreateR1<float>({2.5f, 5, 7.5f, 10}));
+  {
+    std::lock_guard<std::mutex> lock(sink.mu);
+    EXPECT_THAT(sink.lines, ElementsAre(Pair(PLX_LogSeverity_INFO,
+                                             "custom-call y: scaled")));
+  }
+  // No scale: INVALID_ARGUMENT with its message.
+  out = Run(*client, UnaryProgram("y", "my_scale", "{}"), {Input()});
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(out.status().message(),
+              HasSubstr("my_scale: want one f32 array and scale != 0"));
+}
+
 // ---- The logger extension itself ----
 
 TEST_P(CallFrameTest, ALoggerWithoutACallbackIsRefused) {
