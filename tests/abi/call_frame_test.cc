@@ -388,6 +388,52 @@ TEST_P(CallFrameTest, TheDocumentedExampleScalesLogsAndFails) {
               HasSubstr("my_scale: want one f32 array and scale != 0"));
 }
 
+// A typed call in a loop body: compiled once, called each iteration.
+TEST_P(CallFrameTest, ATypedCallInsideAWhileBodyRunsEachIteration) {
+  void* fn = TargetIn(PLEXA_EXAMPLE_TYPED_SCALE, "my_scale");
+  ASSERT_NE(fn, nullptr) << dlerror();
+  ASSERT_TRUE(plugin_->RegisterCustomCall("my_scale", fn, 1).ok());
+  const std::string program = R"(HloModule loop
+
+body {
+  p = (s32[], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  x = f32[4] get-tuple-element(p), index=1
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  y = f32[4] custom-call(x), custom_call_target="my_scale", api_version=API_VERSION_TYPED_FFI, backend_config={scale = 2.0 : f32}
+  ROOT t = (s32[], f32[4]) tuple(j, y)
+}
+
+cond {
+  p = (s32[], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  three = s32[] constant(3)
+  ROOT lt = pred[] compare(i, three), direction=LT
+}
+
+ENTRY main {
+  x = f32[4] parameter(0)
+  zero = s32[] constant(0)
+  init = (s32[], f32[4]) tuple(zero, x)
+  w = (s32[], f32[4]) while(init), condition=cond, body=body
+  ROOT r = f32[4] get-tuple-element(w), index=1
+}
+)";
+  LogSink sink;
+  auto client = NewClient(&sink);
+  ASSERT_NE(client, nullptr);
+  auto out = Run(*client, program, {Input()});
+  ASSERT_TRUE(out.ok()) << out.status();
+  // Three iterations of x * 2: x * 8.
+  EXPECT_EQ((*out)[0], Literal::CreateR1<float>({8, 16, 24, 32}));
+  std::lock_guard<std::mutex> lock(sink.mu);
+  ASSERT_EQ(sink.lines.size(), 3u);
+  for (const auto& line : sink.lines) {
+    EXPECT_THAT(line.second, HasSubstr(": scaled"));
+  }
+}
+
 // ---- The logger extension itself ----
 
 TEST_P(CallFrameTest, ALoggerWithoutACallbackIsRefused) {
