@@ -406,7 +406,7 @@ absl::Status Plugin::RegisterCustomCall(const std::string& name, void* function,
 }
 
 absl::StatusOr<std::unique_ptr<Client>> Plugin::CreateClient(
-    const std::vector<Option>& options) {
+    const std::vector<Option>& options, PLX_Extension* extensions) {
   std::vector<PLX_NamedValue> values;
   for (const Option& o : options) {
     PLX_NamedValue v{};
@@ -420,6 +420,7 @@ absl::StatusOr<std::unique_ptr<Client>> Plugin::CreateClient(
     values.push_back(v);
   }
   auto args = PLX_ARGS(PLX_Client_Create_Args);
+  args.extension_start = extensions;
   args.options = values.data();
   args.num_options = values.size();
   RETURN_IF_PLX_ERROR(api_, api_->PLX_Client_Create(&args));

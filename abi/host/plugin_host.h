@@ -98,8 +98,11 @@ class Plugin : public std::enable_shared_from_this<Plugin> {
     bool bool_value = false;
     double float_value = 0;
   };
+  // `extensions` is chained on PLX_Client_Create_Args (a
+  // PLX_LoggerExtension, ABI 1.2: it must outlive the client).
   absl::StatusOr<std::unique_ptr<Client>> CreateClient(
-      const std::vector<Option>& options = {});
+      const std::vector<Option>& options = {},
+      PLX_Extension* extensions = nullptr);
 
  private:
   Plugin() = default;

@@ -128,10 +128,15 @@ PLX_Error* ClientCreate(PLX_Client_Create_Args* args) {
                             1, std::numeric_limits<int64_t>::max());
     if (!limit.ok()) return limit.status();
     options->erase(kMemoryLimitOption);
+    // The host's log (a PLX_LoggerExtension, ABI 1.2) for custom calls.
+    auto call_frames = ReadCallFrameContext(args->extension_start,
+                                            "PLX_Client_Create", *limit);
+    if (!call_frames.ok()) return call_frames.status();
     auto client = g_plugin->CreateClient(*options);
     if (!client.ok()) return client.status();
     auto* h = new PLX_Client;
     h->memory_limit_bytes = *limit;
+    h->call_frames = std::move(*call_frames);
     h->impl = std::move(*client);
     int64_t next_memory_id = 0;
     for (Device* d : h->impl->devices()) {

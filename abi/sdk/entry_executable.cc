@@ -557,6 +557,7 @@ PLX_Error* ExecutableExecute(PLX_Executable_Execute_Args* args) {
     PLEXA_ASSIGN_OR_RETURN(EventList waits, ReadWaitEvents(args, fn));
     PLEXA_RETURN_IF_ERROR(
         ReadExecuteExtensions(args->extension_start, fn, &plan.options));
+    plan.options.call_frames = e->client->call_frames;
     EventList deps = waits;
     bool all_made = true;  // every argument's plugin buffer exists
     for (const auto& replica : plan.args) {

@@ -53,6 +53,9 @@ struct PLX_Client {
   // sees it), else the machine's memory: every array a compiled program or
   // a buffer creation sizes must fit.
   int64_t memory_limit_bytes = 0;
+  // What the typed custom calls of its executables log to (the host's
+  // PLX_LoggerExtension, else stderr) and their scratch limit (ABI 1.2).
+  std::shared_ptr<const plexa::sdk::CallFrameContext> call_frames;
   // Calls whose dependencies are pending run here (ABI 1.2); drained
   // before the plugin's client goes.
   std::unique_ptr<plexa::sdk::WorkQueue> queue =

@@ -174,6 +174,9 @@ struct ExecuteOptions {
   // The host's profiler (a PLX_ProfilerExtension on the call, ABI 1.2), or
   // null. A plugin with PLX_CAPABILITY_PROFILER reports each step to it.
   std::shared_ptr<Profiler> profiler;
+  // ABI 1.2: the client's log and scratch limit for typed custom calls
+  // (CallTypedCustomCall); null: stderr and the machine's memory.
+  std::shared_ptr<const CallFrameContext> call_frames;
   // ABI 1.2, only for an executable whose AcceptsPendingArguments() is
   // true (otherwise the SDK waits for them before calling): the host's
   // wait_events, every one of which must be ready before any replica

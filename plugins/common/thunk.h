@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "abi/sdk/custom_call.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "core/eval/evaluator.h"
@@ -59,6 +60,9 @@ struct ExecContext {
   std::vector<AlignedMemory> arenas;                // per computation id
   // When set, every thunk run (nested ones too) is reported to it.
   Profiler* profiler = nullptr;
+  // The client's log and scratch limit for typed custom calls; null: the
+  // defaults (stderr).
+  const sdk::CallFrameContext* call_frames = nullptr;
 };
 
 struct Frame {

@@ -187,6 +187,7 @@ class CpuExecutable : public sdk::Executable {
       const sdk::ExecuteOptions& options) override {
     HostFeeds* feeds = options.feeds.get();
     Profiler* profiler = options.profiler.get();
+    const sdk::CallFrameContext* call_frames = options.call_frames.get();
     const int64_t replicas = static_cast<int64_t>(args.size());
     sdk::ExecuteResult out;
     out.outputs.resize(replicas);
@@ -227,8 +228,9 @@ class CpuExecutable : public sdk::Executable {
       }
     }
     if (replicas == 1) {
-      absl::Status s = program_->Run(arg_ptrs[0], result_ptrs[0], pool_.get(),
-                                     0, 1, nullptr, feeds, profiler);
+      absl::Status s =
+          program_->Run(arg_ptrs[0], result_ptrs[0], pool_.get(), 0, 1, nullptr,
+                        feeds, profiler, call_frames);
       if (!s.ok()) return s;
       return out;
     }
@@ -238,7 +240,7 @@ class CpuExecutable : public sdk::Executable {
     for (int64_t r = 0; r < replicas; ++r) {
       threads.emplace_back([&, r] {
         status[r] = program_->Run(arg_ptrs[r], result_ptrs[r], pool_.get(), r,
-                                  replicas, &hub, feeds, profiler);
+                                  replicas, &hub, feeds, profiler, call_frames);
         // Members still waiting for this replica in a collective are
         // released (ABORTED) rather than left hanging.
         hub.MarkDone(r, !status[r].ok());
@@ -379,6 +381,7 @@ class CpuClient : public sdk::Client {
     popts.num_replicas = static_cast<int64_t>(devices->size());
     popts.compile_threads = static_cast<int>(config_.num_threads);
     popts.extension = config_.extension;
+    popts.platform = config_.plugin_name;
     std::string ir;
     if (!config_.dump_ir.empty()) popts.ir_dump = &ir;
     const std::string name = module->name();
@@ -450,6 +453,7 @@ class CpuClient : public sdk::Client {
     popts.num_replicas = num_replicas;
     popts.object_code = &object;
     popts.extension = config_.extension;
+    popts.platform = config_.plugin_name;
     absl::StatusOr<std::shared_ptr<const CpuProgram>> program =
         CompileProgram(std::move(*module), popts, **resolver);
     if (!program.ok()) return program.status();

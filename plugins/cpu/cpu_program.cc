@@ -42,7 +42,8 @@ absl::StatusOr<std::shared_ptr<const CpuProgram>> CompileProgram(
   KernelModule kernels(module->name(), options.compile_threads);
   program->state_->extension = options.extension;
   CpuThunkEmitter compiler(options.num_replicas, custom_calls, &kernels,
-                           &program->stats_, options.extension.get());
+                           &program->stats_, options.extension.get(),
+                           options.platform);
   absl::StatusOr<CompiledComputation*> entry =
       compiler.Compile(*module->entry_computation(), /*is_entry=*/true);
   if (!entry.ok()) return entry.status();
@@ -89,9 +90,11 @@ absl::Status CpuProgram::Run(absl::Span<const void* const> args,
                              absl::Span<void* const> results, ThreadPool* pool,
                              int64_t replica_id, int64_t replica_count,
                              ReplicaHub* hub, HostFeeds* feeds,
-                             Profiler* profiler) const {
+                             Profiler* profiler,
+                             const sdk::CallFrameContext* call_frames) const {
   CpuExecContext ctx;
   ctx.profiler = profiler;
+  ctx.call_frames = call_frames;
   ctx.pool = pool;
   ctx.replica_id = replica_id;
   ctx.replica_count = replica_count;

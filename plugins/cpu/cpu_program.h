@@ -58,6 +58,8 @@ struct ProgramCompileOptions {
   // Makes the thunks of the instructions it claims (cpu_extension.h); may
   // be null. The program keeps it.
   std::shared_ptr<CpuExtension> extension;
+  // The platform typed custom calls see ("cpu", "onednn": the plugin).
+  std::string platform = "cpu";
 };
 
 // `module` must be verified, optimized and fused (RunCpuPipeline).
@@ -83,12 +85,13 @@ class CpuProgram {
   // layouts); `results` one pointer per result array leaf, each
   // result_shapes()[i] bytes, filled. infeed/outfeed use `feeds` (may be
   // null: reaching one is then an error). With a `profiler`, every thunk's
-  // run is reported to it.
+  // run is reported to it. Typed custom calls log to `call_frames` (null:
+  // stderr).
   absl::Status Run(absl::Span<const void* const> args,
                    absl::Span<void* const> results, ThreadPool* pool,
                    int64_t replica_id, int64_t replica_count, ReplicaHub* hub,
-                   HostFeeds* feeds = nullptr,
-                   Profiler* profiler = nullptr) const;
+                   HostFeeds* feeds = nullptr, Profiler* profiler = nullptr,
+                   const sdk::CallFrameContext* call_frames = nullptr) const;
 
  private:
   friend absl::StatusOr<std::shared_ptr<const CpuProgram>> CompileProgram(

@@ -101,9 +101,16 @@ absl::Status CpuThunkEmitter::EmitCustomCall(CompiledComputation& cc,
     counts.push_back(
         op->shape().IsTuple() ? static_cast<int>(LeafCount(op->shape())) : -1);
   }
+  // A typed target's attributes are parsed now, once.
+  std::shared_ptr<const sdk::TypedCustomCall> typed;
+  if (fn->api_version == 1) {
+    absl::StatusOr<std::shared_ptr<const sdk::TypedCustomCall>> made =
+        sdk::TypedCustomCall::Create(h, *fn, platform_);
+    if (!made.ok()) return made.status();
+    typed = std::move(*made);
+  }
   auto t = std::make_unique<CustomCallThunk>(
-      std::move(*fn), h.name(), std::move(counts), h.shape().IsTuple(),
-      h.attrs().backend_config);
+      std::move(*fn), std::move(typed), std::move(counts), h.shape().IsTuple());
   AddRuntimeThunk(cc, h, std::move(t));
   return absl::OkStatus();
 }

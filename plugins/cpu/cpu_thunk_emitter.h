@@ -34,14 +34,17 @@ class CpuThunkEmitter : public backend::ThunkEmitter {
   // `kernels` collects the loop kernels and comparators to compile;
   // `resolver` resolves custom-call targets; `extension` (may be null) is
   // asked first for every instruction. All must outlive the emitter.
+  // `platform` is what typed custom calls see as their frame's platform.
   CpuThunkEmitter(int64_t num_replicas,
                   const sdk::CustomCallResolver& custom_calls,
                   KernelModule* kernels, backend::ProgramStats* stats,
-                  CpuExtension* extension = nullptr)
+                  CpuExtension* extension = nullptr,
+                  std::string platform = "cpu")
       : ThunkEmitter(num_replicas, stats),
         custom_calls_(custom_calls),
         kernels_(kernels),
-        extension_(extension) {}
+        extension_(extension),
+        platform_(std::move(platform)) {}
 
   // The thunks whose functions come from the compiled kernels.
   std::vector<KernelThunk*>& kernel_thunks() { return kernel_thunks_; }
@@ -64,6 +67,7 @@ class CpuThunkEmitter : public backend::ThunkEmitter {
   const sdk::CustomCallResolver& custom_calls_;
   KernelModule* kernels_;
   CpuExtension* extension_;
+  std::string platform_;
   absl::flat_hash_map<const Instruction*, ConvThunk<float>*> f32_convs_;
   std::vector<KernelThunk*> kernel_thunks_;
   std::vector<SortThunk*> sort_thunks_;

@@ -3,7 +3,7 @@
 namespace plexa::cpu {
 
 absl::Status CustomCallThunk::Run(Frame& f) const {
-  if (target_.api_version == 1) return RunTyped(f);
+  if (typed_ != nullptr) return RunTyped(f);
   // Tuple operands and results are arrays of pointers to their leaves
   // (flattened one level, as XLA CPU passes them).
   std::vector<std::vector<const void*>> tuples;
@@ -32,19 +32,16 @@ absl::Status CustomCallThunk::Run(Frame& f) const {
 }
 
 absl::Status CustomCallThunk::RunTyped(Frame& f) const {
-  auto frame_buffers = [&](const std::vector<int>& slots) {
-    std::vector<PLX_CallFrameBuffer> out;
+  auto arrays = [&](const std::vector<int>& slots) {
+    std::vector<sdk::CallFrameArray> out;
     for (int s : slots) {
       const Shape& shape = f.cc->slots[s].shape;
-      if (shape.IsArray()) {
-        out.push_back(sdk::MakeCallFrameBuffer(f.ptr[s], shape));
-      }
+      if (shape.IsArray()) out.push_back({f.ptr[s], &shape});
     }
     return out;
   };
-  return sdk::CallTypedCustomCall(target_.function, name_,
-                                  frame_buffers(inputs), frame_buffers(outputs),
-                                  backend_config_);
+  return sdk::CallTypedCustomCall(*typed_, arrays(inputs), arrays(outputs),
+                                  f.ctx->call_frames);
 }
 
 }  // namespace plexa::cpu

@@ -1,11 +1,13 @@
 // custom-call: the target's C function called on the slots' memory, in the
 // original convention (api_version 0: void(void* out, const void** in),
 // tuples as arrays of leaf pointers) or the typed one (api_version 1: a
-// PLX_CallFrame). The thunk holds the library the target was resolved
-// from, so the code stays loaded as long as the program can call it.
+// PLX_CallFrame built by sdk::CallTypedCustomCall, logging to the client's
+// log). The thunk holds the library the target was resolved from, so the
+// code stays loaded as long as the program can call it.
 #ifndef PLEXA_PLUGINS_CPU_CUSTOM_CALL_THUNK_H_
 #define PLEXA_PLUGINS_CPU_CUSTOM_CALL_THUNK_H_
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,29 +22,28 @@ using CustomCallFn = void (*)(void* out, const void** in);
 
 class CustomCallThunk : public Thunk {
  public:
-  CustomCallThunk(sdk::CustomCallTarget target, std::string name,
-                  std::vector<int> operand_leaf_counts, bool tuple_result,
-                  std::string backend_config)
+  // `typed` is set for a typed target (api_version 1), null otherwise.
+  CustomCallThunk(sdk::CustomCallTarget target,
+                  std::shared_ptr<const sdk::TypedCustomCall> typed,
+                  std::vector<int> operand_leaf_counts, bool tuple_result)
       : target_(std::move(target)),
-        name_(std::move(name)),
+        typed_(std::move(typed)),
         operand_leaf_counts_(std::move(operand_leaf_counts)),
-        tuple_result_(tuple_result),
-        backend_config_(std::move(backend_config)) {}
+        tuple_result_(tuple_result) {}
   absl::Status Run(Frame& f) const override;
 
  private:
   // api_version 1: a PLX_CallFrame with one buffer per array leaf of the
-  // operands (tuples flattened, tokens left out) and of the result, each
-  // row-major with its element type and dimensions, and the instruction's
-  // backend_config. A non-zero return fails the execution with the
-  // target's message.
+  // operands (tuples flattened, tokens left out) and of the result, each in
+  // its slot's layout, platform and attributes from `typed_`, and the
+  // execution's log (ExecContext::call_frames). A non-zero return fails the
+  // execution with the target's code and message.
   absl::Status RunTyped(Frame& f) const;
 
   sdk::CustomCallTarget target_;  // holds the library it came from
-  std::string name_;
+  std::shared_ptr<const sdk::TypedCustomCall> typed_;
   std::vector<int> operand_leaf_counts_;  // -1: an array operand
   bool tuple_result_;
-  std::string backend_config_;
 };
 
 }  // namespace plexa::cpu

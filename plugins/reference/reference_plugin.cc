@@ -124,14 +124,65 @@ std::vector<Shape> ArrayLeaves(const Shape& shape) {
   return out;
 }
 
+// The typed custom calls of a module, by instruction (compiled once).
+using TypedCalls =
+    absl::flat_hash_map<const Instruction*,
+                        std::shared_ptr<const sdk::TypedCustomCall>>;
+
+// Runs typed custom call `call` on `operands` (in the default layout): its
+// operands' array leaves, relaid out to its operand_layout_constraints
+// when it has them, and its result's leaves, in its result layout when
+// constrained (else row-major), make the frame.
+absl::StatusOr<Literal> RunTypedCall(const sdk::TypedCustomCall& typed,
+                                     const Instruction& call,
+                                     absl::Span<const Literal* const> operands,
+                                     const sdk::CallFrameContext* context) {
+  const bool constrained = call.attrs().has_layout_constraints;
+  std::vector<Literal> args;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    std::vector<Shape> wanted;
+    if (constrained && i < call.attrs().operand_shapes_with_layout.size()) {
+      wanted = ArrayLeaves(call.attrs().operand_shapes_with_layout[i]);
+    }
+    std::vector<Literal> leaves = FlattenArrayLeaves(*operands[i]);
+    for (size_t k = 0; k < leaves.size(); ++k) {
+      if (k < wanted.size()) {
+        absl::StatusOr<Literal> moved =
+            leaves[k].Relayout(LayoutUtil::EffectiveLayout(wanted[k]));
+        if (!moved.ok()) return moved.status();
+        leaves[k] = std::move(*moved);
+      }
+      args.push_back(std::move(leaves[k]));
+    }
+  }
+  std::vector<Literal> results;
+  for (Shape s : ArrayLeaves(call.shape())) {
+    if (!constrained) LayoutUtil::SetToDefaultLayout(&s);
+    results.emplace_back(s);
+  }
+  std::vector<sdk::CallFrameArray> arg_arrays, result_arrays;
+  for (Literal& a : args) {
+    arg_arrays.push_back({a.mutable_data().data(), &a.shape()});
+  }
+  for (Literal& r : results) {
+    result_arrays.push_back({r.mutable_data().data(), &r.shape()});
+  }
+  absl::Status s =
+      sdk::CallTypedCustomCall(typed, arg_arrays, result_arrays, context);
+  if (!s.ok()) return s;
+  return AssembleFromArrayLeaves(call.shape(), std::move(results));
+}
+
 class ReferenceExecutable : public sdk::Executable {
  public:
   ReferenceExecutable(
       std::unique_ptr<Module> module, std::vector<Device*> replica_devices,
-      absl::flat_hash_map<std::string, sdk::CustomCallTarget> targets)
+      absl::flat_hash_map<std::string, sdk::CustomCallTarget> targets,
+      TypedCalls typed_calls)
       : module_(std::move(module)),
         replica_devices_(std::move(replica_devices)),
-        targets_(std::move(targets)) {
+        targets_(std::move(targets)),
+        typed_calls_(std::move(typed_calls)) {
     program_ = module_->entry_computation()->ComputeProgramShape();
     program_.parameter_names.clear();
     for (const Shape& p : program_.parameters) {
@@ -185,40 +236,30 @@ class ReferenceExecutable : public sdk::Executable {
                  : reinterpret_cast<CustomCallTarget>(it->second.function);
     };
     // Typed targets (api_version 1) get a PLX_CallFrame over the operands'
-    // and the result's array leaves, row-major.
+    // and the result's array leaves: row-major, or in the custom call's
+    // operand_layout_constraints and result layout when it has them.
+    const auto* typed_calls = &typed_calls_;
+    const sdk::CallFrameContext* call_frames =
+        execute_options.call_frames.get();
     options.custom_call_handler =
-        [targets](absl::string_view name) -> CustomCallHandler {
-      auto it = targets->find(name);
-      if (it == targets->end() || it->second.api_version != 1) return nullptr;
-      void* fn = it->second.function;
-      return [fn](const Instruction& call,
-                  absl::Span<const Literal* const> operands)
-                 -> absl::StatusOr<Literal> {
-        std::vector<Literal> args;
-        for (const Literal* op : operands) {
-          for (Literal& leaf : FlattenArrayLeaves(*op)) {
-            args.push_back(std::move(leaf));
-          }
-        }
-        std::vector<Literal> results;
-        for (const Shape& s : ArrayLeaves(call.shape())) {
-          results.emplace_back(s);
-        }
-        std::vector<PLX_CallFrameBuffer> arg_frames, result_frames;
-        for (Literal& a : args) {
-          arg_frames.push_back(
-              sdk::MakeCallFrameBuffer(a.mutable_data().data(), a.shape()));
-        }
-        for (Literal& r : results) {
-          result_frames.push_back(
-              sdk::MakeCallFrameBuffer(r.mutable_data().data(), r.shape()));
-        }
-        absl::Status s =
-            sdk::CallTypedCustomCall(fn, call.name(), arg_frames, result_frames,
-                                     call.attrs().backend_config);
-        if (!s.ok()) return s;
-        return AssembleFromArrayLeaves(call.shape(), std::move(results));
-      };
+        [targets, typed_calls,
+         call_frames](absl::string_view name) -> CustomCallHandler {
+      auto target = targets->find(name);
+      if (target == targets->end() || target->second.api_version != 1) {
+        return nullptr;
+      }
+      return
+          [typed_calls, call_frames](const Instruction& call,
+                                     absl::Span<const Literal* const> operands)
+              -> absl::StatusOr<Literal> {
+            auto it = typed_calls->find(&call);
+            if (it == typed_calls->end()) {
+              return absl::InternalError(
+                  absl::StrCat("custom-call ", call.name(),
+                               " was not compiled as a typed call"));
+            }
+            return RunTypedCall(*it->second, call, operands, call_frames);
+          };
     };
     // Verified at compile time; not again per run.
     options.verify_module = false;
@@ -249,7 +290,8 @@ class ReferenceExecutable : public sdk::Executable {
   std::unique_ptr<Module> module_;
   std::vector<Device*> replica_devices_;
   absl::flat_hash_map<std::string, sdk::CustomCallTarget> targets_;
-  ProgramShape program_;  // the entry signature, without names
+  TypedCalls typed_calls_;  // the typed custom calls of module_
+  ProgramShape program_;    // the entry signature, without names
   std::vector<size_t> parameter_leaf_counts_;
   std::vector<Shape> parameters_;  // array leaves
   std::vector<Shape> outputs_;     // array leaves
@@ -287,19 +329,26 @@ class ReferenceClient : public sdk::Client {
     // missing one is a compile error naming it and where it was looked for.
     // The targets hold their libraries for as long as the executable lives.
     absl::flat_hash_map<std::string, sdk::CustomCallTarget> targets;
+    TypedCalls typed_calls;
     for (Computation* c : module->computations()) {
       for (Instruction* inst : c->instructions()) {
         if (inst->opcode() != HloOpcode::kCustomCall) continue;
-        const std::string& name = inst->attrs().custom_call_target;
-        if (targets.contains(name)) continue;
         auto target = backend::ResolveCustomCallTarget(*inst, resolver,
                                                        "the reference plugin");
         if (!target.ok()) return target.status();
-        targets[name] = *target;
+        if (target->api_version == 1) {
+          // Typed: its attributes are parsed now, once.
+          auto typed =
+              sdk::TypedCustomCall::Create(*inst, *target, "reference");
+          if (!typed.ok()) return typed.status();
+          typed_calls[inst] = std::move(*typed);
+        }
+        targets[inst->attrs().custom_call_target] = *std::move(target);
       }
     }
     return std::make_unique<ReferenceExecutable>(
-        std::move(module), std::move(replica_devices), std::move(targets));
+        std::move(module), std::move(replica_devices), std::move(targets),
+        std::move(typed_calls));
   }
 
  private:

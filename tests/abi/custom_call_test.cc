@@ -30,6 +30,7 @@
 #include "examples/custom_call/myfunc.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "host_run_util.h"
 
 namespace plexa::host {
 namespace {
@@ -94,25 +95,7 @@ class CustomCallTest : public ::testing::TestWithParam<const char*> {
   absl::StatusOr<std::vector<Literal>> Run(const std::string& program,
                                            const std::vector<Literal>& args,
                                            const CompileOptions& options = {}) {
-    auto exe = client_->Compile(program, "hlo-text", options);
-    if (!exe.ok()) return exe.status();
-    std::vector<std::unique_ptr<Buffer>> buffers;
-    std::vector<Buffer*> raw;
-    for (const Literal& a : args) {
-      auto b = client_->BufferFromLiteral(a);
-      if (!b.ok()) return b.status();
-      raw.push_back(b->get());
-      buffers.push_back(std::move(*b));
-    }
-    auto out = (*exe)->Execute({raw});
-    if (!out.ok()) return out.status();
-    std::vector<Literal> results;
-    for (auto& b : (*out)[0]) {
-      auto lit = b->ToLiteral();
-      if (!lit.ok()) return lit.status();
-      results.push_back(std::move(*lit));
-    }
-    return results;
+    return abi_test::CompileAndRun(*client_, program, args, options);
   }
 
   std::shared_ptr<Plugin> plugin_;
@@ -290,13 +273,17 @@ int32_t TypedScale(PLX_CallFrame* frame) {
   return 0;
 }
 
-std::string TypedProgram(const std::string& config) {
+// A typed target called without api_version=API_VERSION_TYPED_FFI gets the
+// backend_config as text (with the FFI it must be an attribute dictionary:
+// call_frame_test.cc).
+std::string TypedProgram(const std::string& config, bool typed_ffi = false) {
   return R"(HloModule typed
 
 ENTRY main {
   v = f32[2,2] parameter(0)
   ROOT s = f32[2,2] custom-call(v), custom_call_target="typed_scale", backend_config=")" +
-         config + R"(", api_version=API_VERSION_TYPED_FFI
+         config + "\"" +
+         (typed_ffi ? ", api_version=API_VERSION_TYPED_FFI" : "") + R"(
 }
 )";
 }
@@ -330,7 +317,8 @@ TEST_P(CustomCallTest, TypedFfiProgramsNeedATypedTarget) {
                   ->RegisterCustomCall("typed_scale",
                                        reinterpret_cast<void*>(&TripleF32x4), 0)
                   .ok());
-  auto exe = client_->Compile(TypedProgram("3"), "hlo-text");
+  auto exe =
+      client_->Compile(TypedProgram("{}", /*typed_ffi=*/true), "hlo-text");
   ASSERT_FALSE(exe.ok());
   EXPECT_EQ(exe.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(exe.status().message(), HasSubstr("'typed_scale'"));
