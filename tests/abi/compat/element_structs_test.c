@@ -1,7 +1,7 @@
 /* abi_element_structs_test: the structs passed as arrays with only a count
  * (element_structs.c) have exactly the size, in the current header and in
  * the simulated 1.3 header, that the header which introduced them gave
- * (frozen 1.0 and 1.1 headers). The layout test alone allowed them to grow
+ * (frozen 1.0, 1.1 and 1.2 headers). The layout test alone allowed them to grow
  * (it checks offsets and minimum sizes): an older caller would then walk
  * the array at the wrong stride. */
 #include <stdio.h>
@@ -14,6 +14,9 @@ const PlxLayoutEntry* PlxElementsFutureV1_0(size_t* n);
 const PlxLayoutEntry* PlxElementsFrozenV1_1(size_t* n);
 const PlxLayoutEntry* PlxElementsCurrentV1_1(size_t* n);
 const PlxLayoutEntry* PlxElementsFutureV1_1(size_t* n);
+const PlxLayoutEntry* PlxElementsFrozenV1_2(size_t* n);
+const PlxLayoutEntry* PlxElementsCurrentV1_2(size_t* n);
+const PlxLayoutEntry* PlxElementsFutureV1_2(size_t* n);
 
 int main(void) {
   size_t nf = 0, nc = 0, nn = 0;
@@ -32,6 +35,12 @@ int main(void) {
   errors += PlxCompareLayouts("1.1 element structs, current", f, nf, c, nc);
   errors +=
       PlxCompareLayouts("1.1 element structs, simulated 1.3", f, nf, n, nn);
+  f = PlxElementsFrozenV1_2(&nf);
+  c = PlxElementsCurrentV1_2(&nc);
+  n = PlxElementsFutureV1_2(&nn);
+  errors += PlxCompareLayouts("1.2 element structs, current", f, nf, c, nc);
+  errors +=
+      PlxCompareLayouts("1.2 element structs, simulated 1.3", f, nf, n, nn);
   /* The rule itself: a grown element struct (PLX_NamedValue from 56 to 72
    * bytes, the issue's example) must be reported. */
   {
@@ -44,7 +53,7 @@ int main(void) {
     }
   }
   if (errors == 0) {
-    printf("element structs frozen: 3 structs, sizes and _STRUCT_SIZE\n");
+    printf("element structs frozen: 4 structs, sizes and _STRUCT_SIZE\n");
   }
   return errors == 0 ? 0 : 1;
 }

@@ -41,8 +41,8 @@
  *  - What each minor added is marked "\since 1.x"; 1.1 added host feed
  *    queues (PLX_FeedsExtension), tuple-shaped entry parameters and
  *    tokens in signatures (PLX_CAPABILITY_TUPLE_PARAMETERS) and
- *    PLX_Executable_Signature_Args.program_shape. 1.2 (in progress: frozen
- *    in tests/abi/frozen when complete) adds element types (s4, u4, s2,
+ *    PLX_Executable_Signature_Args.program_shape. 1.2 (frozen in
+ *    tests/abi/frozen/v1_2) added element types (s4, u4, s2,
  *    u2, the f8 family, f4e2m1fn, f8e8m0fnu) and execution profiles
  *    (PLX_ProfilerExtension, PLX_CAPABILITY_PROFILER),
  *    PLX_Executable_Statistics, and asynchronous execution with explicit
@@ -1092,8 +1092,9 @@ typedef enum {
 
 /* \since 1.2. Chained on PLX_Client_Create_Args.extension_start: the
  * client's log — what custom calls write with PLX_CallFrameApi.log, and
- * the plugin's own warnings — goes to `callback` (from any plugin thread;
- * the callee synchronizes) instead of stderr. `user_data` and `callback`
+ * whatever else the plugin chooses to route there (docs/abi.md says what
+ * Plexa's plugins do) — goes to `callback` (from any plugin thread; the
+ * callee synchronizes) instead of stderr. `user_data` and `callback`
  * must stay usable until the client is destroyed. */
 typedef void PLX_Log_Callback(void* user_data, PLX_LogSeverity severity,
                               const char* message);
