@@ -54,6 +54,14 @@ check "tuple result to output-dir" run "$here/add_mul.hlo" \
 verify "add result" cmp "$tmp/am/0.npy" "$data/add_mul_0.npy"
 verify "multiply result" cmp "$tmp/am/1.npy" "$data/add_mul_1.npy"
 
+# A token in a tuple result holds no data: skipped, and said so on stderr;
+# the arrays around it keep their element numbers.
+check "tuple with a token to output-dir" run "$here/add_and_token.hlo" \
+  --input="$data/x.npy" --input="$data/y.npy" --output-dir="$tmp/tok"
+verify "add beside a token" cmp "$tmp/tok/0.npy" "$data/add_mul_0.npy"
+verify "no file for the token" test ! -e "$tmp/tok/1.npy"
+verify "the token is named" grep -q "tuple element 1 is a token" "$tmp/err"
+
 # An array result to --output.
 check "reduce to output" run "$here/sum_rows.hlo" --input="$data/x.npy" \
   --output="$tmp/sum.npy"

@@ -366,6 +366,14 @@ absl::Status WriteResult(const Args& args, const Literal& result,
     }
     for (int64_t i = 0; i < result.tuple_element_count(); ++i) {
       const Literal& e = result.tuple_element(i);
+      if (e.shape().IsToken()) {
+        // Tokens order side effects and hold no data: nothing to write.
+        std::fprintf(stderr,
+                     "plexa run: tuple element %lld is a token (no data); "
+                     "no %lld.npy written\n",
+                     static_cast<long long>(i), static_cast<long long>(i));
+        continue;
+      }
       if (e.shape().IsTuple()) {
         return absl::UnimplementedError(absl::StrCat(
             "tuple element ", i, " is itself a tuple (", e.shape().ToString(),
