@@ -1,0 +1,242 @@
+#include "plugins/vulkan/vk_program.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/passes/default_pipeline.h"
+#include "core/shape/shape_util.h"
+#include "core/verifier/verifier.h"
+#include "plugins/common/reference_thunk.h"
+#include "plugins/vulkan/glsl_emitter.h"
+#include "plugins/vulkan/spirv_compiler.h"
+
+namespace plexa::vulkan {
+namespace {
+
+using backend::CompiledComputation;
+using backend::Frame;
+using backend::Thunk;
+
+// One compute dispatch over mapped device memory: the operands' and the
+// result's device addresses are the push constants.
+class KernelThunk : public Thunk {
+ public:
+  KernelThunk(VulkanDevice* device, const ComputePipeline* pipeline,
+              int64_t elements)
+      : device_(device), pipeline_(pipeline), elements_(elements) {}
+
+  absl::Status Run(Frame& f) const override {
+    if (elements_ == 0) return absl::OkStatus();
+    std::vector<uint64_t> addresses;
+    addresses.reserve(inputs.size() + outputs.size());
+    for (const std::vector<int>* slots : {&inputs, &outputs}) {
+      for (int s : *slots) {
+        absl::StatusOr<uint64_t> a = device_->AddressOf(f.ptr[s]);
+        if (!a.ok()) return a.status();
+        addresses.push_back(*a);
+      }
+    }
+    const uint32_t groups = static_cast<uint32_t>(
+        std::min<int64_t>((elements_ + kWorkgroupSize - 1) / kWorkgroupSize,
+                          device_->limits().max_workgroup_count[0]));
+    const VkApi& vk = device_->api();
+    const uint32_t bytes =
+        static_cast<uint32_t>(addresses.size() * sizeof(uint64_t));
+    return device_->Submit([&](VkCommandBuffer cb) {
+      vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE,
+                           pipeline_->pipeline());
+      vk.vkCmdPushConstants(cb, pipeline_->layout(),
+                            VK_SHADER_STAGE_COMPUTE_BIT, 0, bytes,
+                            addresses.data());
+      vk.vkCmdDispatch(cb, groups, 1, 1);
+    });
+  }
+
+ private:
+  VulkanDevice* device_;
+  const ComputePipeline* pipeline_;
+  int64_t elements_;
+};
+
+class VulkanThunkEmitter : public backend::ThunkEmitter {
+ public:
+  VulkanThunkEmitter(int64_t num_replicas, VulkanDevice* device,
+                     const ProgramOptions& options,
+                     backend::ProgramStats* stats)
+      : ThunkEmitter(num_replicas, stats), device_(device), options_(options) {}
+
+  std::vector<std::unique_ptr<ComputePipeline>>& pipelines() {
+    return pipelines_;
+  }
+  int64_t spirv_bytes() const { return spirv_bytes_; }
+
+ protected:
+  absl::Status EmitBackendInstruction(CompiledComputation& cc,
+                                      const Instruction& h) override {
+    const int max_buffers =
+        static_cast<int>(device_->limits().max_push_constants / 8);
+    absl::StatusOr<GlslKernel> kernel =
+        EmitGlslKernel(h, device_->features(), max_buffers);
+    if (absl::IsUnimplemented(kernel.status())) {
+      // No generated code: the host runs it on the evaluator, in place on
+      // the mapped device memory.
+      EmitReference(cc, h);
+      return absl::OkStatus();
+    }
+    if (!kernel.ok()) return kernel.status();
+    const std::string name =
+        absl::StrCat("k", pipelines_.size(), "_", h.name());
+    if (!options_.dump_dir.empty()) {
+      std::ofstream out(absl::StrCat(options_.dump_dir, "/", name, ".comp"));
+      out << kernel->source;
+    }
+    absl::StatusOr<std::vector<uint32_t>> spirv =
+        CompileGlslToSpirv(kernel->source, h.name());
+    if (!spirv.ok()) return spirv.status();
+    spirv_bytes_ += static_cast<int64_t>(spirv->size() * 4);
+    absl::StatusOr<std::unique_ptr<ComputePipeline>> pipeline =
+        device_->CreatePipeline(*spirv, kernel->num_buffers * 8);
+    if (!pipeline.ok()) return pipeline.status();
+    auto t = std::make_unique<KernelThunk>(device_, pipeline->get(),
+                                           kernel->elements);
+    pipelines_.push_back(*std::move(pipeline));
+    t->kind = "vulkan";
+    AddRuntimeThunk(cc, h, std::move(t));
+    --stats_->runtime_thunks;  // AddRuntimeThunk counted it
+    ++stats_->kernels;
+    return absl::OkStatus();
+  }
+
+ private:
+  VulkanDevice* device_;
+  const ProgramOptions& options_;
+  std::vector<std::unique_ptr<ComputePipeline>> pipelines_;
+  int64_t spirv_bytes_ = 0;
+};
+
+// Per run: temporaries in device memory, from the program's pool.
+struct VulkanExecContext : backend::ExecContext {
+  VulkanDevice* device = nullptr;
+  std::vector<std::unique_ptr<DeviceMemory>> device_arenas;
+
+  absl::StatusOr<uint8_t*> ArenaFor(int id, int64_t bytes) override {
+    if (device_arenas.size() <= static_cast<size_t>(id)) {
+      device_arenas.resize(id + 1);
+    }
+    std::unique_ptr<DeviceMemory>& m = device_arenas[id];
+    if (m == nullptr || m->size() < static_cast<size_t>(bytes)) {
+      m.reset();
+      absl::StatusOr<std::unique_ptr<DeviceMemory>> fresh =
+          device->Allocate(bytes);
+      if (!fresh.ok()) return fresh.status();
+      m = *std::move(fresh);
+    }
+    return m->data();
+  }
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<VulkanProgram>> VulkanProgram::Compile(
+    std::unique_ptr<Module> module, std::shared_ptr<VulkanDevice> device,
+    const ProgramOptions& options, const sdk::CustomCallResolver& resolver) {
+  const auto start = std::chrono::steady_clock::now();
+  PipelineOptions pipeline;
+  // Batch norms become elementwise operations and reductions, which the
+  // code generator has.
+  pipeline.expand_batch_norm = true;
+  absl::StatusOr<bool> changed = RunDefaultPipeline(module.get(), pipeline);
+  if (!changed.ok()) return changed.status();
+  if (absl::Status s = VerifyModule(*module); !s.ok()) return s;
+
+  std::unique_ptr<VulkanProgram> p(new VulkanProgram());
+  p->device_ = std::move(device);
+  VulkanThunkEmitter emitter(options.num_replicas, p->device_.get(), options,
+                             &p->stats_);
+  absl::StatusOr<CompiledComputation*> entry =
+      emitter.Compile(*module->entry_computation(), true);
+  if (!entry.ok()) return entry.status();
+  p->pipelines_ = std::move(emitter.pipelines());
+  p->spirv_bytes_ = emitter.spirv_bytes();
+  std::vector<std::unique_ptr<CompiledComputation>> computations =
+      emitter.TakeComputations();
+  p->num_computations_ = computations.size();
+
+  // Constants move to device memory, so kernels can read them.
+  int64_t constant_bytes = 0;
+  for (const auto& cc : computations) {
+    for (const backend::Slot& slot : cc->slots) {
+      if (slot.kind == backend::SlotKind::kConstant) {
+        constant_bytes += (slot.bytes + 63) / 64 * 64;
+      }
+    }
+  }
+  absl::StatusOr<std::unique_ptr<DeviceMemory>> constants =
+      p->device_->Allocate(constant_bytes);
+  if (!constants.ok()) return constants.status();
+  p->constants_ = *std::move(constants);
+  int64_t offset = 0;
+  for (auto& cc : computations) {
+    for (backend::Slot& slot : cc->slots) {
+      if (slot.kind != backend::SlotKind::kConstant) continue;
+      uint8_t* dst = p->constants_->data() + offset;
+      if (slot.bytes > 0) std::memcpy(dst, slot.constant, slot.bytes);
+      slot.constant = dst;
+      offset += (slot.bytes + 63) / 64 * 64;
+    }
+  }
+  p->executor_ = std::make_unique<backend::ProgramExecutor>(
+      std::move(computations), *entry, std::move(emitter.constants()));
+  p->module_ = std::move(module);
+  p->stats_.compile_ms = std::chrono::duration<double, std::milli>(
+                             std::chrono::steady_clock::now() - start)
+                             .count();
+  (void)resolver;
+  return p;
+}
+
+std::string VulkanProgram::Report() const {
+  return absl::StrCat(
+      "plexa vulkan: ", module_->name(), " on ", device_->name(), ": ",
+      stats_.kernels, " kernels on the device, ", stats_.reference_thunks,
+      " instructions on the host evaluator",
+      stats_.reference_ops.empty()
+          ? ""
+          : absl::StrCat(" (", absl::StrJoin(stats_.reference_ops, ", "), ")"),
+      ", ", stats_.runtime_thunks, " other host thunks; ", spirv_bytes_,
+      " bytes of SPIR-V; ", stats_.peak_temp_bytes,
+      " bytes of temporaries; compiled in ", stats_.compile_ms, " ms");
+}
+
+absl::Status VulkanProgram::Run(absl::Span<const void* const> args,
+                                absl::Span<void* const> results,
+                                int64_t replica, int64_t replicas,
+                                backend::ReplicaHub* hub, HostFeeds* feeds,
+                                Profiler* profiler) const {
+  VulkanExecContext ctx;
+  ctx.device = device_.get();
+  ctx.replica_id = replica;
+  ctx.replica_count = replicas;
+  ctx.hub = hub;
+  ctx.feeds = feeds;
+  ctx.profiler = profiler;
+  {
+    std::lock_guard<std::mutex> lock(arenas_mu_);
+    if (!free_arenas_.empty()) {
+      ctx.device_arenas = std::move(free_arenas_.back());
+      free_arenas_.pop_back();
+    }
+  }
+  absl::Status s = executor_->Run(args, results, ctx);
+  std::lock_guard<std::mutex> lock(arenas_mu_);
+  free_arenas_.push_back(std::move(ctx.device_arenas));
+  return s;
+}
+
+}  // namespace plexa::vulkan
