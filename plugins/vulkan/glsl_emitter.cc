@@ -803,10 +803,9 @@ absl::StatusOr<std::string> Emitter::Convert(const Instruction& h,
                         ")");
   }
   if (IsFloat(from) && IsFloat(to)) {
-    if (from == PrimitiveType::F64 && to != PrimitiveType::F32) {
-      if (to == PrimitiveType::F16) {
-        return NoCode(h, "f64 -> f16 (it would round twice)");
-      }
+    if (from == PrimitiveType::F64 &&
+        (to == PrimitiveType::F16 || to == PrimitiveType::BF16)) {
+      return Round(to, absl::StrCat("f64_to_f32_odd(", x, ")"));
     }
     return Round(to, absl::StrCat(r, "(", x, ")"));
   }

@@ -119,7 +119,8 @@ float xlog(float x) {
 }
 float xexpm1(float x) {
   if (isnan(x)) return x;
-  if (abs(x) < 1e-5) return x + 0.5 * x * x;
+  // Near 0 the series: exp(x) - 1 cancels and the device's exp is loose.
+  if (abs(x) < 1e-3) return x * (1.0 + x * (0.5 + x * (1.0 / 6.0 + x * (1.0 / 24.0 + x / 120.0))));
   float u = xexp(x);
   if (isinf(u)) return u;
   float um1 = u - 1.0;
@@ -131,8 +132,9 @@ float xlog1p(float x) {
   if (x < -1.0) return fnan(x);
   if (x == -1.0) return -finf(x);
   if (isinf(x)) return x;
+  // Near 0 the series (the device's log is loose around 1).
+  if (abs(x) < 1e-3) return x * (1.0 - x * (0.5 - x * (1.0 / 3.0 - x * (0.25 - x * 0.2))));
   float u = 1.0 + x;
-  if (u == 1.0) return x;
   return log(u) * (x / (u - 1.0));
 }
 float xtan(float x) { return sin(x) / cos(x); }
@@ -188,6 +190,15 @@ float frem(float a, float b) {
 )";
 
 constexpr const char kF64[] = R"(
+// f64 -> f32 rounding to odd: rounding that on to f16/bf16 then rounds
+// once (no double rounding).
+float f64_to_f32_odd(double x) {
+  float f = float(x);
+  if (isnan(x) || double(f) == x) return f;
+  uint b = floatBitsToUint(f);
+  if (abs(double(f)) > abs(x)) b -= 1u;
+  return uintBitsToFloat(b | 1u);
+}
 int64_t ftotal(double x) {
   int64_t k = int64_t(pack64(unpackDouble2x32(x)));
   return k ^ int64_t(uint64_t(k >> 63) >> 1);
