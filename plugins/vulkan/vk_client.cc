@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "core/ir/cost_analysis.h"
 #include "core/literal/literal.h"
 #include "core/shape/layout_util.h"
@@ -228,6 +229,7 @@ struct ClientConfig {
   int64_t num_devices = 1;
   bool report = false;
   std::string dump_dir;
+  std::vector<std::string> disabled;  // features the shaders must not use
 };
 
 class VulkanClient : public sdk::Client {
@@ -287,6 +289,13 @@ class VulkanClient : public sdk::Client {
     ProgramOptions popts;
     popts.num_replicas = static_cast<int64_t>(devices->size());
     popts.dump_dir = config_.dump_dir;
+    popts.features = device_->features();
+    for (const std::string& f : config_.disabled) {
+      if (f == "float64") popts.features.float64 = false;
+      if (f == "int64") popts.features.int64 = false;
+      if (f == "int16") popts.features.int16 = false;
+      if (f == "int8") popts.features.int8 = false;
+    }
     absl::StatusOr<std::unique_ptr<VulkanProgram>> program =
         VulkanProgram::Compile(std::move(module), device_, popts, resolver);
     if (!program.ok()) return program.status();
@@ -324,7 +333,7 @@ sdk::PluginInfo VulkanPluginInfo() {
 absl::StatusOr<std::unique_ptr<sdk::Client>> MakeVulkanClient(
     const sdk::Options& options) {
   static constexpr const char* kKnown[] = {"device", "num_devices", "report",
-                                           "dump_dir"};
+                                           "dump_dir", "disable_features"};
   if (absl::Status s = sdk::CheckKnownOptions(options, kKnown, "vulkan");
       !s.ok()) {
     return s;
@@ -346,6 +355,21 @@ absl::StatusOr<std::unique_ptr<sdk::Client>> MakeVulkanClient(
           "vulkan option 'dump_dir' must be a string");
     }
     config.dump_dir = it->second.string_value;
+  }
+  if (auto it = options.find("disable_features"); it != options.end()) {
+    if (it->second.kind != PLX_Value_STRING) {
+      return absl::InvalidArgumentError(
+          "vulkan option 'disable_features' must be a string");
+    }
+    for (absl::string_view f :
+         absl::StrSplit(it->second.string_value, ',', absl::SkipEmpty())) {
+      if (f != "float64" && f != "int64" && f != "int16" && f != "int8") {
+        return absl::InvalidArgumentError(
+            absl::StrCat("vulkan option 'disable_features': unknown feature '",
+                         f, "' (known: float64, int64, int16, int8)"));
+      }
+      config.disabled.emplace_back(f);
+    }
   }
   absl::StatusOr<int64_t> n =
       sdk::GetIntOptionInRange(options, "num_devices", 1, 1, 1024);

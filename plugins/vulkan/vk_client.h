@@ -9,6 +9,10 @@
 //   report       1: print each compile's report (kernels on the device,
 //                instructions on the host) to stderr
 //   dump_dir     write each kernel's GLSL there
+//   disable_features
+//                comma-separated float64, int64, int16, int8: compile as
+//                for a device without them (a program that needs one is
+//                then a compile error naming the instruction and feature)
 #ifndef PLEXA_PLUGINS_VULKAN_VK_CLIENT_H_
 #define PLEXA_PLUGINS_VULKAN_VK_CLIENT_H_
 

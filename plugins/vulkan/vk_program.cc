@@ -82,7 +82,7 @@ class VulkanThunkEmitter : public backend::ThunkEmitter {
     const int max_buffers =
         static_cast<int>(device_->limits().max_push_constants / 8);
     absl::StatusOr<GlslKernel> kernel =
-        EmitGlslKernel(h, device_->features(), max_buffers);
+        EmitGlslKernel(h, options_.features, max_buffers);
     if (absl::IsUnimplemented(kernel.status())) {
       // No generated code: the host runs it on the evaluator, in place on
       // the mapped device memory.

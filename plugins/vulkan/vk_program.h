@@ -26,6 +26,9 @@ namespace plexa::vulkan {
 struct ProgramOptions {
   int64_t num_replicas = 1;
   std::string dump_dir;  // non-empty: write each kernel's GLSL there
+  // What the shaders may use: the device's features, less those the
+  // client's disable_features option names.
+  DeviceFeatures features;
 };
 
 class VulkanProgram {
