@@ -10,8 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
-#include "plugins/common/custom_call.h"
-#include "plugins/cpu/custom_call_thunk.h"
+#include "plugins/common/custom_call_thunk.h"
 #include "plugins/cpu/dynamic_update_slice_thunk.h"
 #include "plugins/cpu/gemm_thunk.h"
 #include "plugins/cpu/scatter_thunk.h"
@@ -93,18 +92,10 @@ absl::Status CpuThunkEmitter::EmitBackendInstruction(CompiledComputation& cc,
 
 absl::Status CpuThunkEmitter::EmitCustomCall(CompiledComputation& cc,
                                              const Instruction& h) {
-  absl::StatusOr<sdk::CustomCallTarget> fn =
-      backend::ResolveCustomCallTarget(h, custom_calls_, "the CPU plugin");
-  if (!fn.ok()) return fn.status();
-  std::vector<int> counts;
-  for (const Instruction* op : h.operands()) {
-    counts.push_back(
-        op->shape().IsTuple() ? static_cast<int>(LeafCount(op->shape())) : -1);
-  }
-  auto t = std::make_unique<CustomCallThunk>(
-      std::move(*fn), h.name(), std::move(counts), h.shape().IsTuple(),
-      h.attrs().backend_config);
-  AddRuntimeThunk(cc, h, std::move(t));
+  absl::StatusOr<std::unique_ptr<backend::CustomCallThunk>> t =
+      backend::MakeCustomCallThunk(h, custom_calls_, "the CPU plugin");
+  if (!t.ok()) return t.status();
+  AddRuntimeThunk(cc, h, *std::move(t));
   return absl::OkStatus();
 }
 

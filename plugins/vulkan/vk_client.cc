@@ -325,7 +325,8 @@ sdk::PluginInfo VulkanPluginInfo() {
   info.version = "0.1.0";
   info.platform = "vulkan";
   info.formats = {"plexa-module", "hlo-text"};
-  info.capabilities = PLX_CAPABILITY_REPLICAS | PLX_CAPABILITY_FEEDS |
+  info.capabilities = PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL |
+                      PLX_CAPABILITY_REPLICAS | PLX_CAPABILITY_FEEDS |
                       PLX_CAPABILITY_TUPLE_PARAMETERS;
   return info;
 }

@@ -12,7 +12,7 @@
 #include "core/passes/default_pipeline.h"
 #include "core/shape/shape_util.h"
 #include "core/verifier/verifier.h"
-#include "plugins/common/reference_thunk.h"
+#include "plugins/common/custom_call_thunk.h"
 #include "plugins/vulkan/glsl_emitter.h"
 #include "plugins/vulkan/spirv_compiler.h"
 
@@ -68,8 +68,12 @@ class VulkanThunkEmitter : public backend::ThunkEmitter {
  public:
   VulkanThunkEmitter(int64_t num_replicas, VulkanDevice* device,
                      const ProgramOptions& options,
+                     const sdk::CustomCallResolver& custom_calls,
                      backend::ProgramStats* stats)
-      : ThunkEmitter(num_replicas, stats), device_(device), options_(options) {}
+      : ThunkEmitter(num_replicas, stats),
+        device_(device),
+        options_(options),
+        custom_calls_(custom_calls) {}
 
   std::vector<std::unique_ptr<ComputePipeline>>& pipelines() {
     return pipelines_;
@@ -79,6 +83,14 @@ class VulkanThunkEmitter : public backend::ThunkEmitter {
  protected:
   absl::Status EmitBackendInstruction(CompiledComputation& cc,
                                       const Instruction& h) override {
+    if (h.opcode() == HloOpcode::kCustomCall) {
+      // The target runs on the host, on the mapped device memory.
+      absl::StatusOr<std::unique_ptr<backend::CustomCallThunk>> t =
+          backend::MakeCustomCallThunk(h, custom_calls_, "the Vulkan plugin");
+      if (!t.ok()) return t.status();
+      AddRuntimeThunk(cc, h, *std::move(t));
+      return absl::OkStatus();
+    }
     const int max_buffers =
         static_cast<int>(device_->limits().max_push_constants / 8);
     absl::StatusOr<GlslKernel> kernel =
@@ -116,6 +128,7 @@ class VulkanThunkEmitter : public backend::ThunkEmitter {
  private:
   VulkanDevice* device_;
   const ProgramOptions& options_;
+  const sdk::CustomCallResolver& custom_calls_;
   std::vector<std::unique_ptr<ComputePipeline>> pipelines_;
   int64_t spirv_bytes_ = 0;
 };
@@ -158,7 +171,7 @@ absl::StatusOr<std::unique_ptr<VulkanProgram>> VulkanProgram::Compile(
   std::unique_ptr<VulkanProgram> p(new VulkanProgram());
   p->device_ = std::move(device);
   VulkanThunkEmitter emitter(options.num_replicas, p->device_.get(), options,
-                             &p->stats_);
+                             resolver, &p->stats_);
   absl::StatusOr<CompiledComputation*> entry =
       emitter.Compile(*module->entry_computation(), true);
   if (!entry.ok()) return entry.status();
@@ -197,7 +210,6 @@ absl::StatusOr<std::unique_ptr<VulkanProgram>> VulkanProgram::Compile(
   p->stats_.compile_ms = std::chrono::duration<double, std::milli>(
                              std::chrono::steady_clock::now() - start)
                              .count();
-  (void)resolver;
   return p;
 }
 

@@ -336,5 +336,37 @@ ENTRY main {
   EXPECT_THAT(bad.status().message(), HasSubstr("quantum"));
 }
 
+TEST_F(VulkanPluginTest, CustomCallsRunOnTheHostBetweenKernels) {
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  // scale_f32_4 (examples/custom_call): y = 2x, on the host, reading the
+  // negate kernel's result and feeding the add kernel.
+  constexpr char kProgram[] = R"(HloModule cc
+ENTRY main {
+  x = f32[4] parameter(0)
+  n = f32[4] negate(x)
+  s = f32[4] custom-call(n), custom_call_target="scale_f32_4"
+  ROOT a = f32[4] add(s, x)
+}
+)";
+  host::CompileOptions options;
+  options.custom_call_libraries = {PLEXA_CUSTOM_CALL_LIBRARY};
+  auto exe = client->Compile(kProgram, "hlo-text", options);
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  auto out = Run(*client, **exe, {Literal::CreateR1<float>({1, -2, 3.5, 0})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  // -2x + x = -x.
+  EXPECT_EQ((*out)[0], Literal::CreateR1<float>({-1, 2, -3.5, 0}));
+  auto missing = client->Compile(
+      R"(HloModule cc
+ENTRY main {
+  x = f32[4] parameter(0)
+  ROOT s = f32[4] custom-call(x), custom_call_target="no_such_target_here"
+})",
+      "hlo-text");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_THAT(missing.status().message(), HasSubstr("no_such_target_here"));
+}
+
 }  // namespace
 }  // namespace plexa::vulkan

@@ -1,6 +1,8 @@
-#include "plugins/cpu/custom_call_thunk.h"
+#include "plugins/common/custom_call_thunk.h"
 
-namespace plexa::cpu {
+#include "plugins/common/custom_call.h"
+
+namespace plexa::backend {
 
 absl::Status CustomCallThunk::Run(Frame& f) const {
   if (target_.api_version == 1) return RunTyped(f);
@@ -47,4 +49,20 @@ absl::Status CustomCallThunk::RunTyped(Frame& f) const {
                                   backend_config_);
 }
 
-}  // namespace plexa::cpu
+absl::StatusOr<std::unique_ptr<CustomCallThunk>> MakeCustomCallThunk(
+    const Instruction& h, const sdk::CustomCallResolver& resolver,
+    absl::string_view plugin) {
+  absl::StatusOr<sdk::CustomCallTarget> fn =
+      ResolveCustomCallTarget(h, resolver, plugin);
+  if (!fn.ok()) return fn.status();
+  std::vector<int> counts;
+  for (const Instruction* op : h.operands()) {
+    counts.push_back(
+        op->shape().IsTuple() ? static_cast<int>(LeafCount(op->shape())) : -1);
+  }
+  return std::make_unique<CustomCallThunk>(
+      std::move(*fn), h.name(), std::move(counts), h.shape().IsTuple(),
+      h.attrs().backend_config);
+}
+
+}  // namespace plexa::backend
