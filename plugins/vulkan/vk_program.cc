@@ -14,6 +14,7 @@
 #include "core/verifier/verifier.h"
 #include "plugins/common/custom_call_thunk.h"
 #include "plugins/vulkan/glsl_emitter.h"
+#include "plugins/vulkan/kernel_thunk.h"
 #include "plugins/vulkan/spirv_compiler.h"
 
 namespace plexa::vulkan {
@@ -22,47 +23,6 @@ namespace {
 using backend::CompiledComputation;
 using backend::Frame;
 using backend::Thunk;
-
-// One compute dispatch over mapped device memory: the operands' and the
-// result's device addresses are the push constants.
-class KernelThunk : public Thunk {
- public:
-  KernelThunk(VulkanDevice* device, const ComputePipeline* pipeline,
-              int64_t elements)
-      : device_(device), pipeline_(pipeline), elements_(elements) {}
-
-  absl::Status Run(Frame& f) const override {
-    if (elements_ == 0) return absl::OkStatus();
-    std::vector<uint64_t> addresses;
-    addresses.reserve(inputs.size() + outputs.size());
-    for (const std::vector<int>* slots : {&inputs, &outputs}) {
-      for (int s : *slots) {
-        absl::StatusOr<uint64_t> a = device_->AddressOf(f.ptr[s]);
-        if (!a.ok()) return a.status();
-        addresses.push_back(*a);
-      }
-    }
-    const uint32_t groups = static_cast<uint32_t>(
-        std::min<int64_t>((elements_ + kWorkgroupSize - 1) / kWorkgroupSize,
-                          device_->limits().max_workgroup_count[0]));
-    const VkApi& vk = device_->api();
-    const uint32_t bytes =
-        static_cast<uint32_t>(addresses.size() * sizeof(uint64_t));
-    return device_->Submit([&](VkCommandBuffer cb) {
-      vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE,
-                           pipeline_->pipeline());
-      vk.vkCmdPushConstants(cb, pipeline_->layout(),
-                            VK_SHADER_STAGE_COMPUTE_BIT, 0, bytes,
-                            addresses.data());
-      vk.vkCmdDispatch(cb, groups, 1, 1);
-    });
-  }
-
- private:
-  VulkanDevice* device_;
-  const ComputePipeline* pipeline_;
-  int64_t elements_;
-};
 
 class VulkanThunkEmitter : public backend::ThunkEmitter {
  public:
@@ -179,8 +139,10 @@ absl::StatusOr<std::unique_ptr<VulkanProgram>> VulkanProgram::Compile(
   p->spirv_bytes_ = emitter.spirv_bytes();
   std::vector<std::unique_ptr<CompiledComputation>> computations =
       emitter.TakeComputations();
-  p->num_computations_ = computations.size();
 
+  for (auto& cc : computations) {
+    p->batches_ += BatchKernels(*cc, p->device_.get());
+  }
   // Constants move to device memory, so kernels can read them.
   int64_t constant_bytes = 0;
   for (const auto& cc : computations) {
@@ -222,8 +184,9 @@ std::string VulkanProgram::Report() const {
           ? ""
           : absl::StrCat(" (", absl::StrJoin(stats_.reference_ops, ", "), ")"),
       ", ", stats_.runtime_thunks, " other host thunks; ", spirv_bytes_,
-      " bytes of SPIR-V; ", stats_.peak_temp_bytes,
-      " bytes of temporaries; compiled in ", stats_.compile_ms, " ms");
+      " bytes of SPIR-V; ", batches_, " batches of consecutive kernels; ",
+      stats_.peak_temp_bytes, " bytes of temporaries; compiled in ",
+      stats_.compile_ms, " ms");
 }
 
 absl::Status VulkanProgram::Run(absl::Span<const void* const> args,

@@ -67,7 +67,7 @@ class VulkanProgram {
   std::vector<std::unique_ptr<ComputePipeline>> pipelines_;
   backend::ProgramStats stats_;
   int64_t spirv_bytes_ = 0;
-  size_t num_computations_ = 0;
+  int64_t batches_ = 0;
   mutable std::mutex arenas_mu_;
   mutable std::vector<Arenas> free_arenas_;  // of finished runs
 };
