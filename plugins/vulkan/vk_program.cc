@@ -124,6 +124,26 @@ absl::StatusOr<std::unique_ptr<VulkanProgram>> VulkanProgram::Compile(
   // Batch norms become elementwise operations and reductions, which the
   // code generator has.
   pipeline.expand_batch_norm = true;
+  // Loop and reduce fusions: one kernel computes a whole group, each fused
+  // value a function of its index (no temporaries in memory between them).
+  // A constant array stays a slot of its own (the shader reads it from
+  // memory), and so does anything not dense.
+  pipeline.fusion = true;
+  pipeline.fusion_options.output_fusion = false;
+  pipeline.fusion_options.can_fuse = [](const Instruction& inst) {
+    if (inst.opcode() == HloOpcode::kConstant && inst.shape().rank() > 0) {
+      return false;
+    }
+    if (inst.shape().IsArray() && !ShapeUtil::IsDenseArray(inst.shape())) {
+      return false;
+    }
+    for (const Instruction* op : inst.operands()) {
+      if (op->shape().IsArray() && !ShapeUtil::IsDenseArray(op->shape())) {
+        return false;
+      }
+    }
+    return true;
+  };
   absl::StatusOr<bool> changed = RunDefaultPipeline(module.get(), pipeline);
   if (!changed.ok()) return changed.status();
   if (absl::Status s = VerifyModule(*module); !s.ok()) return s;
