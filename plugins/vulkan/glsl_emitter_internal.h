@@ -1,0 +1,95 @@
+// The GLSL code generator's parts (glsl_emitter.h is its interface): the
+// Emitter, whose methods are split over glsl_emitter.cc, glsl_elementwise.cc
+// and glsl_loops.cc, and the type helpers they share (glsl_types.cc).
+#ifndef PLEXA_PLUGINS_VULKAN_GLSL_EMITTER_INTERNAL_H_
+#define PLEXA_PLUGINS_VULKAN_GLSL_EMITTER_INTERNAL_H_
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "core/ir/computation.h"
+#include "core/ir/instruction.h"
+#include "plugins/vulkan/glsl_emitter.h"
+#include "plugins/vulkan/vk_device.h"
+
+namespace plexa::vulkan::glsl_internal {
+
+// A multi-index: one GLSL int expression per dimension.
+using Idx = std::vector<std::string>;
+
+// The value of `t` in registers (bool, int, uint, int64_t, uint64_t,
+// float for f16/bf16/f32, double) and the buffer block that stores it.
+const char* Reg(PrimitiveType t);
+const char* Block(PrimitiveType t);
+bool IsFloat(PrimitiveType t);
+bool IsSigned(PrimitiveType t);
+bool IsUnsigned(PrimitiveType t);
+int Bits(PrimitiveType t);
+// UNIMPLEMENTED: the plugin runs `h` on the host instead.
+absl::Status NoCode(const Instruction& h, absl::string_view why);
+// Keeps a narrow integer in its canonical register form (sign- or
+// zero-extended) after arithmetic that may leave the type's range.
+std::string Wrap(PrimitiveType t, const std::string& e);
+// f16/bf16 results are rounded to their type after every operation.
+std::string Round(PrimitiveType t, const std::string& e);
+// Constants of type `t`, exact (floats by their bits).
+std::string IntConst(PrimitiveType t, int64_t v);
+std::string FloatConst(PrimitiveType t, double v);
+std::string Const(PrimitiveType t, double v);
+
+class Emitter {
+ public:
+  Emitter(const DeviceFeatures& f) : f_(f) {}
+
+  absl::StatusOr<GlslKernel> Emit(const Instruction& h, int max_buffers);
+
+  // Each is in the file that holds its kind of code: glsl_emitter.cc
+  // (values, index maps, the kernel), glsl_elementwise.cc, glsl_loops.cc
+  // (reductions, dot, convolution, gather).
+  absl::Status UseType(const Instruction& h, PrimitiveType t);
+  absl::StatusOr<std::string> Call(const Instruction& x, const Idx& idx);
+  absl::StatusOr<std::string> Body(const Instruction& x, const Idx& idx);
+  absl::StatusOr<std::string> Elementwise(const Instruction& h,
+                                          const std::vector<std::string>& ops);
+  absl::StatusOr<std::string> Convert(const Instruction& h, PrimitiveType from,
+                                      PrimitiveType to, const std::string& x);
+  absl::StatusOr<std::string> BitcastConvert(const Instruction& h,
+                                             PrimitiveType from,
+                                             PrimitiveType to,
+                                             const std::string& x);
+  absl::StatusOr<std::string> FloatUnary(const Instruction& h, PrimitiveType t,
+                                         const std::string& x);
+  absl::StatusOr<std::string> ScalarFunction(const Computation& c);
+  absl::StatusOr<std::string> Reduce(const Instruction& x, const Idx& idx);
+  absl::StatusOr<std::string> ReduceWindow(const Instruction& x,
+                                           const Idx& idx);
+  absl::StatusOr<std::string> Dot(const Instruction& x, const Idx& idx);
+  absl::StatusOr<std::string> Convolution(const Instruction& x, const Idx& idx);
+  absl::StatusOr<std::string> Gather(const Instruction& x, const Idx& idx);
+  absl::StatusOr<std::string> ReducePrecision(const Instruction& h,
+                                              PrimitiveType t,
+                                              const std::string& x);
+  absl::StatusOr<std::string> DynamicStart(const Instruction& x,
+                                           int64_t operand, int64_t dim,
+                                           int64_t limit);
+  std::string Load(int buffer, const Shape& s, const Idx& idx);
+  std::string NewName(absl::string_view prefix) {
+    return absl::StrCat(prefix, counter_++);
+  }
+
+  const DeviceFeatures& f_;
+  std::string functions_;
+  absl::flat_hash_map<const Instruction*, std::string> names_;
+  absl::flat_hash_map<const Instruction*, int> buffers_;
+  absl::flat_hash_map<const Computation*, std::string> scalar_fns_;
+  std::set<PrimitiveType> types_;
+  int counter_ = 0;
+};
+
+}  // namespace plexa::vulkan::glsl_internal
+
+#endif  // PLEXA_PLUGINS_VULKAN_GLSL_EMITTER_INTERNAL_H_
