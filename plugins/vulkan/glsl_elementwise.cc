@@ -174,6 +174,69 @@ absl::StatusOr<std::string> Emitter::FloatUnary(const Instruction& h,
   }
 }
 
+absl::StatusOr<std::string> Emitter::ReducePrecision(const Instruction& h,
+                                                     PrimitiveType t,
+                                                     const std::string& x) {
+  // The evaluator's algorithm on the value's bits (SEMANTICS.md): round the
+  // mantissa to nearest even, then out-of-range exponents become ±inf or
+  // ±0; NaN stays NaN (+inf when no mantissa bits are left).
+  int width, src_exp, src_mant;
+  std::string to_bits, from_bits;
+  switch (t) {
+    case PrimitiveType::F16:
+      width = 16, src_exp = 5, src_mant = 10;
+      to_bits = "f2h(x)";
+      from_bits = "h2f(v)";
+      break;
+    case PrimitiveType::BF16:
+      width = 16, src_exp = 8, src_mant = 7;
+      to_bits = "f2bf(x)";
+      from_bits = "uintBitsToFloat(v << 16)";
+      break;
+    case PrimitiveType::F32:
+      width = 32, src_exp = 8, src_mant = 23;
+      to_bits = "floatBitsToUint(x)";
+      from_bits = "uintBitsToFloat(v)";
+      break;
+    default:
+      return NoCode(h, "f64 reduce-precision");
+  }
+  const int exp_bits = h.attrs().exponent_bits;
+  const int mant_bits = h.attrs().mantissa_bits;
+  if (exp_bits < 1 || mant_bits < 0)
+    return NoCode(h, "these reduce-precision bits");
+  const std::string name = NewName("rp");
+  std::string f = absl::StrCat(
+      "float ", name, "(float x) {\n", "  if (isnan(x)) return ",
+      mant_bits > 0 ? "x" : "finf(x)", ";\n", "  uint v = ", to_bits, ";\n");
+  auto hex = [](uint64_t v) {
+    return absl::StrCat("0x", absl::Hex(static_cast<uint32_t>(v)), "u");
+  };
+  if (mant_bits < src_mant) {
+    const int drop = src_mant - mant_bits;
+    const uint64_t last = uint64_t{1} << drop;
+    absl::StrAppend(&f, "  v = (v + ((v & ", hex(last), ") >> ", drop, ") + ",
+                    hex((last >> 1) - 1), ") & ", hex(~(last - 1)), ";\n");
+  }
+  if (exp_bits < src_exp) {
+    const uint64_t sign = uint64_t{1} << (width - 1);
+    const uint64_t exp_mask = ((uint64_t{1} << src_exp) - 1) << src_mant;
+    const uint64_t bias = (uint64_t{1} << (src_exp - 1)) - 1;
+    const uint64_t reduced_bias = (uint64_t{1} << (exp_bits - 1)) - 1;
+    absl::StrAppend(&f, "  uint e = v & ", hex(exp_mask), ";\n", "  if (e > ",
+                    hex((bias + reduced_bias) << src_mant), ") v = (v & ",
+                    hex(sign), ") | ", hex(exp_mask), ";\n",
+                    "  else if (e <= ", hex((bias - reduced_bias) << src_mant),
+                    ") v = v & ", hex(sign), ";\n");
+  }
+  if (width < 32) {
+    absl::StrAppend(&f, "  v &= ", hex((uint64_t{1} << width) - 1), ";\n");
+  }
+  absl::StrAppend(&f, "  return ", from_bits, ";\n}\n");
+  absl::StrAppend(&functions_, f);
+  return absl::StrCat(name, "(", x, ")");
+}
+
 namespace {
 
 std::string CompareExpr(ComparisonDirection dir, const std::string& a,
@@ -318,6 +381,9 @@ absl::StatusOr<std::string> Emitter::Elementwise(
     }
     case HloOpcode::kConvert:
       return Convert(h, t, out, a);
+    case HloOpcode::kReducePrecision:
+      if (!fp) break;
+      return ReducePrecision(h, t, a);
     case HloOpcode::kBitcastConvert:
       return BitcastConvert(h, t, out, a);
     case HloOpcode::kAtan2:

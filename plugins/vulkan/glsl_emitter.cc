@@ -232,10 +232,17 @@ absl::StatusOr<std::string> Emitter::DynamicStart(const Instruction& x,
     v = *e;
     t = s.shape().element_type();
   }
+  return ClampIndex(x, v, t, limit);
+}
+
+absl::StatusOr<std::string> Emitter::ClampIndex(const Instruction& x,
+                                                const std::string& v,
+                                                PrimitiveType t,
+                                                int64_t limit) {
   if (IsUnsigned(t)) {
     return absl::StrCat("int(min(", v, ", ", IntConst(t, limit), "))");
   }
-  if (!IsSigned(t)) return NoCode(x, "a non-integer start index");
+  if (!IsSigned(t)) return NoCode(x, "a non-integer index");
   return absl::StrCat("int(clamp(", v, ", ", IntConst(t, 0), ", ",
                       IntConst(t, limit), "))");
 }
@@ -434,6 +441,10 @@ absl::StatusOr<std::string> Emitter::Body(const Instruction& x,
       return ReduceWindow(x, idx);
     case HloOpcode::kDot:
       return Dot(x, idx);
+    case HloOpcode::kConvolution:
+      return Convolution(x, idx);
+    case HloOpcode::kGather:
+      return Gather(x, idx);
     case HloOpcode::kMap: {
       absl::StatusOr<std::string> fn = ScalarFunction(*x.to_apply());
       if (!fn.ok()) return fn.status();

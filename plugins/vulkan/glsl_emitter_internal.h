@@ -76,6 +76,10 @@ class Emitter {
   absl::StatusOr<std::string> DynamicStart(const Instruction& x,
                                            int64_t operand, int64_t dim,
                                            int64_t limit);
+  // An index value `v` of integer type `t` clamped to [0, limit], as int.
+  absl::StatusOr<std::string> ClampIndex(const Instruction& x,
+                                         const std::string& v, PrimitiveType t,
+                                         int64_t limit);
   std::string Load(int buffer, const Shape& s, const Idx& idx);
   std::string NewName(absl::string_view prefix) {
     return absl::StrCat(prefix, counter_++);

@@ -7,6 +7,18 @@
 #include "plugins/vulkan/glsl_emitter_internal.h"
 
 namespace plexa::vulkan::glsl_internal {
+namespace {
+
+// acc += a * b, in the result type (pred: acc = acc || (a && b)).
+std::string Accumulate(PrimitiveType t, const std::string& a,
+                       const std::string& b) {
+  if (t == PrimitiveType::PRED) {
+    return absl::StrCat("acc = acc || (", a, " && ", b, ");\n");
+  }
+  return absl::StrCat("acc += ", a, " * ", b, ";\n");
+}
+
+}  // namespace
 
 absl::StatusOr<std::string> Emitter::Reduce(const Instruction& x,
                                             const Idx& idx) {
@@ -93,7 +105,6 @@ absl::StatusOr<std::string> Emitter::Dot(const Instruction& x, const Idx& idx) {
   const Instruction& lhs = *x.operand(0);
   const Instruction& rhs = *x.operand(1);
   const PrimitiveType t = x.shape().element_type();
-  if (t == PrimitiveType::PRED) return NoCode(x, "a pred dot");
   Idx jl(lhs.shape().rank()), jr(rhs.shape().rank());
   std::vector<bool> lfixed(jl.size(), false), rfixed(jr.size(), false);
   size_t k = 0;
@@ -131,9 +142,125 @@ absl::StatusOr<std::string> Emitter::Dot(const Instruction& x, const Idx& idx) {
   absl::StatusOr<std::string> cb =
       Convert(x, rhs.shape().element_type(), t, *b);
   if (!cb.ok()) return cb.status();
-  absl::StrAppend(&body, "    acc += ", *ca, " * ", *cb, ";\n", "  return ",
+  absl::StrAppend(&body, "    ", Accumulate(t, *ca, *cb), "  return ",
                   Round(t, Wrap(t, "acc")), ";\n");
   return body;
+}
+
+absl::StatusOr<std::string> Emitter::Convolution(const Instruction& x,
+                                                 const Idx& idx) {
+  const ConvolutionDimensionNumbers& dn =
+      *x.attrs().convolution_dimension_numbers;
+  const Window& w = *x.attrs().window;
+  const Instruction& lhs = *x.operand(0);
+  const Instruction& rhs = *x.operand(1);
+  const Shape& ls = lhs.shape();
+  const Shape& rs = rhs.shape();
+  const PrimitiveType t = x.shape().element_type();
+  const int64_t spatial =
+      static_cast<int64_t>(dn.input_spatial_dimensions.size());
+  // The evaluator's geometry (core/eval/convolution.cc): feature groups
+  // split the input features, batch groups the input batch.
+  const int64_t in_batch = ls.dimensions(dn.input_batch_dimension);
+  const int64_t in_features = ls.dimensions(dn.input_feature_dimension);
+  const int64_t out_features =
+      rs.dimensions(dn.kernel_output_feature_dimension);
+  const int64_t fg = x.attrs().feature_group_count;
+  const int64_t bg = x.attrs().batch_group_count;
+  if (fg < 1 || bg < 1 || out_features == 0 || in_features % fg != 0 ||
+      out_features % fg != 0 || out_features % bg != 0 || in_batch % bg != 0) {
+    return NoCode(x, "these convolution groups");
+  }
+  const int64_t in_per_group = in_features / fg;
+  std::string body = absl::StrCat(
+      "  ", Reg(t), " acc = ", Const(t, 0), ";\n",
+      "  int of = ", idx[dn.output_feature_dimension], ";\n",
+      "  int in_b = (of / ", out_features / bg, ") * ", in_batch / bg, " + ",
+      idx[dn.output_batch_dimension], ";\n", "  int first = (of / ",
+      out_features / fg, ") * ", in_per_group, ";\n");
+  Idx jl(ls.rank()), jr(rs.rank());
+  jl[dn.input_batch_dimension] = "in_b";
+  jl[dn.input_feature_dimension] = "first + iz";
+  jr[dn.kernel_input_feature_dimension] = "iz";
+  jr[dn.kernel_output_feature_dimension] = "of";
+  for (int64_t s = 0; s < spatial; ++s) {
+    const WindowDimension& wd = w.dimensions[s];
+    const int64_t in_dim = dn.input_spatial_dimensions[s];
+    absl::StrAppend(
+        &body, "  for (int k", s, " = 0; k", s, " < ", wd.size, "; ++k", s,
+        ") {\n", "  int d", s, " = ", idx[dn.output_spatial_dimensions[s]],
+        " * ", wd.stride, " - (", wd.padding_low, ") + k", s, " * ",
+        wd.window_dilation, ";\n", "  if (d", s, " < 0 || d", s, " % ",
+        wd.base_dilation, " != 0 || d", s, " / ", wd.base_dilation,
+        " >= ", ls.dimensions(in_dim), ") continue;\n");
+    jl[in_dim] = absl::StrCat("d", s, " / ", wd.base_dilation);
+    jr[dn.kernel_spatial_dimensions[s]] =
+        wd.window_reversal ? absl::StrCat(wd.size - 1, " - k", s)
+                           : absl::StrCat("k", s);
+  }
+  absl::StatusOr<std::string> a = Call(lhs, jl);
+  if (!a.ok()) return a.status();
+  absl::StatusOr<std::string> b = Call(rhs, jr);
+  if (!b.ok()) return b.status();
+  absl::StatusOr<std::string> ca = Convert(x, ls.element_type(), t, *a);
+  if (!ca.ok()) return ca.status();
+  absl::StatusOr<std::string> cb = Convert(x, rs.element_type(), t, *b);
+  if (!cb.ok()) return cb.status();
+  absl::StrAppend(&body, "  for (int iz = 0; iz < ", in_per_group,
+                  "; ++iz)\n    ", Accumulate(t, *ca, *cb));
+  for (int64_t s = 0; s < spatial; ++s) absl::StrAppend(&body, "  }\n");
+  absl::StrAppend(&body, "  return ", Round(t, Wrap(t, "acc")), ";\n");
+  return body;
+}
+
+absl::StatusOr<std::string> Emitter::Gather(const Instruction& x,
+                                            const Idx& idx) {
+  const GatherDimensionNumbers& dn = *x.attrs().gather_dimension_numbers;
+  if (!dn.operand_batching_dims.empty() ||
+      !dn.start_indices_batching_dims.empty()) {
+    return NoCode(x, "a gather with batching dimensions");
+  }
+  const Instruction& operand = *x.operand(0);
+  const Instruction& indices = *x.operand(1);
+  const Shape& os = operand.shape();
+  const int64_t rank = x.shape().rank();
+  // The batch part of the result index, then the index vector's position.
+  std::vector<bool> is_offset(rank, false);
+  for (int64_t d : dn.offset_dims) is_offset[d] = true;
+  Idx batch;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!is_offset[d]) batch.push_back(idx[d]);
+  }
+  const bool explicit_vector = dn.index_vector_dim < indices.shape().rank();
+  Idx in(os.rank());
+  std::vector<std::string> start(os.rank(), "0");
+  std::string body;
+  for (size_t k = 0; k < dn.start_index_map.size(); ++k) {
+    Idx si = batch;
+    if (explicit_vector) {
+      si.insert(si.begin() + dn.index_vector_dim, absl::StrCat(k));
+    }
+    absl::StatusOr<std::string> v = Call(indices, si);
+    if (!v.ok()) return v.status();
+    const int64_t d = dn.start_index_map[k];
+    absl::StatusOr<std::string> c =
+        ClampIndex(x, *v, indices.shape().element_type(),
+                   os.dimensions(d) - x.attrs().gather_slice_sizes[d]);
+    if (!c.ok()) return c.status();
+    absl::StrAppend(&body, "  int s", d, " = ", *c, ";\n");
+    start[d] = absl::StrCat("s", d);
+  }
+  std::vector<bool> collapsed(os.rank(), false);
+  for (int64_t d : dn.collapsed_slice_dims) collapsed[d] = true;
+  size_t next_offset = 0;
+  for (int64_t d = 0; d < os.rank(); ++d) {
+    in[d] = collapsed[d] ? start[d]
+                         : absl::StrCat(start[d], " + ",
+                                        idx[dn.offset_dims[next_offset++]]);
+  }
+  absl::StatusOr<std::string> v = Call(operand, in);
+  if (!v.ok()) return v.status();
+  return absl::StrCat(body, "  return ", *v, ";\n");
 }
 
 }  // namespace plexa::vulkan::glsl_internal
