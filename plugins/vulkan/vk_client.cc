@@ -228,6 +228,7 @@ struct ClientConfig {
   std::string device;
   int64_t num_devices = 1;
   bool report = false;
+  bool validation = false;
   std::string dump_dir;
   std::vector<std::string> disabled;  // features the shaders must not use
 };
@@ -333,8 +334,9 @@ sdk::PluginInfo VulkanPluginInfo() {
 
 absl::StatusOr<std::unique_ptr<sdk::Client>> MakeVulkanClient(
     const sdk::Options& options) {
-  static constexpr const char* kKnown[] = {"device", "num_devices", "report",
-                                           "dump_dir", "disable_features"};
+  static constexpr const char* kKnown[] = {"device",           "num_devices",
+                                           "report",           "dump_dir",
+                                           "disable_features", "validation"};
   if (absl::Status s = sdk::CheckKnownOptions(options, kKnown, "vulkan");
       !s.ok()) {
     return s;
@@ -380,8 +382,12 @@ absl::StatusOr<std::unique_ptr<sdk::Client>> MakeVulkanClient(
       sdk::GetIntOptionInRange(options, "report", 0, 0, 1);
   if (!report.ok()) return report.status();
   config.report = *report != 0;
+  absl::StatusOr<int64_t> validation =
+      sdk::GetIntOptionInRange(options, "validation", 0, 0, 1);
+  if (!validation.ok()) return validation.status();
+  config.validation = *validation != 0;
   absl::StatusOr<std::unique_ptr<VulkanDevice>> device =
-      VulkanDevice::Create(config.device);
+      VulkanDevice::Create(config.device, config.validation);
   if (!device.ok()) return device.status();
   return std::make_unique<VulkanClient>(
       std::move(config), std::shared_ptr<VulkanDevice>(*std::move(device)));

@@ -9,6 +9,8 @@
 //   report       1: print each compile's report (kernels on the device,
 //                instructions on the host) to stderr
 //   dump_dir     write each kernel's GLSL there
+//   validation   1: run with VK_LAYER_KHRONOS_validation; a validation
+//                error fails the call that caused it
 //   disable_features
 //                comma-separated float64, int64, int16, int8: compile as
 //                for a device without them (a program that needs one is

@@ -70,7 +70,7 @@ ComputePipeline::~ComputePipeline() {
 }
 
 absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
-    const std::string& selector) {
+    const std::string& selector, bool validation) {
   absl::StatusOr<VkApi> api = VkApi::Load();
   if (!api.ok()) return NoDevice(api.status().message());
   std::unique_ptr<VulkanDevice> d(new VulkanDevice());
@@ -92,12 +92,53 @@ absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
   VkInstanceCreateInfo ici{};
   ici.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
   ici.pApplicationInfo = &app;
+  const char* kLayer = "VK_LAYER_KHRONOS_validation";
+  const char* kDebugUtils = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+  VkDebugUtilsMessengerCreateInfoEXT dci_messenger{};
+  if (validation) {
+    uint32_t n = 0;
+    vk.vkEnumerateInstanceLayerProperties(&n, nullptr);
+    std::vector<VkLayerProperties> layers(n);
+    if (n > 0) vk.vkEnumerateInstanceLayerProperties(&n, layers.data());
+    bool found = false;
+    for (const VkLayerProperties& l : layers) {
+      found |= std::strcmp(l.layerName, kLayer) == 0;
+    }
+    if (!found) {
+      return absl::FailedPreconditionError(
+          "validation=1: the Vulkan validation layer "
+          "VK_LAYER_KHRONOS_validation is not installed (Debian: "
+          "vulkan-validationlayers)");
+    }
+    ici.enabledLayerCount = 1;
+    ici.ppEnabledLayerNames = &kLayer;
+    ici.enabledExtensionCount = 1;
+    ici.ppEnabledExtensionNames = &kDebugUtils;
+    dci_messenger.sType =
+        VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
+    dci_messenger.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    dci_messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                                VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+    dci_messenger.pfnUserCallback = &VulkanDevice::OnValidationMessage;
+    dci_messenger.pUserData = d.get();
+  }
   if (VkResult r = vk.vkCreateInstance(&ici, nullptr, &d->instance_);
       r != VK_SUCCESS) {
     return NoDevice(absl::StrCat("vkCreateInstance failed: ", VkResultName(r)));
   }
   if (absl::Status s = d->api_.LoadInstance(d->instance_); !s.ok()) {
     return NoDevice(s.message());
+  }
+  if (validation) {
+    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        vk.vkGetInstanceProcAddr(d->instance_,
+                                 "vkCreateDebugUtilsMessengerEXT"));
+    if (create == nullptr || create(d->instance_, &dci_messenger, nullptr,
+                                    &d->messenger_) != VK_SUCCESS) {
+      return absl::FailedPreconditionError(
+          "validation=1: cannot create a debug-utils messenger");
+    }
   }
 
   uint32_t count = 0;
@@ -298,7 +339,35 @@ VulkanDevice::~VulkanDevice() {
     }
     api_.vkDestroyDevice(device_, nullptr);
   }
+  if (messenger_ != VK_NULL_HANDLE) {
+    auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+        api_.vkGetInstanceProcAddr(instance_,
+                                   "vkDestroyDebugUtilsMessengerEXT"));
+    if (destroy != nullptr) destroy(instance_, messenger_, nullptr);
+  }
   if (instance_ != VK_NULL_HANDLE) api_.vkDestroyInstance(instance_, nullptr);
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL VulkanDevice::OnValidationMessage(
+    VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+    VkDebugUtilsMessageTypeFlagsEXT types,
+    const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+  auto* d = static_cast<VulkanDevice*>(user);
+  std::lock_guard<std::mutex> lock(d->validation_mu_);
+  d->validation_errors_.push_back(data != nullptr && data->pMessage != nullptr
+                                      ? data->pMessage
+                                      : "(no message)");
+  return VK_FALSE;
+}
+
+absl::Status VulkanDevice::TakeValidationErrors() {
+  if (messenger_ == VK_NULL_HANDLE) return absl::OkStatus();
+  std::lock_guard<std::mutex> lock(validation_mu_);
+  if (validation_errors_.empty()) return absl::OkStatus();
+  absl::Status s = absl::InternalError(absl::StrCat(
+      "Vulkan validation: ", absl::StrJoin(validation_errors_, "; ")));
+  validation_errors_.clear();
+  return s;
 }
 
 uint64_t VulkanDevice::allocated_bytes() const {
@@ -359,9 +428,12 @@ absl::StatusOr<std::unique_ptr<DeviceMemory>> VulkanDevice::Allocate(
   ai.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO;
   ai.buffer = m->buffer_;
   m->address_ = api_.vkGetBufferDeviceAddress(device_, &ai);
-  std::lock_guard<std::mutex> lock(registry_mu_);
-  registry_[reinterpret_cast<uintptr_t>(m->data_)] = m.get();
-  allocated_ += size;
+  {
+    std::lock_guard<std::mutex> lock(registry_mu_);
+    registry_[reinterpret_cast<uintptr_t>(m->data_)] = m.get();
+    allocated_ += size;
+  }
+  if (absl::Status s = TakeValidationErrors(); !s.ok()) return s;
   return m;
 }
 
@@ -425,6 +497,7 @@ absl::StatusOr<std::unique_ptr<ComputePipeline>> VulkanDevice::CreatePipeline(
       r != VK_SUCCESS) {
     return VkError("vkCreateComputePipelines", r);
   }
+  if (absl::Status s = TakeValidationErrors(); !s.ok()) return s;
   return p;
 }
 
@@ -506,7 +579,7 @@ absl::Status VulkanDevice::Submit(
   }
   ReleaseStream(s);
   if (r != VK_SUCCESS) return VkError("running a Vulkan command buffer", r);
-  return absl::OkStatus();
+  return TakeValidationErrors();
 }
 
 }  // namespace plexa::vulkan

@@ -92,8 +92,11 @@ class VulkanDevice {
   // then virtual, then CPU); a number picks that index; anything else the
   // first device whose name contains it (case-insensitive). No loader, no
   // device or no match: FAILED_PRECONDITION "no Vulkan device: ...".
+  // `validation`: run with VK_LAYER_KHRONOS_validation (Debian's
+  // vulkan-validationlayers); any error it reports fails the call that
+  // caused it (FAILED_PRECONDITION when the layer is not installed).
   static absl::StatusOr<std::unique_ptr<VulkanDevice>> Create(
-      const std::string& selector);
+      const std::string& selector, bool validation = false);
   ~VulkanDevice();
 
   const VkApi& api() const { return api_; }
@@ -130,12 +133,21 @@ class VulkanDevice {
     VkFence fence = VK_NULL_HANDLE;
   };
   VulkanDevice() = default;
+  // The validation layer's errors since the last call, as one status.
+  absl::Status TakeValidationErrors();
+  static VKAPI_ATTR VkBool32 VKAPI_CALL OnValidationMessage(
+      VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+      VkDebugUtilsMessageTypeFlagsEXT types,
+      const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
   absl::StatusOr<Stream*> AcquireStream();
   void ReleaseStream(Stream* s);
   void Forget(const DeviceMemory* m);
 
   VkApi api_;
   VkInstance instance_ = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+  std::mutex validation_mu_;
+  std::vector<std::string> validation_errors_;  // guarded
   VkPhysicalDevice physical_ = VK_NULL_HANDLE;
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;

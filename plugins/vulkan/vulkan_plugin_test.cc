@@ -368,5 +368,17 @@ ENTRY main {
   EXPECT_THAT(missing.status().message(), HasSubstr("no_such_target_here"));
 }
 
+TEST_F(VulkanPluginTest, ValidationRunsUnderTheKhronosLayerOrSaysWhyNot) {
+  auto client = plugin_->CreateClient({{"validation", PLX_Value_INT64, "", 1}});
+  if (!client.ok()) {
+    // Only acceptable reason: the layer is not installed.
+    EXPECT_THAT(client.status().message(),
+                HasSubstr("vulkan-validationlayers"));
+    return;
+  }
+  // A fused kernel over 100000 elements, validated.
+  CheckAffine(**client, 100000);
+}
+
 }  // namespace
 }  // namespace plexa::vulkan
