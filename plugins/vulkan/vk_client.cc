@@ -328,7 +328,7 @@ sdk::PluginInfo VulkanPluginInfo() {
   info.formats = {"plexa-module", "hlo-text"};
   info.capabilities = PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL |
                       PLX_CAPABILITY_REPLICAS | PLX_CAPABILITY_FEEDS |
-                      PLX_CAPABILITY_TUPLE_PARAMETERS;
+                      PLX_CAPABILITY_TUPLE_PARAMETERS | PLX_CAPABILITY_PROFILER;
   return info;
 }
 
