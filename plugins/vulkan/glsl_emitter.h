@@ -32,7 +32,19 @@ struct GlslKernel {
   // then the result.
   int num_buffers = 0;
   int64_t elements = 0;  // result elements: invocations to run
+  // Workgroups to dispatch in x, y, z; all 0: enough 1-D workgroups of
+  // kWorkgroupSize for `elements` (capped by the device, the shader loops).
+  uint32_t grid[3] = {0, 0, 0};
 };
+
+// The tiled GEMM for a dot of f32 matrices (one contracting dimension, one
+// free dimension per side, at most one batch dimension, any dense
+// layouts): 64x64 result tiles per workgroup of 16x16 invocations, each
+// computing 4x4 elements from tiles of the operands staged in shared
+// memory. NOT_FOUND when `h` is not such a dot, or its grid would exceed
+// `max_groups`.
+absl::StatusOr<GlslKernel> EmitTiledGemm(const Instruction& h,
+                                         const uint32_t max_groups[3]);
 
 // The shader for `h` (an array-valued instruction whose operands are
 // arrays). UNIMPLEMENTED when the generator has no code for it (the plugin

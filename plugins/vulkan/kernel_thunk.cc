@@ -31,7 +31,11 @@ void KernelThunk::Record(VkCommandBuffer cb, const uint64_t* addresses) const {
   vk.vkCmdPushConstants(
       cb, pipeline_->layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
       static_cast<uint32_t>(num_addresses() * sizeof(uint64_t)), addresses);
-  vk.vkCmdDispatch(cb, groups, 1, 1);
+  if (grid_[0] > 0) {
+    vk.vkCmdDispatch(cb, grid_[0], grid_[1], grid_[2]);
+  } else {
+    vk.vkCmdDispatch(cb, groups, 1, 1);
+  }
 }
 
 absl::Status KernelThunk::Run(backend::Frame& f) const {

@@ -17,9 +17,13 @@ namespace plexa::vulkan {
 
 class KernelThunk : public backend::Thunk {
  public:
+  // `grid`: the workgroups to dispatch; all 0: 1-D over `elements`.
   KernelThunk(VulkanDevice* device, const ComputePipeline* pipeline,
-              int64_t elements)
-      : device_(device), pipeline_(pipeline), elements_(elements) {}
+              int64_t elements, const uint32_t grid[3])
+      : device_(device),
+        pipeline_(pipeline),
+        elements_(elements),
+        grid_{grid[0], grid[1], grid[2]} {}
 
   absl::Status Run(backend::Frame& f) const override;
   // Appends the push constants for a run on `f`.
@@ -33,6 +37,7 @@ class KernelThunk : public backend::Thunk {
   VulkanDevice* device_;
   const ComputePipeline* pipeline_;
   int64_t elements_;
+  uint32_t grid_[3];
 };
 
 class KernelBatchThunk : public backend::Thunk {

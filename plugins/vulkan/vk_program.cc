@@ -54,7 +54,10 @@ class VulkanThunkEmitter : public backend::ThunkEmitter {
     const int max_buffers =
         static_cast<int>(device_->limits().max_push_constants / 8);
     absl::StatusOr<GlslKernel> kernel =
-        EmitGlslKernel(h, options_.features, max_buffers);
+        EmitTiledGemm(h, device_->limits().max_workgroup_count);
+    if (absl::IsNotFound(kernel.status())) {
+      kernel = EmitGlslKernel(h, options_.features, max_buffers);
+    }
     if (absl::IsUnimplemented(kernel.status())) {
       // No generated code: the host runs it on the evaluator, in place on
       // the mapped device memory.
@@ -76,7 +79,7 @@ class VulkanThunkEmitter : public backend::ThunkEmitter {
         device_->CreatePipeline(*spirv, kernel->num_buffers * 8);
     if (!pipeline.ok()) return pipeline.status();
     auto t = std::make_unique<KernelThunk>(device_, pipeline->get(),
-                                           kernel->elements);
+                                           kernel->elements, kernel->grid);
     pipelines_.push_back(*std::move(pipeline));
     t->kind = "vulkan";
     AddRuntimeThunk(cc, h, std::move(t));

@@ -380,5 +380,64 @@ TEST_F(VulkanPluginTest, ValidationRunsUnderTheKhronosLayerOrSaysWhyNot) {
   CheckAffine(**client, 100000);
 }
 
+// The tiled GEMM (glsl_gemm.cc) on sizes that are not multiples of its
+// 64x64 tiles and 16-deep k steps, batched, with a transposed (column-major)
+// right operand; expected values from a double-precision loop.
+TEST_F(VulkanPluginTest, TiledMatrixProductsMatchAPlainLoop) {
+  auto client = NewClient({{"report", PLX_Value_INT64, "", 1}});
+  ASSERT_NE(client, nullptr);
+  constexpr int64_t kB = 3, kM = 100, kK = 37, kN = 130;
+  const std::string program = absl::StrCat(
+      "HloModule bmm\nENTRY main {\n  a = f32[", kB, ",", kM, ",", kK,
+      "] parameter(0)\n  b = f32[", kB, ",", kK, ",", kN,
+      "]{1,2,0} parameter(1)\n  ROOT d = f32[", kB, ",", kM, ",", kN,
+      "] dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, "
+      "lhs_contracting_dims={2}, rhs_contracting_dims={1}\n}\n");
+  ::testing::internal::CaptureStderr();
+  auto exe = client->Compile(program, "hlo-text");
+  const std::string report = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  EXPECT_THAT(report, HasSubstr("1 kernels on the device"));
+  Literal a(ShapeUtil::MakeShape(PrimitiveType::F32, {kB, kM, kK}));
+  Literal b(ShapeUtil::MakeShape(PrimitiveType::F32, {kB, kK, kN}));
+  for (int64_t x = 0; x < kB; ++x) {
+    for (int64_t i = 0; i < kM; ++i) {
+      for (int64_t k = 0; k < kK; ++k) {
+        a.Set<float>(
+            {x, i, k},
+            static_cast<float>((x + 2 * i + 3 * k) % 17) / 8.0f - 1.0f);
+      }
+    }
+    for (int64_t k = 0; k < kK; ++k) {
+      for (int64_t j = 0; j < kN; ++j) {
+        b.Set<float>({x, k, j},
+                     static_cast<float>((5 * x + k + 7 * j) % 13) / 4.0f);
+      }
+    }
+  }
+  auto out = Run(*client, **exe, {a, b});
+  ASSERT_TRUE(out.ok()) << out.status();
+  int64_t wrong = 0;
+  for (int64_t x = 0; x < kB; ++x) {
+    for (int64_t i = 0; i < kM; ++i) {
+      for (int64_t j = 0; j < kN; ++j) {
+        double want = 0;
+        for (int64_t k = 0; k < kK; ++k) {
+          want += static_cast<double>(a.Get<float>({x, i, k})) *
+                  b.Get<float>({x, k, j});
+        }
+        const float got = (*out)[0].Get<float>({x, i, j});
+        if (std::abs(got - want) > 1e-4 * (1 + std::abs(want))) {
+          if (wrong++ < 5) {
+            ADD_FAILURE() << "[" << x << "," << i << "," << j << "] = " << got
+                          << ", want " << want;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(wrong, 0);
+}
+
 }  // namespace
 }  // namespace plexa::vulkan
