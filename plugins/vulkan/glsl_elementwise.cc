@@ -167,6 +167,8 @@ absl::StatusOr<std::string> Emitter::FloatUnary(const Instruction& h,
       return f32_only(absl::StrCat("cos(", x, ")"));
     case HloOpcode::kTan:
       return f32_only(absl::StrCat("xtan(", x, ")"));
+    case HloOpcode::kErf:
+      return f32_only(absl::StrCat("xerf(", x, ")"));
     case HloOpcode::kCbrt:
       return f32_only(absl::StrCat("xcbrt(", x, ")"));
     default:

@@ -20,7 +20,6 @@
 
 namespace plexa::vulkan {
 namespace glsl_internal {
-namespace {
 std::string Offset(const Shape& s, const Idx& idx) {
   if (s.rank() == 0) return "0";
   const Layout l = LayoutUtil::EffectiveLayout(s);
@@ -54,19 +53,17 @@ std::string Store(PrimitiveType t, const std::string& v) {
   }
 }
 
-Idx IndexNames(int64_t rank, absl::string_view prefix = "i") {
+Idx IndexNames(int64_t rank, absl::string_view prefix) {
   Idx idx;
   for (int64_t d = 0; d < rank; ++d) idx.push_back(absl::StrCat(prefix, d));
   return idx;
 }
 
-std::string Params(int64_t rank) {
+static std::string Params(int64_t rank) {
   std::vector<std::string> p;
   for (int64_t d = 0; d < rank; ++d) p.push_back(absl::StrCat("int i", d));
   return absl::StrJoin(p, ", ");
 }
-
-}  // namespace
 
 absl::Status Emitter::UseType(const Instruction& h, PrimitiveType t) {
   auto missing = [&](absl::string_view feature) {
@@ -541,7 +538,11 @@ absl::StatusOr<GlslKernel> Emitter::Emit(const Instruction& h,
   }
   absl::StrAppend(&main, "    ", Block(t), "(args.a[", k.num_buffers - 1,
                   "]).v[g] = ", Store(t, *value), ";\n  }\n}\n");
+  k.source = Source(main, k.num_buffers);
+  return k;
+}
 
+std::string Emitter::Source(const std::string& main, int num_buffers) {
   std::string src = "#version 460\n";
   bool need8 = false, need16 = false, need64 = false, needf64 = false;
   for (PrimitiveType x : types_) {
@@ -589,12 +590,11 @@ absl::StatusOr<GlslKernel> Emitter::Emit(const Instruction& h,
                     b.align, ") buffer ", b.name, " { ", b.elem, " v[]; };\n");
   }
   absl::StrAppend(&src, "layout(push_constant) uniform Args { uvec2 a[",
-                  k.num_buffers, "]; } args;\n");
+                  num_buffers, "]; } args;\n");
   absl::StrAppend(&src, GlslPrelude(/*f64=*/needf64, /*i64=*/need64,
                                     /*frem=*/f_.float64));
   absl::StrAppend(&src, functions_, main);
-  k.source = std::move(src);
-  return k;
+  return src;
 }
 
 }  // namespace glsl_internal
@@ -603,6 +603,7 @@ absl::StatusOr<GlslKernel> EmitGlslKernel(const Instruction& h,
                                           const DeviceFeatures& features,
                                           int max_buffers) {
   glsl_internal::Emitter e(features);
+  if (h.opcode() == HloOpcode::kSort) return e.EmitSort(h, max_buffers);
   return e.Emit(h, max_buffers);
 }
 

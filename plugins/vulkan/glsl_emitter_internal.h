@@ -36,6 +36,12 @@ absl::Status NoCode(const Instruction& h, absl::string_view why);
 std::string Wrap(PrimitiveType t, const std::string& e);
 // f16/bf16 results are rounded to their type after every operation.
 std::string Round(PrimitiveType t, const std::string& e);
+// The physical element offset of `idx` in `s` (its layout's order).
+std::string Offset(const Shape& s, const Idx& idx);
+// A register value stored as `t`'s storage type.
+std::string Store(PrimitiveType t, const std::string& v);
+// i0, i1, ... (or another prefix).
+Idx IndexNames(int64_t rank, absl::string_view prefix = "i");
 // Constants of type `t`, exact (floats by their bits).
 std::string IntConst(PrimitiveType t, int64_t v);
 std::string FloatConst(PrimitiveType t, double v);
@@ -46,6 +52,9 @@ class Emitter {
   Emitter(const DeviceFeatures& f) : f_(f) {}
 
   absl::StatusOr<GlslKernel> Emit(const Instruction& h, int max_buffers);
+  // sort: one invocation per element finds the element's rank in its row
+  // (glsl_sort.cc).
+  absl::StatusOr<GlslKernel> EmitSort(const Instruction& h, int max_buffers);
 
   // Each is in the file that holds its kind of code: glsl_emitter.cc
   // (values, index maps, the kernel), glsl_elementwise.cc, glsl_loops.cc
@@ -81,6 +90,9 @@ class Emitter {
                                          const std::string& v, PrimitiveType t,
                                          int64_t limit);
   std::string Load(int buffer, const Shape& s, const Idx& idx);
+  // The whole shader: extensions and buffer types for the types used, the
+  // push constants, the prelude, the value functions, then `main`.
+  std::string Source(const std::string& main, int num_buffers);
   std::string NewName(absl::string_view prefix) {
     return absl::StrCat(prefix, counter_++);
   }

@@ -137,6 +137,26 @@ float xlog1p(float x) {
   float u = 1.0 + x;
   return log(u) * (x / (u - 1.0));
 }
+// erf for f32: XLA's and Eigen's rational approximation on [-4, 4]
+// (erf rounds to ±1 beyond).
+float xerf(float x) {
+  if (isnan(x)) return x;
+  float xc = clamp(x, -4.0, 4.0);
+  float x2 = xc * xc;
+  float p = -2.72614225801306e-10;
+  p = p * x2 + 2.77068142495902e-08;
+  p = p * x2 + -2.10102402082508e-06;
+  p = p * x2 + -5.69250639462346e-05;
+  p = p * x2 + -7.34990630326855e-04;
+  p = p * x2 + -2.95459980854025e-03;
+  p = p * x2 + -1.60960333262415e-02;
+  float q = -1.45660718464996e-05;
+  q = q * x2 + -2.13374055278905e-04;
+  q = q * x2 + -1.68282697438203e-03;
+  q = q * x2 + -7.37332916720468e-03;
+  q = q * x2 + -1.42647390514189e-02;
+  return xc * p / q;
+}
 float xtan(float x) { return sin(x) / cos(x); }
 float xcbrt(float x) {
   if (x == 0.0 || isinf(x) || isnan(x)) return x;

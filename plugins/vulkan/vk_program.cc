@@ -133,7 +133,13 @@ absl::StatusOr<std::unique_ptr<VulkanProgram>> VulkanProgram::Compile(
   // memory), and so does anything not dense.
   pipeline.fusion = true;
   pipeline.fusion_options.output_fusion = false;
-  pipeline.fusion_options.can_fuse = [](const Instruction& inst) {
+  // An instruction the generator has no code for stays out of fusions too
+  // (else the whole fusion would run on the host).
+  const DeviceFeatures features = options.features;
+  const int max_buffers =
+      static_cast<int>(device->limits().max_push_constants / 8);
+  pipeline.fusion_options.can_fuse = [features,
+                                      max_buffers](const Instruction& inst) {
     if (inst.opcode() == HloOpcode::kConstant && inst.shape().rank() > 0) {
       return false;
     }
@@ -145,7 +151,12 @@ absl::StatusOr<std::unique_ptr<VulkanProgram>> VulkanProgram::Compile(
         return false;
       }
     }
-    return true;
+    if (inst.opcode() == HloOpcode::kParameter ||
+        inst.opcode() == HloOpcode::kConstant) {
+      return true;
+    }
+    return !absl::IsUnimplemented(
+        EmitGlslKernel(inst, features, max_buffers).status());
   };
   absl::StatusOr<bool> changed = RunDefaultPipeline(module.get(), pipeline);
   if (!changed.ok()) return changed.status();

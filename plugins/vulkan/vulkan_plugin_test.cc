@@ -4,11 +4,13 @@
 // workgroups than one dispatch dimension allows, arrays past
 // maxStorageBufferRange, concurrent executions, donation, the compile
 // report. Expected values are computed here with plain loops.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "abi/host/plugin_host.h"
@@ -273,34 +275,85 @@ TEST_F(VulkanPluginTest, DonatedArgumentsChainAndAreInvalidAfterwards) {
 TEST_F(VulkanPluginTest, TheReportCountsKernelsAndHostInstructions) {
   auto client = NewClient({{"report", PLX_Value_INT64, "", 1}});
   ASSERT_NE(client, nullptr);
-  // sort has no generated code: it runs on the host evaluator, in place
-  // on the device memory, between the two kernels.
-  constexpr char kSortThenScale[] = R"(HloModule sort_scale
-lt {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = pred[] compare(a, b), direction=LT
-}
+  // f64 exp has no shader (GLSL has no double exp): it runs on the host
+  // evaluator, in place on the device memory, between the two kernels.
+  constexpr char kNegExpScale[] = R"(HloModule neg_exp_scale
 ENTRY main {
-  x = f32[5] parameter(0)
-  n = f32[5] negate(x)
-  s = f32[5] sort(n), dimensions={0}, to_apply=lt
-  ROOT e = f32[5] exponential(s)
+  x = f64[5] parameter(0)
+  n = f64[5] negate(x)
+  e = f64[5] exponential(n)
+  ROOT s = f64[5] add(e, e)
 }
 )";
   ::testing::internal::CaptureStderr();
-  auto exe = client->Compile(kSortThenScale, "hlo-text");
+  auto exe = client->Compile(kNegExpScale, "hlo-text");
   const std::string err = ::testing::internal::GetCapturedStderr();
   ASSERT_TRUE(exe.ok()) << exe.status();
   EXPECT_THAT(err, HasSubstr("2 kernels on the device"));
-  EXPECT_THAT(err, HasSubstr("1 instructions on the host evaluator (sort)"));
-  auto out = Run(*client, **exe, {Literal::CreateR1<float>({3, -1, 0, 2, 5})});
+  EXPECT_THAT(err, HasSubstr("1 instructions on the host evaluator"));
+  EXPECT_THAT(err, HasSubstr("exponential"));
+  const double xs[] = {3, -1, 0, 2, 5};
+  auto out = Run(*client, **exe, {Literal::CreateR1<double>(xs)});
   ASSERT_TRUE(out.ok()) << out.status();
-  // negate: {-3, 1, 0, -2, -5}; sorted: {-5, -3, -2, 0, 1}; then exp.
-  const float* ys = reinterpret_cast<const float*>((*out)[0].data().data());
-  const float sorted[] = {-5, -3, -2, 0, 1};
   for (int i = 0; i < 5; ++i) {
-    EXPECT_NEAR(ys[i], std::exp(sorted[i]), 1e-6f * std::exp(sorted[i])) << i;
+    EXPECT_DOUBLE_EQ((*out)[0].Get<double>({i}), 2 * std::exp(-xs[i])) << i;
+  }
+}
+
+// The device sort (glsl_sort.cc): two operands sorted by the first along
+// the rows, with many equal keys, so only a stable order gives the
+// expected second operand; checked against std::stable_sort.
+TEST_F(VulkanPluginTest, SortIsStableAndCarriesEveryOperand) {
+  auto client = NewClient({{"report", PLX_Value_INT64, "", 1}});
+  ASSERT_NE(client, nullptr);
+  constexpr int64_t kRows = 7, kCols = 300;
+  const std::string program =
+      absl::StrCat(R"(HloModule sort2
+lt {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  c = f32[] parameter(2)
+  d = f32[] parameter(3)
+  ROOT r = pred[] compare(a, b), direction=LT
+}
+ENTRY main {
+  k = s32[)",
+                   kRows, ",", kCols, R"(] parameter(0)
+  v = f32[)",
+                   kRows, ",", kCols, R"(]{0,1} parameter(1)
+  ROOT s = (s32[)",
+                   kRows, ",", kCols, "], f32[", kRows, ",", kCols,
+                   R"(]) sort(k, v), dimensions={1}, is_stable=true, to_apply=lt
+}
+)");
+  ::testing::internal::CaptureStderr();
+  auto exe = client->Compile(program, "hlo-text");
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  EXPECT_THAT(err, HasSubstr("1 kernels on the device, 0 instructions"));
+  Literal keys(ShapeUtil::MakeShape(PrimitiveType::S32, {kRows, kCols}));
+  Literal vals(ShapeUtil::MakeShape(PrimitiveType::F32, {kRows, kCols}));
+  for (int64_t r = 0; r < kRows; ++r) {
+    for (int64_t c = 0; c < kCols; ++c) {
+      keys.Set<int32_t>({r, c}, static_cast<int32_t>((c * 7 + r) % 11) - 5);
+      vals.Set<float>({r, c}, static_cast<float>(r * 1000 + c));
+    }
+  }
+  auto out = Run(*client, **exe, {keys, vals});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_EQ(out->size(), 2u);
+  for (int64_t r = 0; r < kRows; ++r) {
+    std::vector<std::pair<int32_t, float>> row;
+    for (int64_t c = 0; c < kCols; ++c) {
+      row.push_back({keys.Get<int32_t>({r, c}), vals.Get<float>({r, c})});
+    }
+    std::stable_sort(row.begin(), row.end(), [](const auto& a, const auto& b) {
+      return a.first < b.first;
+    });
+    for (int64_t c = 0; c < kCols; ++c) {
+      ASSERT_EQ((*out)[0].Get<int32_t>({r, c}), row[c].first) << r << "," << c;
+      ASSERT_EQ((*out)[1].Get<float>({r, c}), row[c].second) << r << "," << c;
+    }
   }
 }
 
