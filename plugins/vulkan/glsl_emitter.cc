@@ -442,6 +442,8 @@ absl::StatusOr<std::string> Emitter::Body(const Instruction& x,
       return Convolution(x, idx);
     case HloOpcode::kGather:
       return Gather(x, idx);
+    case HloOpcode::kScatter:
+      return Scatter(x, idx);
     case HloOpcode::kMap: {
       absl::StatusOr<std::string> fn = ScalarFunction(*x.to_apply());
       if (!fn.ok()) return fn.status();

@@ -79,6 +79,7 @@ class Emitter {
   absl::StatusOr<std::string> Dot(const Instruction& x, const Idx& idx);
   absl::StatusOr<std::string> Convolution(const Instruction& x, const Idx& idx);
   absl::StatusOr<std::string> Gather(const Instruction& x, const Idx& idx);
+  absl::StatusOr<std::string> Scatter(const Instruction& x, const Idx& idx);
   absl::StatusOr<std::string> ReducePrecision(const Instruction& h,
                                               PrimitiveType t,
                                               const std::string& x);

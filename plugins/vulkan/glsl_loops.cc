@@ -1,9 +1,10 @@
 // Values that loop over their operands: reduce, reduce-window, dot,
-// convolution, gather (the GLSL function of one result element).
+// convolution, gather, scatter (the GLSL function of one result element).
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/shape/shape_util.h"
 #include "plugins/vulkan/glsl_emitter_internal.h"
 
 namespace plexa::vulkan::glsl_internal {
@@ -247,8 +248,8 @@ absl::StatusOr<std::string> Emitter::Gather(const Instruction& x,
         ClampIndex(x, *v, indices.shape().element_type(),
                    os.dimensions(d) - x.attrs().gather_slice_sizes[d]);
     if (!c.ok()) return c.status();
-    absl::StrAppend(&body, "  int s", d, " = ", *c, ";\n");
-    start[d] = absl::StrCat("s", d);
+    absl::StrAppend(&body, "  int at", d, " = ", *c, ";\n");
+    start[d] = absl::StrCat("at", d);
   }
   std::vector<bool> collapsed(os.rank(), false);
   for (int64_t d : dn.collapsed_slice_dims) collapsed[d] = true;
@@ -261,6 +262,115 @@ absl::StatusOr<std::string> Emitter::Gather(const Instruction& x,
   absl::StatusOr<std::string> v = Call(operand, in);
   if (!v.ok()) return v.status();
   return absl::StrCat(body, "  return ", *v, ";\n");
+}
+
+absl::StatusOr<std::string> Emitter::Scatter(const Instruction& x,
+                                             const Idx& idx) {
+  // Output-centric: element O starts as the operand's and applies, in
+  // row-major order of the scatter indices (the evaluator's order), every
+  // update whose window lies inside the operand and covers O. Work is
+  // elements x scatter indices, so large scatters run on the host.
+  const ScatterDimensionNumbers& dn = *x.attrs().scatter_dimension_numbers;
+  if (x.operand_count() != 3 || !dn.input_batching_dims.empty() ||
+      !dn.scatter_indices_batching_dims.empty()) {
+    return NoCode(x, "a variadic or batched scatter");
+  }
+  const Instruction& operand = *x.operand(0);
+  const Instruction& indices = *x.operand(1);
+  const Instruction& updates = *x.operand(2);
+  const Shape& os = operand.shape();
+  const Shape& us = updates.shape();
+  const int64_t rank = os.rank();
+  std::vector<bool> upd_window(us.rank(), false);
+  for (int64_t d : dn.update_window_dims) upd_window[d] = true;
+  std::vector<int64_t> scatter_dims, window_dims_upd;
+  for (int64_t d = 0; d < us.rank(); ++d) {
+    (upd_window[d] ? window_dims_upd : scatter_dims).push_back(d);
+  }
+  std::vector<bool> inserted(rank, false);
+  for (int64_t d : dn.inserted_window_dims) inserted[d] = true;
+  std::vector<int64_t> window_dims_op;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!inserted[d]) window_dims_op.push_back(d);
+  }
+  if (window_dims_op.size() != window_dims_upd.size()) {
+    return NoCode(x, "these scatter dimensions");
+  }
+  std::vector<int64_t> window_size(rank, 1);
+  int64_t count = 1;
+  for (size_t k = 0; k < window_dims_op.size(); ++k) {
+    window_size[window_dims_op[k]] = us.dimensions(window_dims_upd[k]);
+  }
+  for (int64_t d : scatter_dims) count *= us.dimensions(d);
+  if (count * ShapeUtil::ElementsIn(x.shape()) > (int64_t{1} << 26)) {
+    return NoCode(x, "a scatter this large (elements x updates > 2^26)");
+  }
+  absl::StatusOr<std::string> fn = ScalarFunction(*x.to_apply());
+  if (!fn.ok()) return fn.status();
+  absl::StatusOr<std::string> init = Call(operand, idx);
+  if (!init.ok()) return init.status();
+  const PrimitiveType t = x.shape().element_type();
+  std::string body = absl::StrCat("  ", Reg(t), " acc = ", *init, ";\n");
+  Idx sidx;
+  for (size_t k = 0; k < scatter_dims.size(); ++k) {
+    absl::StrAppend(&body, "  for (int q", k, " = 0; q", k, " < ",
+                    us.dimensions(scatter_dims[k]), "; ++q", k, ") {\n");
+    sidx.push_back(absl::StrCat("q", k));
+  }
+  std::vector<std::string> start(rank, "0");
+  const bool explicit_vector = dn.index_vector_dim < indices.shape().rank();
+  for (size_t k = 0; k < dn.scatter_dims_to_operand_dims.size(); ++k) {
+    Idx si = sidx;
+    if (explicit_vector) {
+      si.insert(si.begin() + dn.index_vector_dim, absl::StrCat(k));
+    }
+    absl::StatusOr<std::string> v = Call(indices, si);
+    if (!v.ok()) return v.status();
+    const int64_t d = dn.scatter_dims_to_operand_dims[k];
+    // Any value outside [0, dim] skips the update; clamping to [-1, dim]
+    // keeps that and fits an int.
+    const PrimitiveType it = indices.shape().element_type();
+    std::string c;
+    if (IsUnsigned(it)) {
+      c = absl::StrCat("int(min(", *v, ", ", IntConst(it, os.dimensions(d)),
+                       "))");
+    } else if (IsSigned(it)) {
+      c = absl::StrCat("int(clamp(", *v, ", ", IntConst(it, -1), ", ",
+                       IntConst(it, os.dimensions(d)), "))");
+    } else {
+      return NoCode(x, "non-integer scatter indices");
+    }
+    absl::StrAppend(&body, "  int at", d, " = ", c, ";\n");
+    start[d] = absl::StrCat("at", d);
+  }
+  std::string cond = "true";
+  Idx uidx(us.rank());
+  for (size_t k = 0; k < scatter_dims.size(); ++k) {
+    uidx[scatter_dims[k]] = sidx[k];
+  }
+  for (int64_t d = 0; d < rank; ++d) {
+    absl::StrAppend(&cond, " && ", start[d], " >= 0 && ", start[d],
+                    " <= ", os.dimensions(d) - window_size[d]);
+  }
+  for (int64_t d = 0; d < rank; ++d) {
+    if (inserted[d]) {
+      absl::StrAppend(&cond, " && ", idx[d], " == ", start[d]);
+    }
+  }
+  for (size_t k = 0; k < window_dims_op.size(); ++k) {
+    const int64_t d = window_dims_op[k];
+    absl::StrAppend(&body, "  int w", d, " = ", idx[d], " - ", start[d], ";\n");
+    absl::StrAppend(&cond, " && w", d, " >= 0 && w", d, " < ", window_size[d]);
+    uidx[window_dims_upd[k]] = absl::StrCat("w", d);
+  }
+  absl::StatusOr<std::string> u = Call(updates, uidx);
+  if (!u.ok()) return u.status();
+  absl::StrAppend(&body, "  if (", cond, ") acc = ", *fn, "(acc, ", *u, ");\n");
+  for (size_t k = 0; k < scatter_dims.size(); ++k) {
+    absl::StrAppend(&body, "  }\n");
+  }
+  absl::StrAppend(&body, "  return acc;\n");
+  return body;
 }
 
 }  // namespace plexa::vulkan::glsl_internal
