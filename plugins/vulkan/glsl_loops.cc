@@ -214,6 +214,16 @@ absl::StatusOr<std::string> Emitter::Convolution(const Instruction& x,
   return body;
 }
 
+absl::StatusOr<std::string> Emitter::IndexVectorElement(
+    const Instruction& indices, const Idx& batch, int64_t index_vector_dim,
+    int64_t k) {
+  Idx at = batch;
+  if (index_vector_dim < indices.shape().rank()) {
+    at.insert(at.begin() + index_vector_dim, absl::StrCat(k));
+  }
+  return Call(indices, at);
+}
+
 absl::StatusOr<std::string> Emitter::Gather(const Instruction& x,
                                             const Idx& idx) {
   const GatherDimensionNumbers& dn = *x.attrs().gather_dimension_numbers;
@@ -232,16 +242,12 @@ absl::StatusOr<std::string> Emitter::Gather(const Instruction& x,
   for (int64_t d = 0; d < rank; ++d) {
     if (!is_offset[d]) batch.push_back(idx[d]);
   }
-  const bool explicit_vector = dn.index_vector_dim < indices.shape().rank();
   Idx in(os.rank());
   std::vector<std::string> start(os.rank(), "0");
   std::string body;
   for (size_t k = 0; k < dn.start_index_map.size(); ++k) {
-    Idx si = batch;
-    if (explicit_vector) {
-      si.insert(si.begin() + dn.index_vector_dim, absl::StrCat(k));
-    }
-    absl::StatusOr<std::string> v = Call(indices, si);
+    absl::StatusOr<std::string> v =
+        IndexVectorElement(indices, batch, dn.index_vector_dim, k);
     if (!v.ok()) return v.status();
     const int64_t d = dn.start_index_map[k];
     absl::StatusOr<std::string> c =
@@ -318,13 +324,9 @@ absl::StatusOr<std::string> Emitter::Scatter(const Instruction& x,
     sidx.push_back(absl::StrCat("q", k));
   }
   std::vector<std::string> start(rank, "0");
-  const bool explicit_vector = dn.index_vector_dim < indices.shape().rank();
   for (size_t k = 0; k < dn.scatter_dims_to_operand_dims.size(); ++k) {
-    Idx si = sidx;
-    if (explicit_vector) {
-      si.insert(si.begin() + dn.index_vector_dim, absl::StrCat(k));
-    }
-    absl::StatusOr<std::string> v = Call(indices, si);
+    absl::StatusOr<std::string> v =
+        IndexVectorElement(indices, sidx, dn.index_vector_dim, k);
     if (!v.ok()) return v.status();
     const int64_t d = dn.scatter_dims_to_operand_dims[k];
     // Any value outside [0, dim] skips the update; clamping to [-1, dim]
