@@ -26,16 +26,22 @@ using sdk::Device;
 
 class VulkanBuffer : public Buffer {
  public:
-  VulkanBuffer(Shape shape, Device* device,
+  // The buffer keeps the Vulkan device alive: its memory must be freed
+  // before the device is destroyed, whatever order the host releases
+  // clients and buffers in.
+  VulkanBuffer(Shape shape, Device* device, std::shared_ptr<VulkanDevice> vk,
                std::unique_ptr<DeviceMemory> memory)
-      : Buffer(std::move(shape), device), memory_(std::move(memory)) {}
+      : Buffer(std::move(shape), device),
+        vk_(std::move(vk)),
+        memory_(std::move(memory)) {}
 
   static absl::StatusOr<std::unique_ptr<VulkanBuffer>> Create(
-      VulkanDevice& vk, const Shape& shape, Device* device) {
+      std::shared_ptr<VulkanDevice> vk, const Shape& shape, Device* device) {
     absl::StatusOr<std::unique_ptr<DeviceMemory>> m =
-        vk.Allocate(ShapeUtil::ByteSizeOf(shape));
+        vk->Allocate(ShapeUtil::ByteSizeOf(shape));
     if (!m.ok()) return m.status();
-    return std::make_unique<VulkanBuffer>(shape, device, *std::move(m));
+    return std::make_unique<VulkanBuffer>(shape, device, std::move(vk),
+                                          *std::move(m));
   }
 
   size_t on_device_size() const override {
@@ -82,6 +88,7 @@ class VulkanBuffer : public Buffer {
   }
 
  private:
+  std::shared_ptr<VulkanDevice> vk_;
   mutable std::mutex mu_;
   std::unique_ptr<DeviceMemory> memory_;  // guarded by mu_
 };
@@ -153,7 +160,7 @@ class VulkanExecutable : public sdk::Executable {
       }
       for (const Shape& s : program_->result_shapes()) {
         absl::StatusOr<std::unique_ptr<VulkanBuffer>> b =
-            VulkanBuffer::Create(*device_, s, replica_devices_[r]);
+            VulkanBuffer::Create(device_, s, replica_devices_[r]);
         if (!b.ok()) return b.status();
         result_ptrs[r].push_back((*b)->data());
         out.outputs[r].push_back(*std::move(b));
@@ -268,7 +275,7 @@ class VulkanClient : public sdk::Client {
   absl::StatusOr<std::unique_ptr<Buffer>> BufferFromHost(
       const void* data, const Shape& shape, Device* device) override {
     absl::StatusOr<std::unique_ptr<VulkanBuffer>> b =
-        VulkanBuffer::Create(*device_, shape, device);
+        VulkanBuffer::Create(device_, shape, device);
     if (!b.ok()) return b.status();
     const size_t bytes = (*b)->on_device_size();
     if (bytes > 0) std::memcpy((*b)->data(), data, bytes);
