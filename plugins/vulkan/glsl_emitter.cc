@@ -128,18 +128,52 @@ std::string Emitter::Load(int buffer, const Shape& s, const Idx& idx) {
   }
 }
 
+// The rank of a value: an array's, or that of a tuple's first array.
+static int64_t ValueRank(const Shape& s) {
+  if (s.IsTuple()) {
+    return s.tuple_shapes().empty() ? 0 : ValueRank(s.tuple_shapes()[0]);
+  }
+  return s.IsArray() ? s.rank() : 0;
+}
+
+absl::StatusOr<std::string> Emitter::TypeOf(const Instruction& x,
+                                            const Shape& s) {
+  if (s.IsArray() && ShapeUtil::IsDenseArray(s)) {
+    if (absl::Status st = UseType(x, s.element_type()); !st.ok()) return st;
+    return std::string(Reg(s.element_type()));
+  }
+  if (!s.IsTuple() || s.tuple_shapes().empty()) {
+    return NoCode(x, absl::StrCat("the value shape ", s.ToString()));
+  }
+  std::vector<std::string> fields;
+  for (const Shape& e : s.tuple_shapes()) {
+    if (!e.IsArray() || !ShapeUtil::IsDenseArray(e) ||
+        e.dimensions() != s.tuple_shapes()[0].dimensions()) {
+      return NoCode(x, absl::StrCat("the value shape ", s.ToString()));
+    }
+    if (absl::Status st = UseType(x, e.element_type()); !st.ok()) return st;
+    fields.push_back(
+        absl::StrCat(Reg(e.element_type()), " f", fields.size(), ";"));
+  }
+  const std::string key = absl::StrJoin(fields, " ");
+  auto it = struct_names_.find(key);
+  if (it != struct_names_.end()) return it->second;
+  const std::string name = NewName("S");
+  absl::StrAppend(&structs_, "struct ", name, " { ", key, " };\n");
+  struct_names_[key] = name;
+  return name;
+}
+
 absl::StatusOr<std::string> Emitter::Call(const Instruction& x,
                                           const Idx& idx) {
-  const std::string args =
-      x.shape().rank() == 0 ? "" : absl::StrJoin(idx, ", ");
+  const int64_t rank = ValueRank(x.shape());
+  const std::string args = rank == 0 ? "" : absl::StrJoin(idx, ", ");
   auto it = names_.find(&x);
   if (it != names_.end()) return absl::StrCat(it->second, "(", args, ")");
-  if (!x.shape().IsArray() || !ShapeUtil::IsDenseArray(x.shape())) {
-    return NoCode(x, absl::StrCat("the value shape ", x.shape().ToString()));
-  }
-  if (absl::Status s = UseType(x, x.shape().element_type()); !s.ok()) return s;
+  absl::StatusOr<std::string> type = TypeOf(x, x.shape());
+  if (!type.ok()) return type.status();
   const std::string name = NewName("v");
-  const Idx formal = IndexNames(x.shape().rank());
+  const Idx formal = IndexNames(rank);
   std::string body;
   auto b = buffers_.find(&x);
   if (b != buffers_.end()) {
@@ -149,8 +183,8 @@ absl::StatusOr<std::string> Emitter::Call(const Instruction& x,
     if (!s.ok()) return s.status();
     body = *std::move(s);
   }
-  absl::StrAppend(&functions_, Reg(x.shape().element_type()), " ", name, "(",
-                  Params(x.shape().rank()), ") {\n", body, "}\n");
+  absl::StrAppend(&functions_, *type, " ", name, "(", Params(rank), ") {\n",
+                  body, "}\n");
   names_[&x] = name;
   return absl::StrCat(name, "(", args, ")");
 }
@@ -176,8 +210,10 @@ absl::StatusOr<std::string> Emitter::ScalarFunction(const Computation& c) {
     params.push_back(absl::StrCat(Reg(p->shape().element_type()), " p", i));
   }
   std::string body;
+  const Instruction* root = c.root_instruction();
   for (const Instruction* x : c.MakeInstructionPostOrder()) {
     if (x->opcode() == HloOpcode::kParameter) continue;
+    if (x == root && x->opcode() == HloOpcode::kTuple) continue;
     if (!x->shape().IsArray() || x->shape().rank() != 0) {
       return NoCode(*x, absl::StrCat("the non-scalar value in ", c.name()));
     }
@@ -201,10 +237,22 @@ absl::StatusOr<std::string> Emitter::ScalarFunction(const Computation& c) {
                     " = ", e, ";\n");
     vars[x] = var;
   }
-  const Instruction* root = c.root_instruction();
-  absl::StrAppend(&functions_, Reg(root->shape().element_type()), " ", name,
-                  "(", absl::StrJoin(params, ", "), ") {\n", body, "  return ",
-                  vars.at(root), ";\n}\n");
+  absl::StatusOr<std::string> type = TypeOf(*root, root->shape());
+  if (!type.ok()) return type.status();
+  std::string result;
+  if (root->opcode() == HloOpcode::kTuple) {
+    // A variadic reducer's result: the struct of its values.
+    std::vector<std::string> values;
+    for (const Instruction* op : root->operands()) {
+      values.push_back(vars.at(op));
+    }
+    result = absl::StrCat(*type, "(", absl::StrJoin(values, ", "), ")");
+  } else {
+    result = vars.at(root);
+  }
+  absl::StrAppend(&functions_, *type, " ", name, "(",
+                  absl::StrJoin(params, ", "), ") {\n", body, "  return ",
+                  result, ";\n}\n");
   scalar_fns_[&c] = name;
   return name;
 }
@@ -480,17 +528,28 @@ absl::StatusOr<std::string> Emitter::Body(const Instruction& x,
 
 absl::StatusOr<GlslKernel> Emitter::Emit(const Instruction& h,
                                          int max_buffers) {
-  if (!h.shape().IsArray() || !ShapeUtil::IsDenseArray(h.shape())) {
+  // The results: one array, or the arrays of a tuple with equal dimensions
+  // (a variadic reduce), each its own buffer after the operands'.
+  std::vector<Shape> outs;
+  if (h.shape().IsTuple()) {
+    absl::StatusOr<std::string> type = TypeOf(h, h.shape());
+    if (!type.ok()) return type.status();
+    outs = h.shape().tuple_shapes();
+  } else if (h.shape().IsArray() && ShapeUtil::IsDenseArray(h.shape())) {
+    outs.push_back(h.shape());
+  } else {
     return NoCode(h, absl::StrCat("the result shape ", h.shape().ToString()));
   }
   GlslKernel k;
-  k.num_buffers = static_cast<int>(h.operand_count()) + 1;
+  const int n_in = static_cast<int>(h.operand_count());
+  k.num_buffers = n_in + static_cast<int>(outs.size());
   if (k.num_buffers > max_buffers) {
-    return NoCode(
-        h, absl::StrCat(h.operand_count(), " operands (push constants hold ",
-                        max_buffers, " addresses)"));
+    return NoCode(h,
+                  absl::StrCat(k.num_buffers, " buffers (push constants hold ",
+                               max_buffers, " addresses)"));
   }
-  k.elements = ShapeUtil::ElementsIn(h.shape());
+  const Shape& out0 = outs[0];
+  k.elements = ShapeUtil::ElementsIn(out0);
   if (k.elements > std::numeric_limits<int32_t>::max()) {
     return NoCode(h, "more than 2^31 elements");
   }
@@ -515,14 +574,12 @@ absl::StatusOr<GlslKernel> Emitter::Emit(const Instruction& h,
       buffers_.emplace(h.operand(i), static_cast<int>(i));
     }
   }
-  const PrimitiveType t = h.shape().element_type();
-  if (absl::Status s = UseType(h, t); !s.ok()) return s;
-  const Idx idx = IndexNames(h.shape().rank());
+  const Idx idx = IndexNames(out0.rank());
   absl::StatusOr<std::string> value = Call(*root, idx);
   if (!value.ok()) return value.status();
 
   // The main loop: invocation i computes the element at physical position
-  // i of the result.
+  // i of the (first) result.
   std::string main = absl::StrCat(
       "void main() {\n"
       "  const uint n = ",
@@ -531,15 +588,27 @@ absl::StatusOr<GlslKernel> Emitter::Emit(const Instruction& h,
       "  const uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;\n"
       "  for (uint g = gl_GlobalInvocationID.x; g < n; g += stride) {\n"
       "    int rest = int(g);\n");
-  const Layout l = LayoutUtil::EffectiveLayout(h.shape());
-  for (int64_t k2 = 0; k2 < h.shape().rank(); ++k2) {
+  const Layout l = LayoutUtil::EffectiveLayout(out0);
+  for (int64_t k2 = 0; k2 < out0.rank(); ++k2) {
     const int64_t d = l.minor_to_major(k2);
-    absl::StrAppend(&main, "    int i", d, " = rest % ",
-                    h.shape().dimensions(d),
-                    "; rest /= ", h.shape().dimensions(d), ";\n");
+    absl::StrAppend(&main, "    int i", d, " = rest % ", out0.dimensions(d),
+                    "; rest /= ", out0.dimensions(d), ";\n");
   }
-  absl::StrAppend(&main, "    ", Block(t), "(args.a[", k.num_buffers - 1,
-                  "]).v[g] = ", Store(t, *value), ";\n  }\n}\n");
+  if (!h.shape().IsTuple()) {
+    const PrimitiveType t = out0.element_type();
+    absl::StrAppend(&main, "    ", Block(t), "(args.a[", n_in,
+                    "]).v[g] = ", Store(t, *value), ";\n");
+  } else {
+    absl::StrAppend(&main, "    ", *TypeOf(h, h.shape()), " r = ", *value,
+                    ";\n");
+    for (size_t o = 0; o < outs.size(); ++o) {
+      const PrimitiveType t = outs[o].element_type();
+      absl::StrAppend(&main, "    ", Block(t), "(args.a[", n_in + o, "]).v[",
+                      Offset(outs[o], idx),
+                      "] = ", Store(t, absl::StrCat("r.f", o)), ";\n");
+    }
+  }
+  absl::StrAppend(&main, "  }\n}\n");
   k.source = Source(main, k.num_buffers);
   return k;
 }
@@ -595,7 +664,7 @@ std::string Emitter::Source(const std::string& main, int num_buffers) {
                   num_buffers, "]; } args;\n");
   absl::StrAppend(&src, GlslPrelude(/*f64=*/needf64, /*i64=*/need64,
                                     /*frem=*/f_.float64));
-  absl::StrAppend(&src, functions_, main);
+  absl::StrAppend(&src, structs_, functions_, main);
   return src;
 }
 

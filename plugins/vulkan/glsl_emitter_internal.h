@@ -98,6 +98,11 @@ class Emitter {
                                          const std::string& v, PrimitiveType t,
                                          int64_t limit);
   std::string Load(int buffer, const Shape& s, const Idx& idx);
+  // The GLSL type of a value of shape `s`: the register type of an array's
+  // elements, or a struct (defined on first use) with one field fK per
+  // array of a tuple whose arrays have equal dimensions (a variadic
+  // reduce's result). UNIMPLEMENTED for other shapes.
+  absl::StatusOr<std::string> TypeOf(const Instruction& x, const Shape& s);
   // The whole shader: extensions and buffer types for the types used, the
   // push constants, the prelude, the value functions, then `main`.
   std::string Source(const std::string& main, int num_buffers);
@@ -107,6 +112,8 @@ class Emitter {
 
   const DeviceFeatures& f_;
   std::string functions_;
+  std::string structs_;
+  absl::flat_hash_map<std::string, std::string> struct_names_;
   absl::flat_hash_map<const Instruction*, std::string> names_;
   absl::flat_hash_map<const Instruction*, int> buffers_;
   absl::flat_hash_map<const Computation*, std::string> scalar_fns_;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "core/shape/shape_util.h"
 #include "plugins/vulkan/glsl_emitter_internal.h"
 
@@ -23,21 +24,30 @@ std::string Accumulate(PrimitiveType t, const std::string& a,
 
 absl::StatusOr<std::string> Emitter::Reduce(const Instruction& x,
                                             const Idx& idx) {
-  if (x.operand_count() != 2 || !x.shape().IsArray()) {
-    return NoCode(x, "a variadic reduce");
-  }
+  // N inputs and N initial values; N > 1 (variadic) accumulates a struct
+  // with the reducer's N results (TypeOf).
+  const int64_t n = x.operand_count() / 2;
   const Instruction& in = *x.operand(0);
   absl::StatusOr<std::string> fn = ScalarFunction(*x.to_apply());
   if (!fn.ok()) return fn.status();
-  absl::StatusOr<std::string> init = Call(*x.operand(1), {});
-  if (!init.ok()) return init.status();
-  const PrimitiveType t = x.shape().element_type();
-  std::string body = absl::StrCat("  ", Reg(t), " acc = ", *init, ";\n");
+  absl::StatusOr<std::string> type = TypeOf(x, x.shape());
+  if (!type.ok()) return type.status();
+  std::vector<std::string> inits, accs;
+  for (int64_t k = 0; k < n; ++k) {
+    absl::StatusOr<std::string> init = Call(*x.operand(n + k), {});
+    if (!init.ok()) return init.status();
+    inits.push_back(*init);
+    accs.push_back(n == 1 ? "acc" : absl::StrCat("acc.f", k));
+  }
+  std::string body = absl::StrCat(
+      "  ", *type, " acc = ",
+      n == 1 ? inits[0]
+             : absl::StrCat(*type, "(", absl::StrJoin(inits, ", "), ")"),
+      ";\n");
   Idx j(in.shape().rank());
   std::vector<bool> reduced(in.shape().rank(), false);
   for (int64_t d : x.dimensions()) reduced[d] = true;
   int64_t k = 0;
-  std::string close;
   for (int64_t d = 0; d < in.shape().rank(); ++d) {
     if (reduced[d]) {
       j[d] = absl::StrCat("r", d);
@@ -47,10 +57,14 @@ absl::StatusOr<std::string> Emitter::Reduce(const Instruction& x,
       j[d] = idx[k++];
     }
   }
-  absl::StatusOr<std::string> v = Call(in, j);
-  if (!v.ok()) return v.status();
-  absl::StrAppend(&body, "    acc = ", *fn, "(acc, ", *v, ");\n", close,
-                  "  return acc;\n");
+  std::vector<std::string> values;
+  for (int64_t k = 0; k < n; ++k) {
+    absl::StatusOr<std::string> v = Call(*x.operand(k), j);
+    if (!v.ok()) return v.status();
+    values.push_back(*v);
+  }
+  absl::StrAppend(&body, "    acc = ", *fn, "(", absl::StrJoin(accs, ", "),
+                  ", ", absl::StrJoin(values, ", "), ");\n", "  return acc;\n");
   return body;
 }
 
