@@ -675,6 +675,9 @@ absl::StatusOr<GlslKernel> EmitGlslKernel(const Instruction& h,
                                           int max_buffers) {
   glsl_internal::Emitter e(features);
   if (h.opcode() == HloOpcode::kSort) return e.EmitSort(h, max_buffers);
+  if (h.opcode() == HloOpcode::kRngBitGenerator) {
+    return e.EmitRngBitGenerator(h, max_buffers);
+  }
   return e.Emit(h, max_buffers);
 }
 

@@ -55,6 +55,10 @@ class Emitter {
   // sort: one invocation per element finds the element's rank in its row
   // (glsl_sort.cc).
   absl::StatusOr<GlslKernel> EmitSort(const Instruction& h, int max_buffers);
+  // rng-bit-generator: the evaluator's Philox and ThreeFry streams
+  // (glsl_rng.cc).
+  absl::StatusOr<GlslKernel> EmitRngBitGenerator(const Instruction& h,
+                                                 int max_buffers);
 
   // Each is in the file that holds its kind of code: glsl_emitter.cc
   // (values, index maps, the kernel), glsl_elementwise.cc, glsl_loops.cc
