@@ -53,6 +53,22 @@ std::string Store(PrimitiveType t, const std::string& v) {
   }
 }
 
+std::string GridLoop(int64_t n, const Shape& s) {
+  std::string loop = absl::StrCat(
+      "  const uint n = ", n,
+      "u;\n"
+      "  const uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;\n"
+      "  for (uint g = gl_GlobalInvocationID.x; g < n; g += stride) {\n"
+      "    int rest = int(g);\n");
+  const Layout l = LayoutUtil::EffectiveLayout(s);
+  for (int64_t k = 0; k < s.rank(); ++k) {
+    const int64_t d = l.minor_to_major(k);
+    absl::StrAppend(&loop, "    int i", d, " = rest % ", s.dimensions(d),
+                    "; rest /= ", s.dimensions(d), ";\n");
+  }
+  return loop;
+}
+
 Idx IndexNames(int64_t rank, absl::string_view prefix) {
   Idx idx;
   for (int64_t d = 0; d < rank; ++d) idx.push_back(absl::StrCat(prefix, d));
@@ -580,20 +596,8 @@ absl::StatusOr<GlslKernel> Emitter::Emit(const Instruction& h,
 
   // The main loop: invocation i computes the element at physical position
   // i of the (first) result.
-  std::string main = absl::StrCat(
-      "void main() {\n"
-      "  const uint n = ",
-      k.elements,
-      "u;\n"
-      "  const uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;\n"
-      "  for (uint g = gl_GlobalInvocationID.x; g < n; g += stride) {\n"
-      "    int rest = int(g);\n");
-  const Layout l = LayoutUtil::EffectiveLayout(out0);
-  for (int64_t k2 = 0; k2 < out0.rank(); ++k2) {
-    const int64_t d = l.minor_to_major(k2);
-    absl::StrAppend(&main, "    int i", d, " = rest % ", out0.dimensions(d),
-                    "; rest /= ", out0.dimensions(d), ";\n");
-  }
+  std::string main =
+      absl::StrCat("void main() {\n", GridLoop(k.elements, out0));
   if (!h.shape().IsTuple()) {
     const PrimitiveType t = out0.element_type();
     absl::StrAppend(&main, "    ", Block(t), "(args.a[", n_in,

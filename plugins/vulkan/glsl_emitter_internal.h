@@ -40,6 +40,10 @@ std::string Round(PrimitiveType t, const std::string& e);
 std::string Offset(const Shape& s, const Idx& idx);
 // A register value stored as `t`'s storage type.
 std::string Store(PrimitiveType t, const std::string& v);
+// The grid-stride loop over positions g < n that every kernel's main runs
+// (opened, not closed), with the position split into i0, i1, ... by the
+// layout of `s`: the multi-index of the element at physical position g.
+std::string GridLoop(int64_t n, const Shape& s);
 // i0, i1, ... (or another prefix).
 Idx IndexNames(int64_t rank, absl::string_view prefix = "i");
 // Constants of type `t`, exact (floats by their bits).

@@ -113,8 +113,7 @@ absl::StatusOr<GlslKernel> Emitter::EmitRngBitGenerator(const Instruction& h,
                   : static_cast<uint64_t>(outer * half * inner);
 
   std::string main = absl::StrCat(
-      "void main() {\n  const uint n = ", n,
-      "u;\n  const uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;\n"
+      "void main() {\n"
       "  uint64_t s0 = Bu64(args.a[0]).v[0];\n"
       "  uint64_t s1 = Bu64(args.a[0]).v[1];\n"
       "  uint64_t s2 = ",
@@ -134,15 +133,7 @@ absl::StatusOr<GlslKernel> Emitter::EmitRngBitGenerator(const Instruction& h,
                       "0ul);\n");
     }
   }
-  absl::StrAppend(&main, "  }\n",
-                  "  for (uint g = gl_GlobalInvocationID.x; g < n; g += "
-                  "stride) {\n    int rest = int(g);\n");
-  const Layout l = LayoutUtil::EffectiveLayout(data);
-  for (int64_t k2 = 0; k2 < rank; ++k2) {
-    const int64_t d = l.minor_to_major(k2);
-    absl::StrAppend(&main, "    int i", d, " = rest % ", data.dimensions(d),
-                    "; rest /= ", data.dimensions(d), ";\n");
-  }
+  absl::StrAppend(&main, "  }\n", GridLoop(n, data));
   // The element's row-major number: the evaluator's order.
   std::string e = "0";
   for (int64_t d = 0; d < rank; ++d) {

@@ -60,17 +60,7 @@ absl::StatusOr<GlslKernel> Emitter::EmitSort(const Instruction& h,
   Idx at_j = idx, at_rank = idx;
   at_j[dim] = "j";
   at_rank[dim] = "rank";
-  std::string main = absl::StrCat(
-      "void main() {\n  const uint n = ", k.elements,
-      "u;\n  const uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;\n"
-      "  for (uint g = gl_GlobalInvocationID.x; g < n; g += stride) {\n"
-      "    int rest = int(g);\n");
-  const Layout l = LayoutUtil::EffectiveLayout(s0);
-  for (int64_t k2 = 0; k2 < rank; ++k2) {
-    const int64_t d = l.minor_to_major(k2);
-    absl::StrAppend(&main, "    int i", d, " = rest % ", s0.dimensions(d),
-                    "; rest /= ", s0.dimensions(d), ";\n");
-  }
+  std::string main = absl::StrCat("void main() {\n", GridLoop(k.elements, s0));
   std::vector<std::string> mine_then_other, other_then_mine;
   for (int64_t i = 0; i < n_ops; ++i) {
     const PrimitiveType t = h.operand(i)->shape().element_type();
