@@ -508,6 +508,8 @@ absl::StatusOr<std::string> Emitter::Body(const Instruction& x,
       return Gather(x, idx);
     case HloOpcode::kScatter:
       return Scatter(x, idx);
+    case HloOpcode::kSelectAndScatter:
+      return SelectAndScatter(x, idx);
     case HloOpcode::kMap: {
       absl::StatusOr<std::string> fn = ScalarFunction(*x.to_apply());
       if (!fn.ok()) return fn.status();

@@ -88,6 +88,8 @@ class Emitter {
   absl::StatusOr<std::string> Convolution(const Instruction& x, const Idx& idx);
   absl::StatusOr<std::string> Gather(const Instruction& x, const Idx& idx);
   absl::StatusOr<std::string> Scatter(const Instruction& x, const Idx& idx);
+  absl::StatusOr<std::string> SelectAndScatter(const Instruction& x,
+                                               const Idx& idx);
   // Element k of the index vector of gather/scatter `indices` at the batch
   // index `batch` (the vector's dimension is index_vector_dim; when that is
   // the rank, the vector is implicit and has one element).

@@ -389,4 +389,91 @@ absl::StatusOr<std::string> Emitter::Scatter(const Instruction& x,
   return body;
 }
 
+absl::StatusOr<std::string> Emitter::SelectAndScatter(const Instruction& x,
+                                                      const Idx& idx) {
+  // Output-centric, like scatter: element O starts at the init value and,
+  // for every source element (row-major: the evaluator's order) whose
+  // window contains O, runs that window's selection (first valid element,
+  // replaced by each later one `select` does not keep) and adds the source
+  // value when the selection is O.
+  if (x.operand_count() != 3 || !x.attrs().window.has_value()) {
+    return NoCode(x, "this select-and-scatter");
+  }
+  const Instruction& operand = *x.operand(0);
+  const Instruction& source = *x.operand(1);
+  const Shape& os = operand.shape();
+  const Shape& ss = source.shape();
+  const Window& w = *x.attrs().window;
+  const int64_t rank = os.rank();
+  int64_t window_elements = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (w.dimensions[d].base_dilation != 1 || w.dimensions[d].window_reversal) {
+      return NoCode(x, "a select-and-scatter with base dilation or reversal");
+    }
+    window_elements *= w.dimensions[d].size;
+  }
+  if (ShapeUtil::ElementsIn(ss) * ShapeUtil::ElementsIn(os) * window_elements >
+      (int64_t{1} << 28)) {
+    return NoCode(x, "a select-and-scatter this large");
+  }
+  absl::StatusOr<std::string> select = ScalarFunction(*x.select());
+  if (!select.ok()) return select.status();
+  absl::StatusOr<std::string> scatter = ScalarFunction(*x.scatter());
+  if (!scatter.ok()) return scatter.status();
+  absl::StatusOr<std::string> init = Call(*x.operand(2), {});
+  if (!init.ok()) return init.status();
+  const PrimitiveType t = x.shape().element_type();
+  const std::string vt = Reg(os.element_type());
+  std::string body = absl::StrCat("  ", Reg(t), " acc = ", *init, ";\n");
+  Idx q, p, sel;
+  std::string contains = "true", same = "true";
+  for (int64_t d = 0; d < rank; ++d) {
+    const WindowDimension& wd = w.dimensions[d];
+    absl::StrAppend(&body, "  for (int q", d, " = 0; q", d, " < ",
+                    ss.dimensions(d), "; ++q", d, ") {\n");
+    absl::StrAppend(&body, "  int t", d, " = ", idx[d], " - (q", d, " * ",
+                    wd.stride, " - (", wd.padding_low, "));\n");
+    absl::StrAppend(&contains, " && t", d, " >= 0 && t", d, " % ",
+                    wd.window_dilation, " == 0 && t", d, " / ",
+                    wd.window_dilation, " < ", wd.size);
+    absl::StrAppend(&same, " && sel", d, " == ", idx[d]);
+    q.push_back(absl::StrCat("q", d));
+    p.push_back(absl::StrCat("p", d));
+    sel.push_back(absl::StrCat("sel", d));
+  }
+  absl::StrAppend(&body, "  if (", contains, ") {\n", "  bool have = false;\n",
+                  "  ", vt, " selv;\n");
+  for (int64_t d = 0; d < rank; ++d) {
+    absl::StrAppend(&body, "  int sel", d, " = 0;\n");
+  }
+  std::string valid = "true";
+  for (int64_t d = 0; d < rank; ++d) {
+    const WindowDimension& wd = w.dimensions[d];
+    absl::StrAppend(&body, "  for (int w", d, " = 0; w", d, " < ", wd.size,
+                    "; ++w", d, ") {\n", "  int p", d, " = q", d, " * ",
+                    wd.stride, " - (", wd.padding_low, ") + w", d, " * ",
+                    wd.window_dilation, ";\n");
+    absl::StrAppend(&valid, " && p", d, " >= 0 && p", d, " < ",
+                    os.dimensions(d));
+  }
+  absl::StatusOr<std::string> v = Call(operand, p);
+  if (!v.ok()) return v.status();
+  std::string take;
+  for (int64_t d = 0; d < rank; ++d) {
+    absl::StrAppend(&take, " sel", d, " = p", d, ";");
+  }
+  absl::StrAppend(&body, "  if (", valid, ") {\n", "    ", vt, " cand = ", *v,
+                  ";\n", "    if (!have || !", *select,
+                  "(selv, cand)) { have = true; selv = cand;", take, " }\n",
+                  "  }\n");
+  for (int64_t d = 0; d < rank; ++d) absl::StrAppend(&body, "  }\n");
+  absl::StatusOr<std::string> src = Call(source, q);
+  if (!src.ok()) return src.status();
+  absl::StrAppend(&body, "  if (have", same.substr(4), ") acc = ", *scatter,
+                  "(acc, ", *src, ");\n", "  }\n");
+  for (int64_t d = 0; d < rank; ++d) absl::StrAppend(&body, "  }\n");
+  absl::StrAppend(&body, "  return acc;\n");
+  return body;
+}
+
 }  // namespace plexa::vulkan::glsl_internal
