@@ -393,7 +393,9 @@ absl::StatusOr<std::string> Emitter::Elementwise(
       return Round(t, absl::StrCat("xatan2(", a, ", ", b, ")"));
     case HloOpcode::kPower:
       if (t == PrimitiveType::F64) return NoCode(h, "f64 power");
-      if (!fp) return NoCode(h, "integer power");
+      // Integers: square and multiply, wrapping; a negative exponent gives
+      // 1 for base 1 and 0 otherwise (XLA, the evaluator).
+      if (!fp) return Wrap(t, absl::StrCat("ipow(", a, ", ", b, ")"));
       return Round(t, absl::StrCat("xpow(", a, ", ", b, ")"));
     default:
       if (fp) {

@@ -232,6 +232,25 @@ S idiv(S a, S b) { return b == S(0) ? S(-1) : ((a == SMIN && b == S(-1)) ? SMIN 
 U idiv(U a, U b) { return b == U(0) ? ~U(0) : a / b; }
 S irem(S a, S b) { return b == S(0) ? a : ((a == SMIN && b == S(-1)) ? S(0) : a - (a / b) * b); }
 U irem(U a, U b) { return b == U(0) ? a : a % b; }
+S ipow(S a, S e) {
+  if (e < S(0)) return a == S(1) ? S(1) : S(0);
+  U r = U(1), b = U(a), x = U(e);
+  while (x != U(0)) {
+    if ((x & U(1)) != U(0)) r *= b;
+    x >>= 1;
+    b *= b;
+  }
+  return S(r);
+}
+U ipow(U a, U e) {
+  U r = U(1), b = a, x = e;
+  while (x != U(0)) {
+    if ((x & U(1)) != U(0)) r *= b;
+    x >>= 1;
+    b *= b;
+  }
+  return r;
+}
 S imax(S a, S b) { return a < b ? b : a; }
 U imax(U a, U b) { return a < b ? b : a; }
 S imin(S a, S b) { return b < a ? b : a; }
