@@ -10,6 +10,7 @@ PACKAGES=(
   llvm-19-dev libzstd-dev zlib1g-dev libedit-dev libxml2-dev libffi-dev libncurses-dev
   libdnnl-dev ocl-icd-opencl-dev
   libvulkan-dev mesa-vulkan-drivers glslang-dev glslang-tools spirv-tools
+  vulkan-validationlayers
   python3 python3-numpy
 )
 

@@ -10,13 +10,13 @@ absl::Status RunComputation(const CompiledComputation& cc,
                             absl::Span<uint8_t* const> params, ExecContext& ctx,
                             std::vector<uint8_t*>* results,
                             absl::Span<void* const> bound_results) {
-  AlignedMemory& arena = ctx.arenas[cc.id];
-  if (absl::Status s = arena.Reserve(cc.arena_bytes); !s.ok()) return s;
+  absl::StatusOr<uint8_t*> arena = ctx.ArenaFor(cc.id, cc.arena_bytes);
+  if (!arena.ok()) return arena.status();
   Frame f;
   f.cc = &cc;
   f.ctx = &ctx;
   f.ptr.resize(cc.slots.size());
-  uint8_t* base = static_cast<uint8_t*>(arena.data());
+  uint8_t* base = *arena;
   for (size_t s = 0; s < cc.slots.size(); ++s) {
     const Slot& slot = cc.slots[s];
     switch (slot.kind) {

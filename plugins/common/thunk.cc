@@ -7,6 +7,12 @@
 
 namespace plexa::backend {
 
+absl::StatusOr<uint8_t*> ExecContext::ArenaFor(int id, int64_t bytes) {
+  AlignedMemory& arena = arenas[id];
+  if (absl::Status s = arena.Reserve(bytes); !s.ok()) return s;
+  return static_cast<uint8_t*>(arena.data());
+}
+
 Shape WithLayout(Shape s) {
   if (s.IsArray()) LayoutUtil::SetToDefaultLayoutIfEmpty(&s);
   return s;

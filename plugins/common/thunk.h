@@ -19,6 +19,7 @@
 #include "abi/sdk/custom_call.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "core/eval/evaluator.h"
 #include "core/ir/computation.h"
 #include "core/runtime/profiler.h"
@@ -49,6 +50,12 @@ using ReplicaHub = Rendezvous<std::vector<const void*>>;
 // One execution of one replica. A backend that needs more per run (the CPU
 // plugin: its thread pool) derives from it and its thunks downcast.
 struct ExecContext {
+  virtual ~ExecContext() = default;
+  // The memory of computation `id`'s temporaries, at least `bytes`: host
+  // memory kept in `arenas` unless a backend keeps temporaries where its
+  // kernels can reach them (the Vulkan plugin: mapped device memory).
+  virtual absl::StatusOr<uint8_t*> ArenaFor(int id, int64_t bytes);
+
   int64_t replica_id = 0;
   int64_t replica_count = 1;
   ReplicaHub* hub = nullptr;

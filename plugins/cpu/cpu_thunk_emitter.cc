@@ -10,8 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
-#include "plugins/common/custom_call.h"
-#include "plugins/cpu/custom_call_thunk.h"
+#include "plugins/common/custom_call_thunk.h"
 #include "plugins/cpu/dynamic_update_slice_thunk.h"
 #include "plugins/cpu/gemm_thunk.h"
 #include "plugins/cpu/scatter_thunk.h"
@@ -93,25 +92,11 @@ absl::Status CpuThunkEmitter::EmitBackendInstruction(CompiledComputation& cc,
 
 absl::Status CpuThunkEmitter::EmitCustomCall(CompiledComputation& cc,
                                              const Instruction& h) {
-  absl::StatusOr<sdk::CustomCallTarget> fn =
-      backend::ResolveCustomCallTarget(h, custom_calls_, "the CPU plugin");
-  if (!fn.ok()) return fn.status();
-  std::vector<int> counts;
-  for (const Instruction* op : h.operands()) {
-    counts.push_back(
-        op->shape().IsTuple() ? static_cast<int>(LeafCount(op->shape())) : -1);
-  }
-  // A typed target's attributes are parsed now, once.
-  std::shared_ptr<const sdk::TypedCustomCall> typed;
-  if (fn->api_version == 1) {
-    absl::StatusOr<std::shared_ptr<const sdk::TypedCustomCall>> made =
-        sdk::TypedCustomCall::Create(h, *fn, platform_);
-    if (!made.ok()) return made.status();
-    typed = std::move(*made);
-  }
-  auto t = std::make_unique<CustomCallThunk>(
-      std::move(*fn), std::move(typed), std::move(counts), h.shape().IsTuple());
-  AddRuntimeThunk(cc, h, std::move(t));
+  absl::StatusOr<std::unique_ptr<backend::CustomCallThunk>> t =
+      backend::MakeCustomCallThunk(h, custom_calls_, "the CPU plugin",
+                                   platform_);
+  if (!t.ok()) return t.status();
+  AddRuntimeThunk(cc, h, *std::move(t));
   return absl::OkStatus();
 }
 

@@ -206,8 +206,9 @@ absl::StatusOr<Runner> MakeInterpreterRunner(const Module& module,
       }};
 }
 
-// Client options for the plugins that take them (reference, cpu and onednn:
-// num_devices; cpu and onednn: num_threads, report).
+// Client options for the plugins that take them (reference, cpu, onednn and
+// vulkan: num_devices; cpu and onednn: num_threads; cpu, onednn and vulkan:
+// report).
 struct PluginFlags {
   int64_t threads = 0;  // 0: the plugin's default
   bool report = false;
@@ -228,7 +229,8 @@ absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
   const std::string& name = (*plugin)->attributes().name;
   // The CPU plugin and the plugins built on its client (onednn).
   const bool cpu_client = name == "cpu" || name == "onednn";
-  if ((name == "reference" || cpu_client) && replicas > 1) {
+  const bool vulkan = name == "vulkan";
+  if ((name == "reference" || cpu_client || vulkan) && replicas > 1) {
     options.push_back({"num_devices", PLX_Value_INT64, "", replicas});
   }
   if (flags.profile && !(*plugin)->HasCapability(PLX_CAPABILITY_PROFILER)) {
@@ -237,10 +239,11 @@ absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
         "' does not report profiles (no PLX_CAPABILITY_PROFILER); the cpu "
         "and onednn plugins do"));
   }
-  if ((flags.threads > 0 || flags.report) && !cpu_client) {
+  if ((flags.threads > 0 && !cpu_client) ||
+      (flags.report && !cpu_client && !vulkan)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "--threads and --report are options of the cpu and onednn plugins, "
-        "not of '",
+        "--threads and --report are options of the cpu and onednn plugins "
+        "(--report of the vulkan plugin too), not of '",
         name, "'"));
   }
   if (flags.threads > 0) {

@@ -1,6 +1,8 @@
-#include "plugins/cpu/custom_call_thunk.h"
+#include "plugins/common/custom_call_thunk.h"
 
-namespace plexa::cpu {
+#include "plugins/common/custom_call.h"
+
+namespace plexa::backend {
 
 absl::Status CustomCallThunk::Run(Frame& f) const {
   if (typed_ != nullptr) return RunTyped(f);
@@ -44,4 +46,27 @@ absl::Status CustomCallThunk::RunTyped(Frame& f) const {
                                   f.ctx->call_frames);
 }
 
-}  // namespace plexa::cpu
+absl::StatusOr<std::unique_ptr<CustomCallThunk>> MakeCustomCallThunk(
+    const Instruction& h, const sdk::CustomCallResolver& resolver,
+    absl::string_view plugin, absl::string_view platform) {
+  absl::StatusOr<sdk::CustomCallTarget> fn =
+      ResolveCustomCallTarget(h, resolver, plugin);
+  if (!fn.ok()) return fn.status();
+  std::vector<int> counts;
+  for (const Instruction* op : h.operands()) {
+    counts.push_back(
+        op->shape().IsTuple() ? static_cast<int>(LeafCount(op->shape())) : -1);
+  }
+  // A typed target's attributes are parsed now, once.
+  std::shared_ptr<const sdk::TypedCustomCall> typed;
+  if (fn->api_version == 1) {
+    absl::StatusOr<std::shared_ptr<const sdk::TypedCustomCall>> made =
+        sdk::TypedCustomCall::Create(h, *fn, std::string(platform));
+    if (!made.ok()) return made.status();
+    typed = std::move(*made);
+  }
+  return std::make_unique<CustomCallThunk>(
+      std::move(*fn), std::move(typed), std::move(counts), h.shape().IsTuple());
+}
+
+}  // namespace plexa::backend

@@ -3,9 +3,10 @@
 // tuples as arrays of leaf pointers) or the typed one (api_version 1: a
 // PLX_CallFrame built by sdk::CallTypedCustomCall, logging to the client's
 // log). The thunk holds the library the target was resolved from, so the
-// code stays loaded as long as the program can call it.
-#ifndef PLEXA_PLUGINS_CPU_CUSTOM_CALL_THUNK_H_
-#define PLEXA_PLUGINS_CPU_CUSTOM_CALL_THUNK_H_
+// code stays loaded as long as the program can call it. It runs on host
+// memory: a backend whose memory the host cannot address copies around it.
+#ifndef PLEXA_PLUGINS_COMMON_CUSTOM_CALL_THUNK_H_
+#define PLEXA_PLUGINS_COMMON_CUSTOM_CALL_THUNK_H_
 
 #include <memory>
 #include <string>
@@ -13,9 +14,11 @@
 #include <vector>
 
 #include "abi/sdk/custom_call.h"
-#include "plugins/cpu/cpu_thunk.h"
+#include "absl/status/statusor.h"
+#include "core/ir/instruction.h"
+#include "plugins/common/thunk.h"
 
-namespace plexa::cpu {
+namespace plexa::backend {
 
 // void(void* out, const void** in): custom-call convention api_version 0.
 using CustomCallFn = void (*)(void* out, const void** in);
@@ -46,6 +49,15 @@ class CustomCallThunk : public Thunk {
   bool tuple_result_;
 };
 
-}  // namespace plexa::cpu
+// The thunk for custom-call `h`, its target resolved now (an unresolved
+// one is an error naming it; `plugin` names the plugin in messages) and a
+// typed target's attributes parsed now (a malformed dictionary is an error
+// naming the instruction); `platform` is what the typed frame reports. Its
+// inputs and outputs are for the caller to set (AddRuntimeThunk does).
+absl::StatusOr<std::unique_ptr<CustomCallThunk>> MakeCustomCallThunk(
+    const Instruction& h, const sdk::CustomCallResolver& resolver,
+    absl::string_view plugin, absl::string_view platform);
 
-#endif  // PLEXA_PLUGINS_CPU_CUSTOM_CALL_THUNK_H_
+}  // namespace plexa::backend
+
+#endif  // PLEXA_PLUGINS_COMMON_CUSTOM_CALL_THUNK_H_

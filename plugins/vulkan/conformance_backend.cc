@@ -1,0 +1,18 @@
+// Registers the Vulkan plugin with the conformance suite
+// (tests/conformance): every case runs through the C ABI on
+// libplexa_plugin_vulkan.so, with four virtual devices for the replicated
+// cases; "vulkanvalidated" runs them again under the Khronos validation
+// layer (scripts/setup.sh installs it), where any validation error fails
+// the case.
+#include "tests/conformance/plugin_backend.h"
+
+PLEXA_REGISTER_CONFORMANCE_BACKEND(
+    vulkanplugin,
+    plexa::MakePluginBackend("vulkanplugin", PLEXA_VULKAN_PLUGIN,
+                             {{"num_devices", PLX_Value_INT64, "", 4}}));
+
+PLEXA_REGISTER_CONFORMANCE_BACKEND(
+    vulkanvalidated,
+    plexa::MakePluginBackend("vulkanvalidated", PLEXA_VULKAN_PLUGIN,
+                             {{"num_devices", PLX_Value_INT64, "", 4},
+                              {"validation", PLX_Value_INT64, "", 1}}));

@@ -1,0 +1,317 @@
+#include "plugins/vulkan/glsl_prelude.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+
+namespace plexa::vulkan {
+namespace {
+
+// f16/bf16 <-> f32 bits, round to nearest even; NaN stays NaN (quiet).
+constexpr const char kHalf[] = R"(
+float h2f(uint h) {
+  uint s = (h & 0x8000u) << 16;
+  uint e = (h >> 10) & 0x1Fu;
+  uint m = h & 0x3FFu;
+  if (e == 0u) return uintBitsToFloat(s | floatBitsToUint(float(m) * 5.9604644775390625e-8));
+  if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (m << 13));
+  return uintBitsToFloat(s | ((e + 112u) << 23) | (m << 13));
+}
+uint f2h(float f) {
+  uint x = floatBitsToUint(f);
+  uint s = (x >> 16) & 0x8000u;
+  uint e = (x >> 23) & 0xFFu;
+  uint m = x & 0x7FFFFFu;
+  if (e == 0xFFu) return s | 0x7C00u | (m != 0u ? (0x200u | (m >> 13)) : 0u);
+  int ue = int(e) - 112;
+  if (ue >= 31) return s | 0x7C00u;
+  if (ue <= 0) {
+    if (ue < -10) return s;
+    m |= 0x800000u;
+    uint shift = uint(14 - ue);
+    uint hm = m >> shift;
+    uint rem = m & ((1u << shift) - 1u);
+    uint half_ulp = 1u << (shift - 1u);
+    if (rem > half_ulp || (rem == half_ulp && (hm & 1u) != 0u)) hm++;
+    return s | hm;
+  }
+  uint h = s | (uint(ue) << 10) | (m >> 13);
+  uint rem = m & 0x1FFFu;
+  if (rem > 0x1000u || (rem == 0x1000u && (h & 1u) != 0u)) h++;
+  return h;
+}
+uint f2bf(float f) {
+  uint x = floatBitsToUint(f);
+  if (isnan(f)) return (x >> 16) | 0x40u;
+  return (x + 0x7FFFu + ((x >> 16) & 1u)) >> 16;
+}
+float rf16(float f) { return h2f(f2h(f)); }
+float rbf16(float f) { return uintBitsToFloat(f2bf(f) << 16); }
+)";
+
+// Float helpers, written for T = float and (with f64) T = double.
+constexpr const char kFloat[] = R"(
+T fnan(T x) { return T(uintBitsToFloat(0x7FC00000u)); }
+T finf(T x) { return T(uintBitsToFloat(0x7F800000u)); }
+T fmaxn(T a, T b) { return isnan(a) ? a : (isnan(b) ? b : (a < b ? b : a)); }
+T fminn(T a, T b) { return isnan(a) ? a : (isnan(b) ? b : (b < a ? b : a)); }
+T fclamp(T lo, T x, T hi) {
+  if (isnan(lo)) return lo;
+  if (isnan(x)) return x;
+  if (isnan(hi)) return hi;
+  return fminn(hi, fmaxn(x, lo));
+}
+T fsign(T x) { return x > T(0) ? T(1) : (x < T(0) ? T(-1) : x); }
+T round_afz(T x) {
+  T t = trunc(x);
+  return abs(x - t) >= T(0.5) ? t + sign(x) : t;
+}
+T fsqrt(T x) { return x < T(0) ? fnan(x) : sqrt(x); }
+)";
+
+// The f32 functions (exp and tanh as the CPU code generator computes them).
+constexpr const char kF32[] = R"(
+int ftotal(float x) { int k = floatBitsToInt(x); return k ^ int(uint(k >> 31) >> 1); }
+float xexp(float x) {
+  if (isnan(x)) return x;
+  if (x > 88.72283935546875) return finf(x);
+  float xc = max(x, -104.0);
+  float n = roundEven(xc * 1.44269504088896341);
+  float r = xc - n * 0.693359375;
+  r = r - n * -2.12194440e-4;
+  float p = 1.9875691500e-4;
+  p = p * r + 1.3981999507e-3;
+  p = p * r + 8.3334519073e-3;
+  p = p * r + 4.1665795894e-2;
+  p = p * r + 1.6666665459e-1;
+  p = p * r + 5.0000001201e-1;
+  float y = p * r * r + r + 1.0;
+  int ni = int(n);
+  int n1 = ni >> 1;
+  int n2 = ni - n1;
+  y = y * intBitsToFloat((n1 + 127) << 23);
+  return y * intBitsToFloat((n2 + 127) << 23);
+}
+float xtanh(float x) {
+  if (isnan(x)) return x;
+  if (abs(x) < 0.0004) return x;
+  float xc = clamp(x, -7.90531110763549805, 7.90531110763549805);
+  float x2 = xc * xc;
+  float p = -2.76076847742355e-16;
+  p = p * x2 + 2.00018790482477e-13;
+  p = p * x2 + -8.60467152213735e-11;
+  p = p * x2 + 5.12229709037114e-08;
+  p = p * x2 + 1.48572235717979e-05;
+  p = p * x2 + 6.37261928875436e-04;
+  p = p * x2 + 4.89352455891786e-03;
+  p = p * xc;
+  float q = 1.19825839466702e-06;
+  q = q * x2 + 1.18534705686654e-04;
+  q = q * x2 + 2.26843463243900e-03;
+  q = q * x2 + 4.89352518554385e-03;
+  return p / q;
+}
+float xlog(float x) {
+  if (isnan(x)) return x;
+  if (x < 0.0) return fnan(x);
+  if (x == 0.0) return -finf(x);
+  if (isinf(x)) return x;
+  return log(x);
+}
+float xexpm1(float x) {
+  if (isnan(x)) return x;
+  // Near 0 the series: exp(x) - 1 cancels and the device's exp is loose.
+  if (abs(x) < 1e-3) return x * (1.0 + x * (0.5 + x * (1.0 / 6.0 + x * (1.0 / 24.0 + x / 120.0))));
+  float u = xexp(x);
+  if (isinf(u)) return u;
+  float um1 = u - 1.0;
+  if (um1 == -1.0) return -1.0;
+  return um1 * x / log(u);
+}
+float xlog1p(float x) {
+  if (isnan(x)) return x;
+  if (x < -1.0) return fnan(x);
+  if (x == -1.0) return -finf(x);
+  if (isinf(x)) return x;
+  // Near 0 the series (the device's log is loose around 1).
+  if (abs(x) < 1e-3) return x * (1.0 - x * (0.5 - x * (1.0 / 3.0 - x * (0.25 - x * 0.2))));
+  float u = 1.0 + x;
+  return log(u) * (x / (u - 1.0));
+}
+// erf for f32: XLA's and Eigen's rational approximation on [-4, 4]
+// (erf rounds to ±1 beyond).
+float xerf(float x) {
+  if (isnan(x)) return x;
+  float xc = clamp(x, -4.0, 4.0);
+  float x2 = xc * xc;
+  float p = -2.72614225801306e-10;
+  p = p * x2 + 2.77068142495902e-08;
+  p = p * x2 + -2.10102402082508e-06;
+  p = p * x2 + -5.69250639462346e-05;
+  p = p * x2 + -7.34990630326855e-04;
+  p = p * x2 + -2.95459980854025e-03;
+  p = p * x2 + -1.60960333262415e-02;
+  float q = -1.45660718464996e-05;
+  q = q * x2 + -2.13374055278905e-04;
+  q = q * x2 + -1.68282697438203e-03;
+  q = q * x2 + -7.37332916720468e-03;
+  q = q * x2 + -1.42647390514189e-02;
+  return xc * p / q;
+}
+float xtan(float x) { return sin(x) / cos(x); }
+float xcbrt(float x) {
+  if (x == 0.0 || isinf(x) || isnan(x)) return x;
+  float a = abs(x);
+  float y = exp2(log2(a) / 3.0);
+  y = y - (y * y * y - a) / (3.0 * y * y);
+  return x < 0.0 ? -y : y;
+}
+float xatan2(float y, float x) {
+  if (isnan(x) || isnan(y)) return x + y;
+  const float pi = 3.14159265358979323846;
+  if (y == 0.0) {
+    bool xneg = x < 0.0 || (x == 0.0 && floatBitsToInt(x) < 0);
+    float r = xneg ? pi : 0.0;
+    return floatBitsToInt(y) < 0 ? -r : r;
+  }
+  if (isinf(x) && isinf(y)) {
+    float r = x > 0.0 ? 0.25 * pi : 0.75 * pi;
+    return y < 0.0 ? -r : r;
+  }
+  return atan(y, x);
+}
+float xpow(float a, float b) {
+  if (a == 1.0 || b == 0.0) return 1.0;
+  if (isnan(a) || isnan(b)) return a + b;
+  float ab = abs(a);
+  bool b_int = floor(b) == b;
+  bool b_odd = b_int && abs(b) < 16777216.0 && (int(abs(b)) & 1) == 1;
+  if (isinf(b)) {
+    if (ab == 1.0) return 1.0;
+    return ((ab > 1.0) == (b > 0.0)) ? finf(a) : 0.0;
+  }
+  if (a < 0.0 && !b_int) return fnan(a);
+  float r;
+  if (ab == 0.0) r = b > 0.0 ? 0.0 : finf(a);
+  else if (isinf(ab)) r = b > 0.0 ? finf(a) : 0.0;
+  else r = exp2(b * log2(ab));
+  return (floatBitsToInt(a) < 0 && b_odd) ? -r : r;
+}
+)";
+
+constexpr const char kFrem[] = R"(
+float frem(float a, float b) {
+  if (isnan(a) || isnan(b) || isinf(a) || b == 0.0) return fnan(a);
+  if (isinf(b)) return a;
+  double q = trunc(double(a) / double(b));
+  float r = float(double(a) - q * double(b));
+  if (r == 0.0) return floatBitsToInt(a) < 0 ? -0.0 : 0.0;
+  return r;
+}
+)";
+
+constexpr const char kF64[] = R"(
+// f64 -> f32 rounding to odd: rounding that on to f16/bf16 then rounds
+// once (no double rounding).
+float f64_to_f32_odd(double x) {
+  float f = float(x);
+  if (isnan(x) || double(f) == x) return f;
+  uint b = floatBitsToUint(f);
+  if (abs(double(f)) > abs(x)) b -= 1u;
+  return uintBitsToFloat(b | 1u);
+}
+int64_t ftotal(double x) {
+  int64_t k = int64_t(pack64(unpackDouble2x32(x)));
+  return k ^ int64_t(uint64_t(k >> 63) >> 1);
+}
+)";
+
+// Integer helpers for signed S and unsigned U of width W (32 or 64); the
+// narrow types compute in 32 bits and are wrapped by the caller.
+constexpr const char kInt[] = R"(
+S idiv(S a, S b) { return b == S(0) ? S(-1) : ((a == SMIN && b == S(-1)) ? SMIN : a / b); }
+U idiv(U a, U b) { return b == U(0) ? ~U(0) : a / b; }
+S irem(S a, S b) { return b == S(0) ? a : ((a == SMIN && b == S(-1)) ? S(0) : a - (a / b) * b); }
+U irem(U a, U b) { return b == U(0) ? a : a % b; }
+S ipow(S a, S e) {
+  if (e < S(0)) return a == S(1) ? S(1) : S(0);
+  U r = U(1), b = U(a), x = U(e);
+  while (x != U(0)) {
+    if ((x & U(1)) != U(0)) r *= b;
+    x >>= 1;
+    b *= b;
+  }
+  return S(r);
+}
+U ipow(U a, U e) {
+  U r = U(1), b = a, x = e;
+  while (x != U(0)) {
+    if ((x & U(1)) != U(0)) r *= b;
+    x >>= 1;
+    b *= b;
+  }
+  return r;
+}
+S imax(S a, S b) { return a < b ? b : a; }
+U imax(U a, U b) { return a < b ? b : a; }
+S imin(S a, S b) { return b < a ? b : a; }
+U imin(U a, U b) { return b < a ? b : a; }
+U imask(int bits) { return bits >= W ? ~U(0) : ((U(1) << bits) - U(1)); }
+S ishl(S a, S b, int bits) { return U(b) >= U(bits) ? S(0) : a << b; }
+U ishl(U a, U b, int bits) { return b >= U(bits) ? U(0) : a << b; }
+S ishrl(S a, S b, int bits) { return U(b) >= U(bits) ? S(0) : S((U(a) & imask(bits)) >> b); }
+U ishrl(U a, U b, int bits) { return b >= U(bits) ? U(0) : a >> b; }
+S ishra(S a, S b, int bits) { return U(b) >= U(bits) ? (a < S(0) ? S(-1) : S(0)) : a >> b; }
+U ishra(U a, U b, int bits) {
+  S sa = (S(a) << (W - bits)) >> (W - bits);
+  return U(b >= U(bits) ? (sa < S(0) ? S(-1) : S(0)) : sa >> b);
+}
+)";
+
+constexpr const char kBits32[] = R"(
+int iclz(int a, int bits) { return (31 - findMSB(uint(a) & imask(bits))) - (32 - bits); }
+int iclz(uint a, int bits) { return (31 - findMSB(a & imask(bits))) - (32 - bits); }
+int ipopcnt(int a, int bits) { return bitCount(uint(a) & imask(bits)); }
+int ipopcnt(uint a, int bits) { return bitCount(a & imask(bits)); }
+)";
+
+constexpr const char kBits64[] = R"(
+int iclz(uint64_t a, int bits) {
+  uvec2 p = unpack32(a);
+  return p.y != 0u ? 31 - findMSB(p.y) : 63 - findMSB(p.x);
+}
+int iclz(int64_t a, int bits) { return iclz(uint64_t(a), bits); }
+int ipopcnt(uint64_t a, int bits) { uvec2 p = unpack32(a); return bitCount(p.x) + bitCount(p.y); }
+int ipopcnt(int64_t a, int bits) { return ipopcnt(uint64_t(a), bits); }
+)";
+
+std::string IntHelpers(bool wide) {
+  return absl::StrReplaceAll(
+      kInt,
+      {{"SMIN", wide ? "int64_t(0x8000000000000000ul)" : "int(0x80000000u)"},
+       {"S(", wide ? "int64_t(" : "int("},
+       {"U(", wide ? "uint64_t(" : "uint("},
+       {"S ", wide ? "int64_t " : "int "},
+       {"U ", wide ? "uint64_t " : "uint "},
+       {"imask", wide ? "imask64" : "imask"},
+       {"W", wide ? "64" : "32"}});
+}
+
+}  // namespace
+
+std::string GlslPrelude(bool f64, bool i64, bool frem) {
+  std::string out = kHalf;
+  absl::StrAppend(
+      &out, absl::StrReplaceAll(kFloat, {{"T(", "float("}, {"T ", "float "}}));
+  if (f64) {
+    absl::StrAppend(&out, absl::StrReplaceAll(
+                              kFloat, {{"T(", "double("}, {"T ", "double "}}));
+    absl::StrAppend(&out, kF64);
+  }
+  absl::StrAppend(&out, kF32);
+  if (frem) absl::StrAppend(&out, kFrem);
+  absl::StrAppend(&out, IntHelpers(false), kBits32);
+  if (i64) absl::StrAppend(&out, IntHelpers(true), kBits64);
+  return out;
+}
+
+}  // namespace plexa::vulkan

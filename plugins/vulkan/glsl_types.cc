@@ -1,0 +1,161 @@
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "plugins/vulkan/glsl_emitter_internal.h"
+
+namespace plexa::vulkan::glsl_internal {
+
+absl::Status NoCode(const Instruction& h, absl::string_view why) {
+  return absl::UnimplementedError(
+      absl::StrCat(h.name(), ": no Vulkan code for ", why));
+}
+
+bool IsFloat(PrimitiveType t) {
+  return t == PrimitiveType::F16 || t == PrimitiveType::BF16 ||
+         t == PrimitiveType::F32 || t == PrimitiveType::F64;
+}
+bool IsSigned(PrimitiveType t) {
+  return t == PrimitiveType::S8 || t == PrimitiveType::S16 ||
+         t == PrimitiveType::S32 || t == PrimitiveType::S64;
+}
+bool IsUnsigned(PrimitiveType t) {
+  return t == PrimitiveType::U8 || t == PrimitiveType::U16 ||
+         t == PrimitiveType::U32 || t == PrimitiveType::U64;
+}
+int Bits(PrimitiveType t) {
+  switch (t) {
+    case PrimitiveType::S8:
+    case PrimitiveType::U8:
+      return 8;
+    case PrimitiveType::S16:
+    case PrimitiveType::U16:
+    case PrimitiveType::F16:
+    case PrimitiveType::BF16:
+      return 16;
+    case PrimitiveType::S64:
+    case PrimitiveType::U64:
+    case PrimitiveType::F64:
+      return 64;
+    default:
+      return 32;
+  }
+}
+
+// The type values of `t` have in registers.
+const char* Reg(PrimitiveType t) {
+  switch (t) {
+    case PrimitiveType::PRED:
+      return "bool";
+    case PrimitiveType::S8:
+    case PrimitiveType::S16:
+    case PrimitiveType::S32:
+      return "int";
+    case PrimitiveType::U8:
+    case PrimitiveType::U16:
+    case PrimitiveType::U32:
+      return "uint";
+    case PrimitiveType::S64:
+      return "int64_t";
+    case PrimitiveType::U64:
+      return "uint64_t";
+    case PrimitiveType::F64:
+      return "double";
+    default:
+      return "float";
+  }
+}
+
+// The buffer block type that holds `t` (GLSL name of a buffer_reference).
+const char* Block(PrimitiveType t) {
+  switch (t) {
+    case PrimitiveType::PRED:
+    case PrimitiveType::U8:
+      return "Bu8";
+    case PrimitiveType::S8:
+      return "Bi8";
+    case PrimitiveType::S16:
+      return "Bi16";
+    case PrimitiveType::U16:
+    case PrimitiveType::F16:
+    case PrimitiveType::BF16:
+      return "Bu16";
+    case PrimitiveType::S32:
+      return "Bi32";
+    case PrimitiveType::U32:
+      return "Bu32";
+    case PrimitiveType::S64:
+      return "Bi64";
+    case PrimitiveType::U64:
+      return "Bu64";
+    case PrimitiveType::F64:
+      return "Bf64";
+    default:
+      return "Bf32";
+  }
+}
+
+// Keeps a narrow integer in its canonical register form (sign- or
+// zero-extended) after arithmetic that may leave the type's range.
+std::string Wrap(PrimitiveType t, const std::string& e) {
+  switch (t) {
+    case PrimitiveType::S8:
+      return absl::StrCat("(((", e, ") << 24) >> 24)");
+    case PrimitiveType::S16:
+      return absl::StrCat("(((", e, ") << 16) >> 16)");
+    case PrimitiveType::U8:
+      return absl::StrCat("((", e, ") & 0xFFu)");
+    case PrimitiveType::U16:
+      return absl::StrCat("((", e, ") & 0xFFFFu)");
+    default:
+      return e;
+  }
+}
+
+// f16/bf16 results are rounded to their type after every operation.
+std::string Round(PrimitiveType t, const std::string& e) {
+  if (t == PrimitiveType::F16) return absl::StrCat("rf16(", e, ")");
+  if (t == PrimitiveType::BF16) return absl::StrCat("rbf16(", e, ")");
+  return e;
+}
+
+// An integer constant of type `t` in GLSL.
+std::string IntConst(PrimitiveType t, int64_t v) {
+  switch (t) {
+    case PrimitiveType::S64:
+      return absl::StrCat("int64_t(", v, "l)");
+    case PrimitiveType::U64:
+      return absl::StrCat("uint64_t(", static_cast<uint64_t>(v), "ul)");
+    case PrimitiveType::U8:
+    case PrimitiveType::U16:
+    case PrimitiveType::U32:
+      return absl::StrCat(static_cast<uint32_t>(v), "u");
+    default:
+      if (v == std::numeric_limits<int32_t>::min()) return "int(0x80000000u)";
+      return absl::StrCat("int(", v, ")");
+  }
+}
+
+std::string FloatConst(PrimitiveType t, double v) {
+  if (t == PrimitiveType::F64) {
+    uint64_t bits;
+    std::memcpy(&bits, &v, 8);
+    return absl::StrFormat("packDouble2x32(uvec2(0x%08xu, 0x%08xu))",
+                           static_cast<uint32_t>(bits),
+                           static_cast<uint32_t>(bits >> 32));
+  }
+  const float f = static_cast<float>(v);
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return absl::StrFormat("uintBitsToFloat(0x%08xu)", bits);
+}
+
+std::string Const(PrimitiveType t, double v) {
+  if (IsFloat(t)) return FloatConst(t, v);
+  if (t == PrimitiveType::PRED) return v != 0 ? "true" : "false";
+  return IntConst(t, static_cast<int64_t>(v));
+}
+
+}  // namespace plexa::vulkan::glsl_internal

@@ -1,0 +1,404 @@
+#include "plugins/vulkan/vk_client.h"
+
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "core/ir/cost_analysis.h"
+#include "core/literal/literal.h"
+#include "core/shape/layout_util.h"
+#include "core/shape/shape_util.h"
+#include "core/text/hlo_printer.h"
+#include "plugins/common/compile_cache.h"
+#include "plugins/vulkan/vk_device.h"
+#include "plugins/vulkan/vk_program.h"
+
+namespace plexa::vulkan {
+namespace {
+
+using sdk::Buffer;
+using sdk::Device;
+
+class VulkanBuffer : public Buffer {
+ public:
+  // The buffer keeps the Vulkan device alive: its memory must be freed
+  // before the device is destroyed, whatever order the host releases
+  // clients and buffers in.
+  VulkanBuffer(Shape shape, Device* device, std::shared_ptr<VulkanDevice> vk,
+               std::unique_ptr<DeviceMemory> memory)
+      : Buffer(std::move(shape), device),
+        vk_(std::move(vk)),
+        memory_(std::move(memory)) {}
+
+  static absl::StatusOr<std::unique_ptr<VulkanBuffer>> Create(
+      std::shared_ptr<VulkanDevice> vk, const Shape& shape, Device* device) {
+    absl::StatusOr<std::unique_ptr<DeviceMemory>> m =
+        vk->Allocate(ShapeUtil::ByteSizeOf(shape));
+    if (!m.ok()) return m.status();
+    return std::make_unique<VulkanBuffer>(shape, device, std::move(vk),
+                                          *std::move(m));
+  }
+
+  size_t on_device_size() const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return memory_ ? memory_->size() : 0;
+  }
+  uint8_t* data() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return memory_ ? memory_->data() : nullptr;
+  }
+
+  absl::Status ToHost(void* dst, const Shape& host_shape) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!memory_) return absl::FailedPreconditionError("buffer was deleted");
+    if (LayoutUtil::EffectiveLayout(host_shape) ==
+        LayoutUtil::EffectiveLayout(shape())) {
+      if (memory_->size() > 0) {
+        std::memcpy(dst, memory_->data(), memory_->size());
+      }
+      return absl::OkStatus();
+    }
+    Literal literal(shape());
+    if (memory_->size() > 0) {
+      std::memcpy(literal.mutable_data().data(), memory_->data(),
+                  memory_->size());
+    }
+    absl::StatusOr<Literal> relaid =
+        literal.Relayout(LayoutUtil::EffectiveLayout(host_shape));
+    if (!relaid.ok()) return relaid.status();
+    if (!relaid->data().empty()) {
+      std::memcpy(dst, relaid->data().data(), relaid->data().size());
+    }
+    return absl::OkStatus();
+  }
+
+  void Delete() override {
+    std::unique_ptr<DeviceMemory> m;
+    std::lock_guard<std::mutex> lock(mu_);
+    m = std::move(memory_);
+  }
+  bool IsDeleted() const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return memory_ == nullptr;
+  }
+
+ private:
+  std::shared_ptr<VulkanDevice> vk_;
+  mutable std::mutex mu_;
+  std::unique_ptr<DeviceMemory> memory_;  // guarded by mu_
+};
+
+class VulkanExecutable : public sdk::Executable {
+ public:
+  VulkanExecutable(std::shared_ptr<const VulkanProgram> program,
+                   std::shared_ptr<VulkanDevice> device,
+                   std::vector<Device*> replica_devices)
+      : program_(std::move(program)),
+        device_(std::move(device)),
+        replica_devices_(std::move(replica_devices)) {}
+
+  const std::vector<Shape>& parameter_shapes() const override {
+    return program_->parameter_shapes();
+  }
+  const std::vector<Shape>& output_shapes() const override {
+    return program_->result_shapes();
+  }
+  int64_t num_replicas() const override {
+    return static_cast<int64_t>(replica_devices_.size());
+  }
+  std::string program_shape() const override {
+    ProgramShape shape =
+        program_->module().entry_computation()->ComputeProgramShape();
+    shape.parameter_names.clear();
+    return shape.ToString();
+  }
+
+  absl::StatusOr<sdk::ExecuteResult> ExecuteWithOptions(
+      absl::Span<const std::vector<Buffer*>> args,
+      const sdk::ExecuteOptions& options) override {
+    const int64_t replicas = static_cast<int64_t>(args.size());
+    sdk::ExecuteResult out;
+    out.outputs.resize(replicas);
+    std::vector<std::vector<const void*>> arg_ptrs(replicas);
+    std::vector<std::vector<void*>> result_ptrs(replicas);
+    // Arguments in another layout than the program's are relaid into
+    // device memory of their own for the run.
+    std::vector<std::unique_ptr<DeviceMemory>> relaid;
+    for (int64_t r = 0; r < replicas; ++r) {
+      for (size_t i = 0; i < args[r].size(); ++i) {
+        auto* b = static_cast<VulkanBuffer*>(args[r][i]);
+        uint8_t* p = b->data();
+        if (p == nullptr) {
+          return absl::FailedPreconditionError(
+              absl::StrCat("argument ", i, " of replica ", r, " was deleted"));
+        }
+        const Layout want =
+            LayoutUtil::EffectiveLayout(program_->parameter_shapes()[i]);
+        if (!(LayoutUtil::EffectiveLayout(b->shape()) == want)) {
+          Literal lit(b->shape());
+          if (!lit.data().empty()) {
+            std::memcpy(lit.mutable_data().data(), p, lit.data().size());
+          }
+          absl::StatusOr<Literal> moved = lit.Relayout(want);
+          if (!moved.ok()) return moved.status();
+          absl::StatusOr<std::unique_ptr<DeviceMemory>> m =
+              device_->Allocate(moved->data().size());
+          if (!m.ok()) return m.status();
+          if (!moved->data().empty()) {
+            std::memcpy((*m)->data(), moved->data().data(),
+                        moved->data().size());
+          }
+          p = (*m)->data();
+          relaid.push_back(*std::move(m));
+        }
+        arg_ptrs[r].push_back(p);
+      }
+      for (const Shape& s : program_->result_shapes()) {
+        absl::StatusOr<std::unique_ptr<VulkanBuffer>> b =
+            VulkanBuffer::Create(device_, s, replica_devices_[r]);
+        if (!b.ok()) return b.status();
+        result_ptrs[r].push_back((*b)->data());
+        out.outputs[r].push_back(*std::move(b));
+      }
+    }
+    HostFeeds* feeds = options.feeds.get();
+    Profiler* profiler = options.profiler.get();
+    const sdk::CallFrameContext* call_frames = options.call_frames.get();
+    if (replicas == 1) {
+      absl::Status s = program_->Run(arg_ptrs[0], result_ptrs[0], 0, 1, nullptr,
+                                     feeds, profiler, call_frames);
+      if (!s.ok()) return s;
+      return out;
+    }
+    backend::ReplicaHub hub(replicas);
+    std::vector<absl::Status> status(replicas);
+    std::vector<std::thread> threads;
+    for (int64_t r = 0; r < replicas; ++r) {
+      threads.emplace_back([&, r] {
+        status[r] = program_->Run(arg_ptrs[r], result_ptrs[r], r, replicas,
+                                  &hub, feeds, profiler, call_frames);
+        hub.MarkDone(r, !status[r].ok());
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    for (int64_t r = 0; r < replicas; ++r) {
+      if (!status[r].ok()) {
+        return absl::Status(
+            status[r].code(),
+            absl::StrCat("replica ", r, ": ", status[r].message()));
+      }
+    }
+    return out;
+  }
+
+  absl::StatusOr<sdk::ExecutableStatistics> Statistics() const override {
+    absl::StatusOr<sdk::ExecutableStatistics> s = sdk::Executable::Statistics();
+    if (!s.ok()) return s;
+    const Module& m = program_->module();
+    s->fingerprint = sdk::Fingerprint({"vulkan", device_->name(),
+                                       absl::StrCat(replica_devices_.size()),
+                                       PrintModule(m)});
+    const ModuleCost cost = AnalyzeCost(m);
+    s->flops = cost.flops;
+    s->transcendentals = cost.transcendentals;
+    s->bytes_accessed = cost.bytes_accessed;
+    s->temp_bytes = program_->stats().peak_temp_bytes;
+    s->generated_code_bytes = program_->spirv_bytes();
+    return s;
+  }
+
+ private:
+  std::shared_ptr<const VulkanProgram> program_;
+  std::shared_ptr<VulkanDevice> device_;
+  std::vector<Device*> replica_devices_;
+};
+
+sdk::OptionValue IntValue(int64_t v) {
+  sdk::OptionValue o;
+  o.kind = PLX_Value_INT64;
+  o.int64_value = v;
+  return o;
+}
+
+sdk::OptionValue StringValue(std::string v) {
+  sdk::OptionValue o;
+  o.kind = PLX_Value_STRING;
+  o.string_value = std::move(v);
+  return o;
+}
+
+struct ClientConfig {
+  std::string device;
+  int64_t num_devices = 1;
+  bool report = false;
+  bool validation = false;
+  std::string dump_dir;
+  std::vector<std::string> disabled;  // features the shaders must not use
+};
+
+class VulkanClient : public sdk::Client {
+ public:
+  VulkanClient(ClientConfig config, std::shared_ptr<VulkanDevice> device)
+      : config_(std::move(config)), device_(std::move(device)) {
+    for (int64_t i = 0; i < config_.num_devices; ++i) {
+      auto d = std::make_unique<Device>(
+          i, absl::StrCat("vulkan:", device_->name()), device_->memory_bytes());
+      sdk::Options& a = d->attributes();
+      const DeviceLimits& l = device_->limits();
+      const DeviceFeatures& f = device_->features();
+      a["name"] = StringValue(device_->name());
+      a["device_type"] = StringValue(device_->type());
+      a["vulkan_version"] = StringValue(device_->api_version());
+      a["device_local_memory"] = IntValue(device_->device_local());
+      a["max_storage_buffer_range"] = IntValue(l.max_storage_buffer_range);
+      a["max_workgroup_count_x"] = IntValue(l.max_workgroup_count[0]);
+      a["max_workgroup_count_y"] = IntValue(l.max_workgroup_count[1]);
+      a["max_workgroup_count_z"] = IntValue(l.max_workgroup_count[2]);
+      a["max_shared_memory_bytes"] = IntValue(l.max_shared_memory);
+      a["subgroup_size"] = IntValue(l.subgroup_size);
+      a["max_allocation_bytes"] = IntValue(l.max_allocation);
+      a["shader_float64"] = IntValue(f.float64);
+      a["shader_int64"] = IntValue(f.int64);
+      a["shader_int16"] = IntValue(f.int16);
+      a["shader_int8"] = IntValue(f.int8);
+      devices_.push_back(d.get());
+      devices_owned_.push_back(std::move(d));
+    }
+  }
+
+  absl::Span<Device* const> devices() const override { return devices_; }
+
+  absl::StatusOr<std::unique_ptr<Buffer>> BufferFromHost(
+      const void* data, const Shape& shape, Device* device) override {
+    absl::StatusOr<std::unique_ptr<VulkanBuffer>> b =
+        VulkanBuffer::Create(device_, shape, device);
+    if (!b.ok()) return b.status();
+    const size_t bytes = (*b)->on_device_size();
+    if (bytes > 0) std::memcpy((*b)->data(), data, bytes);
+    return std::unique_ptr<Buffer>(*std::move(b));
+  }
+
+  absl::StatusOr<std::unique_ptr<sdk::Executable>> Compile(
+      std::unique_ptr<Module> module, const sdk::CompileOptions& options,
+      const sdk::CustomCallResolver& resolver) override {
+    absl::StatusOr<std::vector<Device*>> devices =
+        sdk::AssignedDevices(*this, options.device_assignment);
+    if (!devices.ok()) return devices.status();
+    const std::string key = backend::CompileCacheKey(
+        PrintModule(*module), options, static_cast<int64_t>(devices->size()));
+    if (std::shared_ptr<const VulkanProgram> cached = cache_.Lookup(key)) {
+      return std::make_unique<VulkanExecutable>(std::move(cached), device_,
+                                                std::move(*devices));
+    }
+    ProgramOptions popts;
+    popts.num_replicas = static_cast<int64_t>(devices->size());
+    popts.dump_dir = config_.dump_dir;
+    popts.features = device_->features();
+    for (const std::string& f : config_.disabled) {
+      if (f == "float64") popts.features.float64 = false;
+      if (f == "int64") popts.features.int64 = false;
+      if (f == "int16") popts.features.int16 = false;
+      if (f == "int8") popts.features.int8 = false;
+    }
+    absl::StatusOr<std::unique_ptr<VulkanProgram>> program =
+        VulkanProgram::Compile(std::move(module), device_, popts, resolver);
+    if (!program.ok()) return program.status();
+    if (config_.report) {
+      std::fprintf(stderr, "%s\n", (*program)->Report().c_str());
+    }
+    std::shared_ptr<const VulkanProgram> shared = *std::move(program);
+    cache_.Insert(key, shared);
+    return std::make_unique<VulkanExecutable>(std::move(shared), device_,
+                                              std::move(*devices));
+  }
+
+ private:
+  ClientConfig config_;
+  std::shared_ptr<VulkanDevice> device_;
+  std::vector<std::unique_ptr<Device>> devices_owned_;
+  std::vector<Device*> devices_;
+  backend::CompileCache<VulkanProgram> cache_;
+};
+
+}  // namespace
+
+sdk::PluginInfo VulkanPluginInfo() {
+  sdk::PluginInfo info;
+  info.name = "vulkan";
+  info.vendor = "Plexa";
+  info.version = "0.1.0";
+  info.platform = "vulkan";
+  info.formats = {"plexa-module", "hlo-text"};
+  info.capabilities = PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL |
+                      PLX_CAPABILITY_REPLICAS | PLX_CAPABILITY_FEEDS |
+                      PLX_CAPABILITY_TUPLE_PARAMETERS | PLX_CAPABILITY_PROFILER;
+  return info;
+}
+
+absl::StatusOr<std::unique_ptr<sdk::Client>> MakeVulkanClient(
+    const sdk::Options& options) {
+  static constexpr const char* kKnown[] = {"device",           "num_devices",
+                                           "report",           "dump_dir",
+                                           "disable_features", "validation"};
+  if (absl::Status s = sdk::CheckKnownOptions(options, kKnown, "vulkan");
+      !s.ok()) {
+    return s;
+  }
+  ClientConfig config;
+  if (auto it = options.find("device"); it != options.end()) {
+    if (it->second.kind == PLX_Value_STRING) {
+      config.device = it->second.string_value;
+    } else if (it->second.kind == PLX_Value_INT64) {
+      config.device = absl::StrCat(it->second.int64_value);
+    } else {
+      return absl::InvalidArgumentError(
+          "vulkan option 'device' must be an index or a name");
+    }
+  }
+  if (auto it = options.find("dump_dir"); it != options.end()) {
+    if (it->second.kind != PLX_Value_STRING) {
+      return absl::InvalidArgumentError(
+          "vulkan option 'dump_dir' must be a string");
+    }
+    config.dump_dir = it->second.string_value;
+  }
+  if (auto it = options.find("disable_features"); it != options.end()) {
+    if (it->second.kind != PLX_Value_STRING) {
+      return absl::InvalidArgumentError(
+          "vulkan option 'disable_features' must be a string");
+    }
+    for (absl::string_view f :
+         absl::StrSplit(it->second.string_value, ',', absl::SkipEmpty())) {
+      if (f != "float64" && f != "int64" && f != "int16" && f != "int8") {
+        return absl::InvalidArgumentError(
+            absl::StrCat("vulkan option 'disable_features': unknown feature '",
+                         f, "' (known: float64, int64, int16, int8)"));
+      }
+      config.disabled.emplace_back(f);
+    }
+  }
+  absl::StatusOr<int64_t> n =
+      sdk::GetIntOptionInRange(options, "num_devices", 1, 1, 1024);
+  if (!n.ok()) return n.status();
+  config.num_devices = *n;
+  absl::StatusOr<int64_t> report =
+      sdk::GetIntOptionInRange(options, "report", 0, 0, 1);
+  if (!report.ok()) return report.status();
+  config.report = *report != 0;
+  absl::StatusOr<int64_t> validation =
+      sdk::GetIntOptionInRange(options, "validation", 0, 0, 1);
+  if (!validation.ok()) return validation.status();
+  config.validation = *validation != 0;
+  absl::StatusOr<std::unique_ptr<VulkanDevice>> device =
+      VulkanDevice::Create(config.device, config.validation);
+  if (!device.ok()) return device.status();
+  return std::make_unique<VulkanClient>(
+      std::move(config), std::shared_ptr<VulkanDevice>(*std::move(device)));
+}
+
+}  // namespace plexa::vulkan

@@ -1,0 +1,36 @@
+// The Vulkan plugin's client: options, devices, buffers in mapped device
+// memory, executables over VulkanProgram (vk_program.h).
+//
+// Client options:
+//   device       index or name substring of the Vulkan device (default:
+//                a discrete GPU, then integrated, then virtual, then CPU)
+//   num_devices  virtual devices on that one Vulkan device, for replicas
+//                (default 1)
+//   report       1: print each compile's report (kernels on the device,
+//                instructions on the host) to stderr
+//   dump_dir     write each kernel's GLSL there
+//   validation   1: run with VK_LAYER_KHRONOS_validation; a validation
+//                error fails the call that caused it
+//   disable_features
+//                comma-separated float64, int64, int16, int8: compile as
+//                for a device without them (a program that needs one is
+//                then a compile error naming the instruction and feature)
+#ifndef PLEXA_PLUGINS_VULKAN_VK_CLIENT_H_
+#define PLEXA_PLUGINS_VULKAN_VK_CLIENT_H_
+
+#include <memory>
+
+#include "abi/sdk/plugin.h"
+#include "absl/status/statusor.h"
+
+namespace plexa::vulkan {
+
+sdk::PluginInfo VulkanPluginInfo();
+
+// "no Vulkan device: ..." (FAILED_PRECONDITION) when there is none.
+absl::StatusOr<std::unique_ptr<sdk::Client>> MakeVulkanClient(
+    const sdk::Options& options);
+
+}  // namespace plexa::vulkan
+
+#endif  // PLEXA_PLUGINS_VULKAN_VK_CLIENT_H_

@@ -1,0 +1,585 @@
+#include "plugins/vulkan/vk_device.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace plexa::vulkan {
+namespace {
+
+absl::Status NoDevice(absl::string_view why) {
+  return absl::FailedPreconditionError(absl::StrCat("no Vulkan device: ", why));
+}
+
+const char* TypeName(VkPhysicalDeviceType t) {
+  switch (t) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+      return "discrete-gpu";
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+      return "integrated-gpu";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+      return "virtual-gpu";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+      return "cpu";
+    default:
+      return "other";
+  }
+}
+
+// Lower is preferred: discrete, integrated, virtual, CPU, other.
+int TypeRank(VkPhysicalDeviceType t) {
+  switch (t) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+      return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+      return 1;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+      return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+      return 3;
+    default:
+      return 4;
+  }
+}
+
+}  // namespace
+
+DeviceMemory::~DeviceMemory() {
+  if (device_ == nullptr) return;
+  device_->Forget(this);
+  const VkApi& api = device_->api_;
+  if (memory_ != VK_NULL_HANDLE) {
+    api.vkUnmapMemory(device_->device_, memory_);
+  }
+  api.vkDestroyBuffer(device_->device_, buffer_, nullptr);
+  api.vkFreeMemory(device_->device_, memory_, nullptr);
+}
+
+ComputePipeline::~ComputePipeline() {
+  if (device_ == nullptr) return;
+  const VkApi& api = device_->api_;
+  api.vkDestroyPipeline(device_->device_, pipeline_, nullptr);
+  api.vkDestroyPipelineLayout(device_->device_, layout_, nullptr);
+  api.vkDestroyShaderModule(device_->device_, module_, nullptr);
+}
+
+absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
+    const std::string& selector, bool validation) {
+  absl::StatusOr<VkApi> api = VkApi::Load();
+  if (!api.ok()) return NoDevice(api.status().message());
+  std::unique_ptr<VulkanDevice> d(new VulkanDevice());
+  d->api_ = *api;
+  const VkApi& vk = d->api_;
+
+  uint32_t version = VK_API_VERSION_1_0;
+  vk.vkEnumerateInstanceVersion(&version);
+  if (version < VK_API_VERSION_1_2) {
+    return NoDevice(absl::StrCat(
+        "the Vulkan loader is version ", VK_API_VERSION_MAJOR(version), ".",
+        VK_API_VERSION_MINOR(version), "; the plugin needs 1.2 or later"));
+  }
+  VkApplicationInfo app{};
+  app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
+  app.pApplicationName = "plexa";
+  app.pEngineName = "plexa-vulkan";
+  app.apiVersion = VK_API_VERSION_1_3;
+  VkInstanceCreateInfo ici{};
+  ici.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+  ici.pApplicationInfo = &app;
+  const char* kLayer = "VK_LAYER_KHRONOS_validation";
+  const char* kDebugUtils = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+  VkDebugUtilsMessengerCreateInfoEXT dci_messenger{};
+  if (validation) {
+    uint32_t n = 0;
+    vk.vkEnumerateInstanceLayerProperties(&n, nullptr);
+    std::vector<VkLayerProperties> layers(n);
+    if (n > 0) vk.vkEnumerateInstanceLayerProperties(&n, layers.data());
+    bool found = false;
+    for (const VkLayerProperties& l : layers) {
+      found |= std::strcmp(l.layerName, kLayer) == 0;
+    }
+    if (!found) {
+      return absl::FailedPreconditionError(
+          "validation=1: the Vulkan validation layer "
+          "VK_LAYER_KHRONOS_validation is not installed (Debian: "
+          "vulkan-validationlayers)");
+    }
+    ici.enabledLayerCount = 1;
+    ici.ppEnabledLayerNames = &kLayer;
+    ici.enabledExtensionCount = 1;
+    ici.ppEnabledExtensionNames = &kDebugUtils;
+    dci_messenger.sType =
+        VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
+    dci_messenger.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    dci_messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                                VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+    dci_messenger.pfnUserCallback = &VulkanDevice::OnValidationMessage;
+    dci_messenger.pUserData = d.get();
+  }
+  if (VkResult r = vk.vkCreateInstance(&ici, nullptr, &d->instance_);
+      r != VK_SUCCESS) {
+    return NoDevice(absl::StrCat("vkCreateInstance failed: ", VkResultName(r)));
+  }
+  if (absl::Status s = d->api_.LoadInstance(d->instance_); !s.ok()) {
+    return NoDevice(s.message());
+  }
+  if (validation) {
+    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        vk.vkGetInstanceProcAddr(d->instance_,
+                                 "vkCreateDebugUtilsMessengerEXT"));
+    if (create == nullptr || create(d->instance_, &dci_messenger, nullptr,
+                                    &d->messenger_) != VK_SUCCESS) {
+      return absl::FailedPreconditionError(
+          "validation=1: cannot create a debug-utils messenger");
+    }
+  }
+
+  uint32_t count = 0;
+  vk.vkEnumeratePhysicalDevices(d->instance_, &count, nullptr);
+  std::vector<VkPhysicalDevice> physical(count);
+  if (count > 0) {
+    vk.vkEnumeratePhysicalDevices(d->instance_, &count, physical.data());
+  }
+  if (count == 0) return NoDevice("the Vulkan loader reports no device");
+  std::vector<VkPhysicalDeviceProperties> props(count);
+  std::vector<std::string> listing;
+  for (uint32_t i = 0; i < count; ++i) {
+    vk.vkGetPhysicalDeviceProperties(physical[i], &props[i]);
+    listing.push_back(absl::StrCat("[", i, "] ", props[i].deviceName, " (",
+                                   TypeName(props[i].deviceType), ")"));
+  }
+  const std::string available = absl::StrJoin(listing, ", ");
+  int chosen = -1;
+  int64_t index = 0;
+  if (selector.empty()) {
+    for (uint32_t i = 0; i < count; ++i) {
+      if (props[i].apiVersion < VK_API_VERSION_1_2) continue;
+      if (chosen < 0 ||
+          TypeRank(props[i].deviceType) < TypeRank(props[chosen].deviceType)) {
+        chosen = static_cast<int>(i);
+      }
+    }
+    if (chosen < 0) {
+      return NoDevice(
+          absl::StrCat("none supports Vulkan 1.2 (", available, ")"));
+    }
+  } else if (absl::SimpleAtoi(selector, &index)) {
+    if (index < 0 || index >= count) {
+      return NoDevice(absl::StrCat("device=", selector,
+                                   " is not an index in [0, ", count, ") (",
+                                   available, ")"));
+    }
+    chosen = static_cast<int>(index);
+  } else {
+    const std::string want = absl::AsciiStrToLower(selector);
+    for (uint32_t i = 0; i < count && chosen < 0; ++i) {
+      if (absl::StrContains(absl::AsciiStrToLower(props[i].deviceName), want)) {
+        chosen = static_cast<int>(i);
+      }
+    }
+    if (chosen < 0) {
+      return NoDevice(absl::StrCat("no device name contains '", selector, "' (",
+                                   available, ")"));
+    }
+  }
+  const VkPhysicalDeviceProperties& p = props[chosen];
+  if (p.apiVersion < VK_API_VERSION_1_2) {
+    return NoDevice(absl::StrCat(p.deviceName, " supports only Vulkan ",
+                                 VK_API_VERSION_MAJOR(p.apiVersion), ".",
+                                 VK_API_VERSION_MINOR(p.apiVersion),
+                                 "; the plugin needs 1.2 or later"));
+  }
+  d->physical_ = physical[chosen];
+  d->name_ = p.deviceName;
+  d->type_ = TypeName(p.deviceType);
+  d->api_version_ = absl::StrCat(VK_API_VERSION_MAJOR(p.apiVersion), ".",
+                                 VK_API_VERSION_MINOR(p.apiVersion), ".",
+                                 VK_API_VERSION_PATCH(p.apiVersion));
+
+  // Limits.
+  VkPhysicalDeviceVulkan11Properties p11{};
+  p11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES;
+  VkPhysicalDeviceProperties2 p2{};
+  p2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+  p2.pNext = &p11;
+  vk.vkGetPhysicalDeviceProperties2(d->physical_, &p2);
+  d->limits_.max_storage_buffer_range = p.limits.maxStorageBufferRange;
+  for (int i = 0; i < 3; ++i) {
+    d->limits_.max_workgroup_count[i] = p.limits.maxComputeWorkGroupCount[i];
+  }
+  d->limits_.max_workgroup_size_x = p.limits.maxComputeWorkGroupSize[0];
+  d->limits_.max_shared_memory = p.limits.maxComputeSharedMemorySize;
+  d->limits_.max_push_constants = p.limits.maxPushConstantsSize;
+  d->limits_.subgroup_size = p11.subgroupSize;
+  d->limits_.max_allocation = p11.maxMemoryAllocationSize;
+
+  // Features: buffer device address is required; the rest is used where
+  // present (the code generator names what a program needs and lacks).
+  VkPhysicalDeviceVulkan11Features f11{};
+  f11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+  VkPhysicalDeviceVulkan12Features f12{};
+  f12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+  f12.pNext = &f11;
+  VkPhysicalDeviceFeatures2 f2{};
+  f2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  f2.pNext = &f12;
+  vk.vkGetPhysicalDeviceFeatures2(d->physical_, &f2);
+  if (!f12.bufferDeviceAddress) {
+    return NoDevice(absl::StrCat(d->name_,
+                                 " lacks bufferDeviceAddress, which the "
+                                 "plugin needs"));
+  }
+  d->features_.float64 = f2.features.shaderFloat64;
+  d->features_.int64 = f2.features.shaderInt64;
+  d->features_.int16 = f2.features.shaderInt16;
+  d->features_.int8 = f12.shaderInt8;
+  d->features_.storage8 = f12.storageBuffer8BitAccess;
+  d->features_.storage16 = f11.storageBuffer16BitAccess;
+  VkPhysicalDeviceVulkan11Features e11{};
+  e11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+  e11.storageBuffer16BitAccess = d->features_.storage16;
+  VkPhysicalDeviceVulkan12Features e12{};
+  e12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+  e12.pNext = &e11;
+  e12.bufferDeviceAddress = VK_TRUE;
+  e12.shaderInt8 = d->features_.int8;
+  e12.storageBuffer8BitAccess = d->features_.storage8;
+  VkPhysicalDeviceFeatures2 e2{};
+  e2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  e2.pNext = &e12;
+  e2.features.shaderFloat64 = d->features_.float64;
+  e2.features.shaderInt64 = d->features_.int64;
+  e2.features.shaderInt16 = d->features_.int16;
+
+  // A compute queue.
+  uint32_t families = 0;
+  vk.vkGetPhysicalDeviceQueueFamilyProperties(d->physical_, &families, nullptr);
+  std::vector<VkQueueFamilyProperties> qf(families);
+  vk.vkGetPhysicalDeviceQueueFamilyProperties(d->physical_, &families,
+                                              qf.data());
+  int family = -1;
+  for (uint32_t i = 0; i < families && family < 0; ++i) {
+    if (qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) family = static_cast<int>(i);
+  }
+  if (family < 0) {
+    return NoDevice(absl::StrCat(d->name_, " has no compute queue"));
+  }
+  d->queue_family_ = static_cast<uint32_t>(family);
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo qci{};
+  qci.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+  qci.queueFamilyIndex = d->queue_family_;
+  qci.queueCount = 1;
+  qci.pQueuePriorities = &priority;
+  VkDeviceCreateInfo dci{};
+  dci.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+  dci.pNext = &e2;
+  dci.queueCreateInfoCount = 1;
+  dci.pQueueCreateInfos = &qci;
+  if (VkResult r = vk.vkCreateDevice(d->physical_, &dci, nullptr, &d->device_);
+      r != VK_SUCCESS) {
+    return NoDevice(absl::StrCat("vkCreateDevice(", d->name_,
+                                 ") failed: ", VkResultName(r)));
+  }
+  vk.vkGetDeviceQueue(d->device_, d->queue_family_, 0, &d->queue_);
+
+  // The memory type: host-visible and coherent, device-local if possible,
+  // among those a storage buffer may use.
+  VkBufferCreateInfo bci{};
+  bci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+  bci.size = 64;
+  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+              VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+  VkBuffer probe = VK_NULL_HANDLE;
+  if (VkResult r = vk.vkCreateBuffer(d->device_, &bci, nullptr, &probe);
+      r != VK_SUCCESS) {
+    return VkError("vkCreateBuffer", r);
+  }
+  VkMemoryRequirements req;
+  vk.vkGetBufferMemoryRequirements(d->device_, probe, &req);
+  vk.vkDestroyBuffer(d->device_, probe, nullptr);
+  VkPhysicalDeviceMemoryProperties mp;
+  vk.vkGetPhysicalDeviceMemoryProperties(d->physical_, &mp);
+  const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  int best = -1;
+  for (uint32_t i = 0; i < mp.memoryTypeCount; ++i) {
+    if (!(req.memoryTypeBits & (1u << i))) continue;
+    const VkMemoryPropertyFlags f = mp.memoryTypes[i].propertyFlags;
+    if ((f & host) != host) continue;
+    const bool local = f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    if (best < 0 || (local && !d->device_local_)) {
+      best = static_cast<int>(i);
+      d->device_local_ = local;
+    }
+  }
+  if (best < 0) {
+    return NoDevice(absl::StrCat(d->name_,
+                                 " has no host-visible coherent memory for "
+                                 "storage buffers"));
+  }
+  d->memory_type_ = static_cast<uint32_t>(best);
+  d->memory_bytes_ = mp.memoryHeaps[mp.memoryTypes[best].heapIndex].size;
+  return d;
+}
+
+VulkanDevice::~VulkanDevice() {
+  if (device_ != VK_NULL_HANDLE) {
+    api_.vkDeviceWaitIdle(device_);
+    for (auto& s : streams_) {
+      api_.vkDestroyFence(device_, s->fence, nullptr);
+      api_.vkDestroyCommandPool(device_, s->pool, nullptr);
+    }
+    api_.vkDestroyDevice(device_, nullptr);
+  }
+  if (messenger_ != VK_NULL_HANDLE) {
+    auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+        api_.vkGetInstanceProcAddr(instance_,
+                                   "vkDestroyDebugUtilsMessengerEXT"));
+    if (destroy != nullptr) destroy(instance_, messenger_, nullptr);
+  }
+  if (instance_ != VK_NULL_HANDLE) api_.vkDestroyInstance(instance_, nullptr);
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL VulkanDevice::OnValidationMessage(
+    VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+    VkDebugUtilsMessageTypeFlagsEXT types,
+    const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+  auto* d = static_cast<VulkanDevice*>(user);
+  std::lock_guard<std::mutex> lock(d->validation_mu_);
+  d->validation_errors_.push_back(data != nullptr && data->pMessage != nullptr
+                                      ? data->pMessage
+                                      : "(no message)");
+  return VK_FALSE;
+}
+
+absl::Status VulkanDevice::TakeValidationErrors() {
+  if (messenger_ == VK_NULL_HANDLE) return absl::OkStatus();
+  std::lock_guard<std::mutex> lock(validation_mu_);
+  if (validation_errors_.empty()) return absl::OkStatus();
+  absl::Status s = absl::InternalError(absl::StrCat(
+      "Vulkan validation: ", absl::StrJoin(validation_errors_, "; ")));
+  validation_errors_.clear();
+  return s;
+}
+
+uint64_t VulkanDevice::allocated_bytes() const {
+  std::lock_guard<std::mutex> lock(registry_mu_);
+  return allocated_;
+}
+
+absl::StatusOr<std::unique_ptr<DeviceMemory>> VulkanDevice::Allocate(
+    size_t bytes) {
+  // Shaders may read a whole 32-bit word at the end of a buffer of
+  // narrower elements; every allocation is padded to 64 bytes.
+  const size_t size = std::max<size_t>(64, (bytes + 63) / 64 * 64);
+  if (limits_.max_allocation > 0 && size > limits_.max_allocation) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "Vulkan allocation of ", bytes, " bytes exceeds ", name_,
+        "'s maxMemoryAllocationSize (", limits_.max_allocation, " bytes)"));
+  }
+  std::unique_ptr<DeviceMemory> m(new DeviceMemory());
+  VkBufferCreateInfo bci{};
+  bci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+  bci.size = size;
+  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+              VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+  if (VkResult r = api_.vkCreateBuffer(device_, &bci, nullptr, &m->buffer_);
+      r != VK_SUCCESS) {
+    return VkError("vkCreateBuffer", r);
+  }
+  m->device_ = this;  // from here on the destructor cleans up
+  VkMemoryRequirements req;
+  api_.vkGetBufferMemoryRequirements(device_, m->buffer_, &req);
+  VkMemoryAllocateFlagsInfo flags{};
+  flags.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO;
+  flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+  VkMemoryAllocateInfo mai{};
+  mai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+  mai.pNext = &flags;
+  mai.allocationSize = req.size;
+  mai.memoryTypeIndex = memory_type_;
+  if (VkResult r = api_.vkAllocateMemory(device_, &mai, nullptr, &m->memory_);
+      r != VK_SUCCESS) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "cannot allocate ", bytes, " bytes on ", name_, ": ", VkResultName(r),
+        " (", allocated_bytes(), " bytes in use)"));
+  }
+  if (VkResult r = api_.vkBindBufferMemory(device_, m->buffer_, m->memory_, 0);
+      r != VK_SUCCESS) {
+    return VkError("vkBindBufferMemory", r);
+  }
+  void* mapped = nullptr;
+  if (VkResult r =
+          api_.vkMapMemory(device_, m->memory_, 0, VK_WHOLE_SIZE, 0, &mapped);
+      r != VK_SUCCESS) {
+    return VkError("vkMapMemory", r);
+  }
+  m->data_ = static_cast<uint8_t*>(mapped);
+  m->size_ = bytes;
+  VkBufferDeviceAddressInfo ai{};
+  ai.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO;
+  ai.buffer = m->buffer_;
+  m->address_ = api_.vkGetBufferDeviceAddress(device_, &ai);
+  {
+    std::lock_guard<std::mutex> lock(registry_mu_);
+    registry_[reinterpret_cast<uintptr_t>(m->data_)] = m.get();
+    allocated_ += size;
+  }
+  if (absl::Status s = TakeValidationErrors(); !s.ok()) return s;
+  return m;
+}
+
+void VulkanDevice::Forget(const DeviceMemory* m) {
+  if (m->data_ == nullptr) return;
+  std::lock_guard<std::mutex> lock(registry_mu_);
+  registry_.erase(reinterpret_cast<uintptr_t>(m->data_));
+  allocated_ -= std::max<size_t>(64, (m->size_ + 63) / 64 * 64);
+}
+
+absl::StatusOr<uint64_t> VulkanDevice::AddressOf(const void* p) const {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  std::lock_guard<std::mutex> lock(registry_mu_);
+  auto it = registry_.upper_bound(a);
+  if (it != registry_.begin()) {
+    --it;
+    const DeviceMemory* m = it->second;
+    if (a <= it->first + std::max<size_t>(m->size_, 64)) {
+      return m->address_ + (a - it->first);
+    }
+  }
+  return absl::InternalError(
+      "a kernel operand is not in Vulkan device memory (a plugin bug)");
+}
+
+absl::StatusOr<std::unique_ptr<ComputePipeline>> VulkanDevice::CreatePipeline(
+    absl::Span<const uint32_t> spirv, uint32_t push_constant_bytes) {
+  std::unique_ptr<ComputePipeline> p(new ComputePipeline());
+  p->device_ = this;
+  VkShaderModuleCreateInfo smci{};
+  smci.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+  smci.codeSize = spirv.size() * sizeof(uint32_t);
+  smci.pCode = spirv.data();
+  if (VkResult r =
+          api_.vkCreateShaderModule(device_, &smci, nullptr, &p->module_);
+      r != VK_SUCCESS) {
+    return VkError("vkCreateShaderModule", r);
+  }
+  VkPushConstantRange range{};
+  range.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+  range.offset = 0;
+  range.size = push_constant_bytes;
+  VkPipelineLayoutCreateInfo plci{};
+  plci.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+  plci.pushConstantRangeCount = push_constant_bytes > 0 ? 1 : 0;
+  plci.pPushConstantRanges = &range;
+  if (VkResult r =
+          api_.vkCreatePipelineLayout(device_, &plci, nullptr, &p->layout_);
+      r != VK_SUCCESS) {
+    return VkError("vkCreatePipelineLayout", r);
+  }
+  VkComputePipelineCreateInfo cpci{};
+  cpci.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  cpci.stage.module = p->module_;
+  cpci.stage.pName = "main";
+  cpci.layout = p->layout_;
+  if (VkResult r = api_.vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1,
+                                                 &cpci, nullptr, &p->pipeline_);
+      r != VK_SUCCESS) {
+    return VkError("vkCreateComputePipelines", r);
+  }
+  if (absl::Status s = TakeValidationErrors(); !s.ok()) return s;
+  return p;
+}
+
+absl::StatusOr<VulkanDevice::Stream*> VulkanDevice::AcquireStream() {
+  {
+    std::lock_guard<std::mutex> lock(streams_mu_);
+    if (!free_streams_.empty()) {
+      Stream* s = free_streams_.back();
+      free_streams_.pop_back();
+      return s;
+    }
+  }
+  auto s = std::make_unique<Stream>();
+  VkCommandPoolCreateInfo cpci{};
+  cpci.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
+  cpci.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+  cpci.queueFamilyIndex = queue_family_;
+  if (VkResult r = api_.vkCreateCommandPool(device_, &cpci, nullptr, &s->pool);
+      r != VK_SUCCESS) {
+    return VkError("vkCreateCommandPool", r);
+  }
+  VkCommandBufferAllocateInfo cbai{};
+  cbai.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+  cbai.commandPool = s->pool;
+  cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  cbai.commandBufferCount = 1;
+  VkFenceCreateInfo fci{};
+  fci.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+  VkResult r = api_.vkAllocateCommandBuffers(device_, &cbai, &s->cb);
+  if (r == VK_SUCCESS)
+    r = api_.vkCreateFence(device_, &fci, nullptr, &s->fence);
+  Stream* raw = s.get();
+  {
+    std::lock_guard<std::mutex> lock(streams_mu_);
+    streams_.push_back(std::move(s));  // destroyed with the device
+  }
+  if (r != VK_SUCCESS) return VkError("creating a command buffer", r);
+  return raw;
+}
+
+void VulkanDevice::ReleaseStream(Stream* s) {
+  std::lock_guard<std::mutex> lock(streams_mu_);
+  free_streams_.push_back(s);
+}
+
+absl::Status VulkanDevice::Submit(
+    const std::function<void(VkCommandBuffer)>& record) {
+  absl::StatusOr<Stream*> stream = AcquireStream();
+  if (!stream.ok()) return stream.status();
+  Stream* s = *stream;
+  api_.vkResetCommandPool(device_, s->pool, 0);
+  VkCommandBufferBeginInfo begin{};
+  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  VkResult r = api_.vkBeginCommandBuffer(s->cb, &begin);
+  if (r == VK_SUCCESS) {
+    record(s->cb);
+    // Shader writes become visible to the host once the fence signals.
+    VkMemoryBarrier barrier{};
+    barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    api_.vkCmdPipelineBarrier(s->cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                              VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0,
+                              nullptr, 0, nullptr);
+    r = api_.vkEndCommandBuffer(s->cb);
+  }
+  if (r == VK_SUCCESS) {
+    VkSubmitInfo si{};
+    si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &s->cb;
+    std::lock_guard<std::mutex> lock(queue_mu_);
+    r = api_.vkQueueSubmit(queue_, 1, &si, s->fence);
+  }
+  if (r == VK_SUCCESS) {
+    r = api_.vkWaitForFences(device_, 1, &s->fence, VK_TRUE, UINT64_MAX);
+    api_.vkResetFences(device_, 1, &s->fence);
+  }
+  ReleaseStream(s);
+  if (r != VK_SUCCESS) return VkError("running a Vulkan command buffer", r);
+  return TakeValidationErrors();
+}
+
+}  // namespace plexa::vulkan

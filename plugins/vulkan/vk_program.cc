@@ -1,0 +1,256 @@
+#include "plugins/vulkan/vk_program.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/passes/default_pipeline.h"
+#include "core/shape/shape_util.h"
+#include "core/verifier/verifier.h"
+#include "plugins/common/custom_call_thunk.h"
+#include "plugins/vulkan/glsl_emitter.h"
+#include "plugins/vulkan/kernel_thunk.h"
+#include "plugins/vulkan/spirv_compiler.h"
+
+namespace plexa::vulkan {
+namespace {
+
+using backend::CompiledComputation;
+using backend::Frame;
+using backend::Thunk;
+
+class VulkanThunkEmitter : public backend::ThunkEmitter {
+ public:
+  VulkanThunkEmitter(int64_t num_replicas, VulkanDevice* device,
+                     const ProgramOptions& options,
+                     const sdk::CustomCallResolver& custom_calls,
+                     backend::ProgramStats* stats)
+      : ThunkEmitter(num_replicas, stats),
+        device_(device),
+        options_(options),
+        custom_calls_(custom_calls) {}
+
+  std::vector<std::unique_ptr<ComputePipeline>>& pipelines() {
+    return pipelines_;
+  }
+  int64_t spirv_bytes() const { return spirv_bytes_; }
+
+ protected:
+  absl::Status EmitBackendInstruction(CompiledComputation& cc,
+                                      const Instruction& h) override {
+    if (h.opcode() == HloOpcode::kCustomCall) {
+      // The target runs on the host, on the mapped device memory: its
+      // typed frame says platform "host" (host pointers, no stream), not
+      // "vulkan" (a command buffer and device addresses, docs/abi.md).
+      absl::StatusOr<std::unique_ptr<backend::CustomCallThunk>> t =
+          backend::MakeCustomCallThunk(h, custom_calls_, "the Vulkan plugin",
+                                       "host");
+      if (!t.ok()) return t.status();
+      AddRuntimeThunk(cc, h, *std::move(t));
+      return absl::OkStatus();
+    }
+    const int max_buffers =
+        static_cast<int>(device_->limits().max_push_constants / 8);
+    absl::StatusOr<GlslKernel> kernel =
+        EmitTiledGemm(h, device_->limits().max_workgroup_count);
+    if (absl::IsNotFound(kernel.status())) {
+      kernel = EmitGlslKernel(h, options_.features, max_buffers);
+    }
+    if (absl::IsUnimplemented(kernel.status())) {
+      // No generated code: the host runs it on the evaluator, in place on
+      // the mapped device memory.
+      EmitReference(cc, h);
+      return absl::OkStatus();
+    }
+    if (!kernel.ok()) return kernel.status();
+    const std::string name =
+        absl::StrCat("k", pipelines_.size(), "_", h.name());
+    if (!options_.dump_dir.empty()) {
+      std::ofstream out(absl::StrCat(options_.dump_dir, "/", name, ".comp"));
+      out << kernel->source;
+    }
+    absl::StatusOr<std::vector<uint32_t>> spirv =
+        CompileGlslToSpirv(kernel->source, h.name());
+    if (!spirv.ok()) return spirv.status();
+    spirv_bytes_ += static_cast<int64_t>(spirv->size() * 4);
+    absl::StatusOr<std::unique_ptr<ComputePipeline>> pipeline =
+        device_->CreatePipeline(*spirv, kernel->num_buffers * 8);
+    if (!pipeline.ok()) return pipeline.status();
+    auto t = std::make_unique<KernelThunk>(device_, pipeline->get(),
+                                           kernel->elements, kernel->grid);
+    pipelines_.push_back(*std::move(pipeline));
+    t->kind = "vulkan";
+    AddRuntimeThunk(cc, h, std::move(t));
+    --stats_->runtime_thunks;  // AddRuntimeThunk counted it
+    ++stats_->kernels;
+    return absl::OkStatus();
+  }
+
+ private:
+  VulkanDevice* device_;
+  const ProgramOptions& options_;
+  const sdk::CustomCallResolver& custom_calls_;
+  std::vector<std::unique_ptr<ComputePipeline>> pipelines_;
+  int64_t spirv_bytes_ = 0;
+};
+
+// Per run: temporaries in device memory, from the program's pool.
+struct VulkanExecContext : backend::ExecContext {
+  VulkanDevice* device = nullptr;
+  std::vector<std::unique_ptr<DeviceMemory>> device_arenas;
+
+  absl::StatusOr<uint8_t*> ArenaFor(int id, int64_t bytes) override {
+    if (device_arenas.size() <= static_cast<size_t>(id)) {
+      device_arenas.resize(id + 1);
+    }
+    std::unique_ptr<DeviceMemory>& m = device_arenas[id];
+    if (m == nullptr || m->size() < static_cast<size_t>(bytes)) {
+      m.reset();
+      absl::StatusOr<std::unique_ptr<DeviceMemory>> fresh =
+          device->Allocate(bytes);
+      if (!fresh.ok()) return fresh.status();
+      m = *std::move(fresh);
+    }
+    return m->data();
+  }
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<VulkanProgram>> VulkanProgram::Compile(
+    std::unique_ptr<Module> module, std::shared_ptr<VulkanDevice> device,
+    const ProgramOptions& options, const sdk::CustomCallResolver& resolver) {
+  const auto start = std::chrono::steady_clock::now();
+  PipelineOptions pipeline;
+  // Batch norms become elementwise operations and reductions, which the
+  // code generator has.
+  pipeline.expand_batch_norm = true;
+  // Loop and reduce fusions: one kernel computes a whole group, each fused
+  // value a function of its index (no temporaries in memory between them).
+  // A constant array stays a slot of its own (the shader reads it from
+  // memory), and so does anything not dense.
+  pipeline.fusion = true;
+  pipeline.fusion_options.output_fusion = false;
+  // An instruction the generator has no code for stays out of fusions too
+  // (else the whole fusion would run on the host).
+  const DeviceFeatures features = options.features;
+  const int max_buffers =
+      static_cast<int>(device->limits().max_push_constants / 8);
+  pipeline.fusion_options.can_fuse = [features,
+                                      max_buffers](const Instruction& inst) {
+    if (inst.opcode() == HloOpcode::kConstant && inst.shape().rank() > 0) {
+      return false;
+    }
+    if (inst.shape().IsArray() && !ShapeUtil::IsDenseArray(inst.shape())) {
+      return false;
+    }
+    for (const Instruction* op : inst.operands()) {
+      if (op->shape().IsArray() && !ShapeUtil::IsDenseArray(op->shape())) {
+        return false;
+      }
+    }
+    if (inst.opcode() == HloOpcode::kParameter ||
+        inst.opcode() == HloOpcode::kConstant) {
+      return true;
+    }
+    return !absl::IsUnimplemented(
+        EmitGlslKernel(inst, features, max_buffers).status());
+  };
+  absl::StatusOr<bool> changed = RunDefaultPipeline(module.get(), pipeline);
+  if (!changed.ok()) return changed.status();
+  if (absl::Status s = VerifyModule(*module); !s.ok()) return s;
+
+  std::unique_ptr<VulkanProgram> p(new VulkanProgram());
+  p->device_ = std::move(device);
+  VulkanThunkEmitter emitter(options.num_replicas, p->device_.get(), options,
+                             resolver, &p->stats_);
+  absl::StatusOr<CompiledComputation*> entry =
+      emitter.Compile(*module->entry_computation(), true);
+  if (!entry.ok()) return entry.status();
+  p->pipelines_ = std::move(emitter.pipelines());
+  p->spirv_bytes_ = emitter.spirv_bytes();
+  std::vector<std::unique_ptr<CompiledComputation>> computations =
+      emitter.TakeComputations();
+
+  for (auto& cc : computations) {
+    p->batches_ += BatchKernels(*cc, p->device_.get());
+  }
+  // Constants move to device memory, so kernels can read them.
+  int64_t constant_bytes = 0;
+  for (const auto& cc : computations) {
+    for (const backend::Slot& slot : cc->slots) {
+      if (slot.kind == backend::SlotKind::kConstant) {
+        constant_bytes += (slot.bytes + 63) / 64 * 64;
+      }
+    }
+  }
+  absl::StatusOr<std::unique_ptr<DeviceMemory>> constants =
+      p->device_->Allocate(constant_bytes);
+  if (!constants.ok()) return constants.status();
+  p->constants_ = *std::move(constants);
+  int64_t offset = 0;
+  for (auto& cc : computations) {
+    for (backend::Slot& slot : cc->slots) {
+      if (slot.kind != backend::SlotKind::kConstant) continue;
+      uint8_t* dst = p->constants_->data() + offset;
+      if (slot.bytes > 0) std::memcpy(dst, slot.constant, slot.bytes);
+      slot.constant = dst;
+      offset += (slot.bytes + 63) / 64 * 64;
+    }
+  }
+  p->executor_ = std::make_unique<backend::ProgramExecutor>(
+      std::move(computations), *entry, std::move(emitter.constants()));
+  p->module_ = std::move(module);
+  p->stats_.compile_ms = std::chrono::duration<double, std::milli>(
+                             std::chrono::steady_clock::now() - start)
+                             .count();
+  return p;
+}
+
+std::string VulkanProgram::Report() const {
+  return absl::StrCat(
+      "plexa vulkan: ", module_->name(), " on ", device_->name(), ": ",
+      stats_.kernels, " kernels on the device, ", stats_.reference_thunks,
+      " instructions on the host evaluator",
+      stats_.reference_ops.empty()
+          ? ""
+          : absl::StrCat(" (", absl::StrJoin(stats_.reference_ops, ", "), ")"),
+      ", ", stats_.runtime_thunks, " other host thunks; ", spirv_bytes_,
+      " bytes of SPIR-V; ", batches_, " batches of consecutive kernels; ",
+      stats_.peak_temp_bytes, " bytes of temporaries; compiled in ",
+      stats_.compile_ms, " ms");
+}
+
+absl::Status VulkanProgram::Run(absl::Span<const void* const> args,
+                                absl::Span<void* const> results,
+                                int64_t replica, int64_t replicas,
+                                backend::ReplicaHub* hub, HostFeeds* feeds,
+                                Profiler* profiler,
+                                const sdk::CallFrameContext* call_frames) const {
+  VulkanExecContext ctx;
+  ctx.device = device_.get();
+  ctx.replica_id = replica;
+  ctx.replica_count = replicas;
+  ctx.hub = hub;
+  ctx.feeds = feeds;
+  ctx.profiler = profiler;
+  ctx.call_frames = call_frames;  // custom calls log to the client's log
+  {
+    std::lock_guard<std::mutex> lock(arenas_mu_);
+    if (!free_arenas_.empty()) {
+      ctx.device_arenas = std::move(free_arenas_.back());
+      free_arenas_.pop_back();
+    }
+  }
+  absl::Status s = executor_->Run(args, results, ctx);
+  std::lock_guard<std::mutex> lock(arenas_mu_);
+  free_arenas_.push_back(std::move(ctx.device_arenas));
+  return s;
+}
+
+}  // namespace plexa::vulkan

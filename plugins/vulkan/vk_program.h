@@ -1,0 +1,78 @@
+// A compiled Vulkan program: the toolkit's thunks (host control flow, the
+// evaluator fallback, all-reduce) around compute kernels, one pipeline per
+// kernel created at compile time. Every slot (parameters, results,
+// temporaries, constants) is mapped device memory (vk_device.h), so host
+// thunks work on it in place and kernels reach it by device address.
+#ifndef PLEXA_PLUGINS_VULKAN_VK_PROGRAM_H_
+#define PLEXA_PLUGINS_VULKAN_VK_PROGRAM_H_
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "abi/sdk/custom_call.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "core/ir/module.h"
+#include "core/runtime/host_feeds.h"
+#include "core/runtime/profiler.h"
+#include "plugins/common/executor.h"
+#include "plugins/common/thunk_emitter.h"
+#include "plugins/vulkan/vk_device.h"
+
+namespace plexa::vulkan {
+
+struct ProgramOptions {
+  int64_t num_replicas = 1;
+  std::string dump_dir;  // non-empty: write each kernel's GLSL there
+  // What the shaders may use: the device's features, less those the
+  // client's disable_features option names.
+  DeviceFeatures features;
+};
+
+class VulkanProgram {
+ public:
+  // Runs the plugin's pipeline on `module` and compiles it.
+  static absl::StatusOr<std::unique_ptr<VulkanProgram>> Compile(
+      std::unique_ptr<Module> module, std::shared_ptr<VulkanDevice> device,
+      const ProgramOptions& options, const sdk::CustomCallResolver& resolver);
+
+  const Module& module() const { return *module_; }
+  const backend::ProgramStats& stats() const { return stats_; }
+  const std::vector<Shape>& parameter_shapes() const {
+    return executor_->parameter_shapes();
+  }
+  const std::vector<Shape>& result_shapes() const {
+    return executor_->result_shapes();
+  }
+  int64_t spirv_bytes() const { return spirv_bytes_; }
+  // What ran where, for the compile report.
+  std::string Report() const;
+
+  // One replica's run. `args` and `results` are mapped device memory.
+  absl::Status Run(absl::Span<const void* const> args,
+                   absl::Span<void* const> results, int64_t replica,
+                   int64_t replicas, backend::ReplicaHub* hub, HostFeeds* feeds,
+                   Profiler* profiler,
+                   const sdk::CallFrameContext* call_frames = nullptr) const;
+
+ private:
+  using Arenas = std::vector<std::unique_ptr<DeviceMemory>>;
+  VulkanProgram() = default;
+
+  std::unique_ptr<Module> module_;
+  std::shared_ptr<VulkanDevice> device_;
+  std::unique_ptr<backend::ProgramExecutor> executor_;
+  std::unique_ptr<DeviceMemory> constants_;
+  std::vector<std::unique_ptr<ComputePipeline>> pipelines_;
+  backend::ProgramStats stats_;
+  int64_t spirv_bytes_ = 0;
+  int64_t batches_ = 0;
+  mutable std::mutex arenas_mu_;
+  mutable std::vector<Arenas> free_arenas_;  // of finished runs
+};
+
+}  // namespace plexa::vulkan
+
+#endif  // PLEXA_PLUGINS_VULKAN_VK_PROGRAM_H_

@@ -1,0 +1,543 @@
+// The Vulkan plugin through the C ABI on this machine's Vulkan device
+// (lavapipe where there is no GPU): what the conformance suite does not
+// cover — device selection and its errors, device attributes, more
+// workgroups than one dispatch dimension allows, arrays past
+// maxStorageBufferRange, concurrent executions, donation, the compile
+// report. Expected values are computed here with plain loops.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "abi/host/plugin_host.h"
+#include "absl/strings/str_cat.h"
+#include "core/literal/literal.h"
+#include "core/shape/shape_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace plexa::vulkan {
+namespace {
+
+using ::testing::HasSubstr;
+
+class VulkanPluginTest : public ::testing::Test {
+ public:
+  void SetUp() override {
+    auto plugin = host::Plugin::Load(PLEXA_VULKAN_PLUGIN);
+    ASSERT_TRUE(plugin.ok()) << plugin.status();
+    plugin_ = *plugin;
+  }
+  std::unique_ptr<host::Client> NewClient(
+      std::vector<host::Plugin::Option> options = {}) {
+    auto client = plugin_->CreateClient(options);
+    EXPECT_TRUE(client.ok()) << client.status();
+    return client.ok() ? std::move(*client) : nullptr;
+  }
+  static absl::StatusOr<std::vector<Literal>> Run(
+      host::Client& client, host::Executable& exe,
+      const std::vector<Literal>& args) {
+    std::vector<std::unique_ptr<host::Buffer>> owned;
+    std::vector<host::Buffer*> raw;
+    for (const Literal& a : args) {
+      auto b = client.BufferFromLiteral(a);
+      if (!b.ok()) return b.status();
+      raw.push_back(b->get());
+      owned.push_back(std::move(*b));
+    }
+    auto out = exe.Execute({raw});
+    if (!out.ok()) return out.status();
+    std::vector<Literal> results;
+    for (auto& b : (*out)[0]) {
+      auto lit = b->ToLiteral();
+      if (!lit.ok()) return lit.status();
+      results.push_back(std::move(*lit));
+    }
+    return results;
+  }
+  // The device's attributes (PLX_Device_Describe), by name.
+  std::map<std::string, PLX_NamedValue> Attributes(host::Client& client) {
+    PLX_Device_Describe_Args args{};
+    args.struct_size = PLX_Device_Describe_Args_STRUCT_SIZE;
+    args.device = client.devices()[0].handle;
+    EXPECT_TRUE(host::ConsumeError(plugin_->api(),
+                                   plugin_->api()->PLX_Device_Describe(&args))
+                    .ok());
+    std::map<std::string, PLX_NamedValue> out;
+    for (size_t i = 0; i < args.num_attributes; ++i) {
+      out[args.attributes[i].name] = args.attributes[i];
+    }
+    return out;
+  }
+  std::shared_ptr<host::Plugin> plugin_;
+};
+
+TEST_F(VulkanPluginTest, AnAbsentDeviceIsAClearErrorAtClientCreation) {
+  auto by_name = plugin_->CreateClient(
+      {{"device", PLX_Value_STRING, "no-such-vulkan-device", 0}});
+  ASSERT_FALSE(by_name.ok());
+  EXPECT_THAT(by_name.status().message(), HasSubstr("no Vulkan device"));
+  EXPECT_THAT(by_name.status().message(), HasSubstr("no-such-vulkan-device"));
+  auto by_index =
+      plugin_->CreateClient({{"device", PLX_Value_INT64, "", 4096}});
+  ASSERT_FALSE(by_index.ok());
+  EXPECT_THAT(by_index.status().message(), HasSubstr("no Vulkan device"));
+  EXPECT_THAT(by_index.status().message(), HasSubstr("4096"));
+  auto unknown = plugin_->CreateClient({{"devcie", PLX_Value_INT64, "", 0}});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_THAT(unknown.status().message(), HasSubstr("devcie"));
+}
+
+TEST_F(VulkanPluginTest, DeviceZeroByIndexAndTheDeviceAttributes) {
+  auto client = NewClient({{"device", PLX_Value_INT64, "", 0}});
+  ASSERT_NE(client, nullptr);
+  ASSERT_EQ(client->devices().size(), 1u);
+  EXPECT_THAT(client->devices()[0].kind, HasSubstr("vulkan:"));
+  auto a = Attributes(*client);
+  ASSERT_TRUE(a.contains("name"));
+  EXPECT_THAT(client->devices()[0].kind, HasSubstr(a["name"].string_value));
+  // Vulkan's required minimums.
+  EXPECT_GE(a["max_storage_buffer_range"].int64_value, 1 << 27);
+  EXPECT_GE(a["max_workgroup_count_x"].int64_value, 65535);
+  EXPECT_GE(a["max_shared_memory_bytes"].int64_value, 16384);
+  EXPECT_GE(a["subgroup_size"].int64_value, 1);
+  EXPECT_TRUE(a.contains("device_type"));
+  EXPECT_TRUE(a.contains("shader_float64"));
+}
+
+constexpr char kAffine[] = R"(HloModule affine
+ENTRY main {
+  x = f32[$N] parameter(0)
+  two = f32[] constant(2)
+  one = f32[] constant(1)
+  b2 = f32[$N] broadcast(two), dimensions={}
+  b1 = f32[$N] broadcast(one), dimensions={}
+  m = f32[$N] multiply(x, b2)
+  ROOT a = f32[$N] add(m, b1)
+}
+)";
+
+std::string Affine(int64_t n) {
+  std::string s = kAffine;
+  for (size_t p; (p = s.find("$N")) != std::string::npos;) {
+    s.replace(p, 2, absl::StrCat(n));
+  }
+  return s;
+}
+
+// 2x + 1 over `n` elements of x[i] = (i % 1000) / 4 (exact in f32).
+void CheckAffine(host::Client& client, int64_t n) {
+  auto exe = client.Compile(Affine(n), "hlo-text");
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  Literal x(ShapeUtil::MakeShape(PrimitiveType::F32, {n}));
+  float* xs = reinterpret_cast<float*>(x.mutable_data().data());
+  for (int64_t i = 0; i < n; ++i) xs[i] = static_cast<float>(i % 1000) / 4;
+  auto out = VulkanPluginTest::Run(client, **exe, {x});
+  ASSERT_TRUE(out.ok()) << out.status();
+  const float* ys = reinterpret_cast<const float*>((*out)[0].data().data());
+  int64_t wrong = 0, first = -1;
+  for (int64_t i = 0; i < n; ++i) {
+    if (ys[i] != 2 * xs[i] + 1) {
+      if (first < 0) first = i;
+      ++wrong;
+    }
+  }
+  EXPECT_EQ(wrong, 0) << "first wrong element " << first << ": "
+                      << (first >= 0 ? ys[first] : 0);
+}
+
+TEST_F(VulkanPluginTest, MoreElementsThanOneDispatchOfWorkgroupsCovers) {
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  // 65535 workgroups of 256 invocations, and then some: past what one
+  // dispatch dimension can launch with one invocation per element.
+  const int64_t n = int64_t{65535} * 256 + 77;
+  ASSERT_LT(Attributes(*client)["max_workgroup_count_x"].int64_value * 64, n);
+  CheckAffine(*client, n);
+}
+
+TEST_F(VulkanPluginTest, ArraysLargerThanMaxStorageBufferRange) {
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  const int64_t range =
+      Attributes(*client)["max_storage_buffer_range"].int64_value;
+  // Buffers are addressed by device address, so the descriptor range limit
+  // does not apply: an array 8 MiB past it (capped at 160 MiB so the test
+  // stays modest on devices with a large range).
+  const int64_t bytes =
+      std::min<int64_t>(range, int64_t{152} << 20) + (int64_t{8} << 20);
+  CheckAffine(*client, bytes / 4);
+}
+
+TEST_F(VulkanPluginTest, ConcurrentExecutionsFromEightThreads) {
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  auto exe = client->Compile(Affine(4096), "hlo-text");
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  constexpr char kReduce[] = R"(HloModule rowsum
+add {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT s = s32[] add(a, b)
+}
+ENTRY main {
+  x = s32[64,100] parameter(0)
+  z = s32[] constant(0)
+  ROOT r = s32[64] reduce(x, z), dimensions={1}, to_apply=add
+}
+)";
+  auto rowsum = client->Compile(kReduce, "hlo-text");
+  ASSERT_TRUE(rowsum.ok()) << rowsum.status();
+  std::vector<std::string> errors(8);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (int iter = 0; iter < 10 && errors[t].empty(); ++iter) {
+        if (t % 2 == 0) {
+          std::vector<float> xs(4096);
+          for (int i = 0; i < 4096; ++i)
+            xs[i] = static_cast<float>(t * i + iter);
+          auto out = Run(*client, **exe, {Literal::CreateR1<float>(xs)});
+          if (!out.ok()) {
+            errors[t] = out.status().ToString();
+            break;
+          }
+          const float* ys =
+              reinterpret_cast<const float*>((*out)[0].data().data());
+          for (int i = 0; i < 4096; ++i) {
+            if (ys[i] != 2 * xs[i] + 1) {
+              errors[t] = absl::StrCat("affine element ", i, ": ", ys[i]);
+              break;
+            }
+          }
+        } else {
+          Literal x(ShapeUtil::MakeShape(PrimitiveType::S32, {64, 100}));
+          int32_t* xs = reinterpret_cast<int32_t*>(x.mutable_data().data());
+          for (int i = 0; i < 6400; ++i) xs[i] = i * t - iter;
+          auto out = Run(*client, **rowsum, {x});
+          if (!out.ok()) {
+            errors[t] = out.status().ToString();
+            break;
+          }
+          const int32_t* ys =
+              reinterpret_cast<const int32_t*>((*out)[0].data().data());
+          for (int r = 0; r < 64; ++r) {
+            int32_t want = 0;
+            for (int c = 0; c < 100; ++c) want += xs[r * 100 + c];
+            if (ys[r] != want) {
+              errors[t] = absl::StrCat("row ", r, ": ", ys[r], " want ", want);
+              break;
+            }
+          }
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 8; ++t) EXPECT_EQ(errors[t], "") << "thread " << t;
+}
+
+TEST_F(VulkanPluginTest, DonatedArgumentsChainAndAreInvalidAfterwards) {
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  auto exe = client->Compile(Affine(1000), "hlo-text");
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  std::vector<float> want(1000);
+  for (int i = 0; i < 1000; ++i) want[i] = static_cast<float>(i % 7);
+  auto first = client->BufferFromLiteral(Literal::CreateR1<float>(want));
+  ASSERT_TRUE(first.ok()) << first.status();
+  std::unique_ptr<host::Buffer> state = std::move(*first);
+  host::Buffer* donated_once = nullptr;
+  // x <- 2x + 1, five times, each run donating its input.
+  for (int step = 0; step < 5; ++step) {
+    auto out = (*exe)->Execute({{state.get()}}, {0});
+    ASSERT_TRUE(out.ok()) << out.status();
+    auto deleted = state->IsDeleted();
+    ASSERT_TRUE(deleted.ok()) << deleted.status();
+    EXPECT_TRUE(*deleted) << "step " << step;
+    if (step == 0) {
+      // A donated buffer cannot be read any more.
+      donated_once = state.get();
+      EXPECT_FALSE(donated_once->ToLiteral().ok());
+    }
+    state = std::move((*out)[0][0]);
+    for (float& w : want) w = 2 * w + 1;
+  }
+  auto result = state->ToLiteral();
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(*result, Literal::CreateR1<float>(want));
+}
+
+TEST_F(VulkanPluginTest, TheReportCountsKernelsAndHostInstructions) {
+  auto client = NewClient({{"report", PLX_Value_INT64, "", 1}});
+  ASSERT_NE(client, nullptr);
+  // f64 exp has no shader (GLSL has no double exp): it runs on the host
+  // evaluator, in place on the device memory, between the two kernels.
+  constexpr char kNegExpScale[] = R"(HloModule neg_exp_scale
+ENTRY main {
+  x = f64[5] parameter(0)
+  n = f64[5] negate(x)
+  e = f64[5] exponential(n)
+  ROOT s = f64[5] add(e, e)
+}
+)";
+  ::testing::internal::CaptureStderr();
+  auto exe = client->Compile(kNegExpScale, "hlo-text");
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  EXPECT_THAT(err, HasSubstr("2 kernels on the device"));
+  EXPECT_THAT(err, HasSubstr("1 instructions on the host evaluator"));
+  EXPECT_THAT(err, HasSubstr("exponential"));
+  const double xs[] = {3, -1, 0, 2, 5};
+  auto out = Run(*client, **exe, {Literal::CreateR1<double>(xs)});
+  ASSERT_TRUE(out.ok()) << out.status();
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_DOUBLE_EQ((*out)[0].Get<double>({i}), 2 * std::exp(-xs[i])) << i;
+  }
+}
+
+// The device sort (glsl_sort.cc): two operands sorted by the first along
+// the rows, with many equal keys, so only a stable order gives the
+// expected second operand; checked against std::stable_sort.
+TEST_F(VulkanPluginTest, SortIsStableAndCarriesEveryOperand) {
+  auto client = NewClient({{"report", PLX_Value_INT64, "", 1}});
+  ASSERT_NE(client, nullptr);
+  constexpr int64_t kRows = 7, kCols = 300;
+  const std::string program =
+      absl::StrCat(R"(HloModule sort2
+lt {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  c = f32[] parameter(2)
+  d = f32[] parameter(3)
+  ROOT r = pred[] compare(a, b), direction=LT
+}
+ENTRY main {
+  k = s32[)",
+                   kRows, ",", kCols, R"(] parameter(0)
+  v = f32[)",
+                   kRows, ",", kCols, R"(]{0,1} parameter(1)
+  ROOT s = (s32[)",
+                   kRows, ",", kCols, "], f32[", kRows, ",", kCols,
+                   R"(]) sort(k, v), dimensions={1}, is_stable=true, to_apply=lt
+}
+)");
+  ::testing::internal::CaptureStderr();
+  auto exe = client->Compile(program, "hlo-text");
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  EXPECT_THAT(err, HasSubstr("1 kernels on the device, 0 instructions"));
+  Literal keys(ShapeUtil::MakeShape(PrimitiveType::S32, {kRows, kCols}));
+  Literal vals(ShapeUtil::MakeShape(PrimitiveType::F32, {kRows, kCols}));
+  for (int64_t r = 0; r < kRows; ++r) {
+    for (int64_t c = 0; c < kCols; ++c) {
+      keys.Set<int32_t>({r, c}, static_cast<int32_t>((c * 7 + r) % 11) - 5);
+      vals.Set<float>({r, c}, static_cast<float>(r * 1000 + c));
+    }
+  }
+  auto out = Run(*client, **exe, {keys, vals});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_EQ(out->size(), 2u);
+  for (int64_t r = 0; r < kRows; ++r) {
+    std::vector<std::pair<int32_t, float>> row;
+    for (int64_t c = 0; c < kCols; ++c) {
+      row.push_back({keys.Get<int32_t>({r, c}), vals.Get<float>({r, c})});
+    }
+    std::stable_sort(row.begin(), row.end(), [](const auto& a, const auto& b) {
+      return a.first < b.first;
+    });
+    for (int64_t c = 0; c < kCols; ++c) {
+      ASSERT_EQ((*out)[0].Get<int32_t>({r, c}), row[c].first) << r << "," << c;
+      ASSERT_EQ((*out)[1].Get<float>({r, c}), row[c].second) << r << "," << c;
+    }
+  }
+}
+
+TEST_F(VulkanPluginTest, AnInstructionNeedingAMissingFeatureNamesBoth) {
+  // As on a device without shaderFloat64 / shaderInt64.
+  auto client =
+      NewClient({{"disable_features", PLX_Value_STRING, "float64,int64", 0}});
+  ASSERT_NE(client, nullptr);
+  auto f64 = client->Compile(R"(HloModule d
+ENTRY main {
+  x = f64[4] parameter(0)
+  ROOT twice = f64[4] add(x, x)
+})",
+                             "hlo-text");
+  ASSERT_FALSE(f64.ok());
+  EXPECT_THAT(f64.status().message(), HasSubstr("twice"));
+  EXPECT_THAT(f64.status().message(), HasSubstr("shaderFloat64"));
+  auto s64 = client->Compile(R"(HloModule d
+ENTRY main {
+  x = s64[4] parameter(0)
+  ROOT neg = s64[4] negate(x)
+})",
+                             "hlo-text");
+  ASSERT_FALSE(s64.ok());
+  EXPECT_THAT(s64.status().message(), HasSubstr("neg"));
+  EXPECT_THAT(s64.status().message(), HasSubstr("shaderInt64"));
+  // f32 still compiles and runs.
+  auto f32 = client->Compile(Affine(3), "hlo-text");
+  ASSERT_TRUE(f32.ok()) << f32.status();
+  auto bad = plugin_->CreateClient(
+      {{"disable_features", PLX_Value_STRING, "float64,quantum", 0}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("quantum"));
+}
+
+TEST_F(VulkanPluginTest, CustomCallsRunOnTheHostBetweenKernels) {
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  // scale_f32_4 (examples/custom_call): y = 2x, on the host, reading the
+  // negate kernel's result and feeding the add kernel.
+  constexpr char kProgram[] = R"(HloModule cc
+ENTRY main {
+  x = f32[4] parameter(0)
+  n = f32[4] negate(x)
+  s = f32[4] custom-call(n), custom_call_target="scale_f32_4"
+  ROOT a = f32[4] add(s, x)
+}
+)";
+  host::CompileOptions options;
+  options.custom_call_libraries = {PLEXA_CUSTOM_CALL_LIBRARY};
+  auto exe = client->Compile(kProgram, "hlo-text", options);
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  auto out = Run(*client, **exe, {Literal::CreateR1<float>({1, -2, 3.5, 0})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  // -2x + x = -x.
+  EXPECT_EQ((*out)[0], Literal::CreateR1<float>({-1, 2, -3.5, 0}));
+  auto missing = client->Compile(
+      R"(HloModule cc
+ENTRY main {
+  x = f32[4] parameter(0)
+  ROOT s = f32[4] custom-call(x), custom_call_target="no_such_target_here"
+})",
+      "hlo-text");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_THAT(missing.status().message(), HasSubstr("no_such_target_here"));
+}
+
+TEST_F(VulkanPluginTest, ValidationRunsUnderTheKhronosLayerOrSaysWhyNot) {
+  auto client = plugin_->CreateClient({{"validation", PLX_Value_INT64, "", 1}});
+  if (!client.ok()) {
+    // Only acceptable reason: the layer is not installed.
+    EXPECT_THAT(client.status().message(),
+                HasSubstr("vulkan-validationlayers"));
+    return;
+  }
+  // A fused kernel over 100000 elements, validated.
+  CheckAffine(**client, 100000);
+}
+
+// The tiled GEMM (glsl_gemm.cc) on sizes that are not multiples of its
+// 64x64 tiles and 16-deep k steps, batched, with a transposed (column-major)
+// right operand; expected values from a double-precision loop.
+TEST_F(VulkanPluginTest, TiledMatrixProductsMatchAPlainLoop) {
+  auto client = NewClient({{"report", PLX_Value_INT64, "", 1}});
+  ASSERT_NE(client, nullptr);
+  constexpr int64_t kB = 3, kM = 100, kK = 37, kN = 130;
+  const std::string program = absl::StrCat(
+      "HloModule bmm\nENTRY main {\n  a = f32[", kB, ",", kM, ",", kK,
+      "] parameter(0)\n  b = f32[", kB, ",", kK, ",", kN,
+      "]{1,2,0} parameter(1)\n  ROOT d = f32[", kB, ",", kM, ",", kN,
+      "] dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, "
+      "lhs_contracting_dims={2}, rhs_contracting_dims={1}\n}\n");
+  ::testing::internal::CaptureStderr();
+  auto exe = client->Compile(program, "hlo-text");
+  const std::string report = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  EXPECT_THAT(report, HasSubstr("1 kernels on the device"));
+  Literal a(ShapeUtil::MakeShape(PrimitiveType::F32, {kB, kM, kK}));
+  Literal b(ShapeUtil::MakeShape(PrimitiveType::F32, {kB, kK, kN}));
+  for (int64_t x = 0; x < kB; ++x) {
+    for (int64_t i = 0; i < kM; ++i) {
+      for (int64_t k = 0; k < kK; ++k) {
+        a.Set<float>(
+            {x, i, k},
+            static_cast<float>((x + 2 * i + 3 * k) % 17) / 8.0f - 1.0f);
+      }
+    }
+    for (int64_t k = 0; k < kK; ++k) {
+      for (int64_t j = 0; j < kN; ++j) {
+        b.Set<float>({x, k, j},
+                     static_cast<float>((5 * x + k + 7 * j) % 13) / 4.0f);
+      }
+    }
+  }
+  auto out = Run(*client, **exe, {a, b});
+  ASSERT_TRUE(out.ok()) << out.status();
+  int64_t wrong = 0;
+  for (int64_t x = 0; x < kB; ++x) {
+    for (int64_t i = 0; i < kM; ++i) {
+      for (int64_t j = 0; j < kN; ++j) {
+        double want = 0;
+        for (int64_t k = 0; k < kK; ++k) {
+          want += static_cast<double>(a.Get<float>({x, i, k})) *
+                  b.Get<float>({x, k, j});
+        }
+        const float got = (*out)[0].Get<float>({x, i, j});
+        if (std::abs(got - want) > 1e-4 * (1 + std::abs(want))) {
+          if (wrong++ < 5) {
+            ADD_FAILURE() << "[" << x << "," << i << "," << j << "] = " << got
+                          << ", want " << want;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(wrong, 0);
+}
+
+// The device scatter (glsl_loops.cc): rows of updates added into a matrix
+// at row indices that repeat (combined in update order) or fall outside
+// (skipped whole); expected values from a loop over the updates.
+TEST_F(VulkanPluginTest, ScatterCombinesRepeatsAndSkipsOutOfBoundsWindows) {
+  auto client = NewClient({{"report", PLX_Value_INT64, "", 1}});
+  ASSERT_NE(client, nullptr);
+  constexpr char kProgram[] = R"(HloModule scatter_rows
+sub {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT r = s32[] subtract(b, a)
+}
+ENTRY main {
+  x = s32[6,5] parameter(0)
+  i = s32[8] parameter(1)
+  u = s32[8,5] parameter(2)
+  ROOT r = s32[6,5] scatter(x, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=sub
+}
+)";
+  ::testing::internal::CaptureStderr();
+  auto exe = client->Compile(kProgram, "hlo-text");
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  EXPECT_THAT(err, HasSubstr("1 kernels on the device, 0 instructions"));
+  Literal x(ShapeUtil::MakeShape(PrimitiveType::S32, {6, 5}));
+  Literal u(ShapeUtil::MakeShape(PrimitiveType::S32, {8, 5}));
+  const std::vector<int32_t> rows = {2, 0, 2, -1, 5, 6, 2, 0};
+  for (int64_t r = 0; r < 6; ++r) {
+    for (int64_t c = 0; c < 5; ++c) x.Set<int32_t>({r, c}, 100 * r + c);
+  }
+  for (int64_t k = 0; k < 8; ++k) {
+    for (int64_t c = 0; c < 5; ++c) u.Set<int32_t>({k, c}, 7 * k + c + 1);
+  }
+  auto out = Run(*client, **exe, {x, Literal::CreateR1<int32_t>(rows), u});
+  ASSERT_TRUE(out.ok()) << out.status();
+  // update - current: repeats give different results in another order.
+  Literal want = x;
+  for (int64_t k = 0; k < 8; ++k) {
+    if (rows[k] < 0 || rows[k] >= 6) continue;
+    for (int64_t c = 0; c < 5; ++c) {
+      want.Set<int32_t>({rows[k], c}, u.Get<int32_t>({k, c}) -
+                                          want.Get<int32_t>({rows[k], c}));
+    }
+  }
+  EXPECT_EQ((*out)[0], want);
+}
+
+}  // namespace
+}  // namespace plexa::vulkan
