@@ -230,6 +230,10 @@ absl::StatusOr<Literal> Interpreter::EvaluateInstruction(
       return EvalCall(*this, instr, ops);
     case HloOpcode::kAllReduce:
       return EvalAllReduce(*this, instr, ops);
+    case HloOpcode::kAllGather:
+      return EvalAllGather(*this, instr, ops);
+    case HloOpcode::kReduceScatter:
+      return EvalReduceScatter(*this, instr, ops);
     case HloOpcode::kReplicaId:
       return EvalReplicaId(*this, instr, ops);
     case HloOpcode::kPartitionId:

@@ -97,6 +97,7 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
     case HloOpcode::kReduce:
     case HloOpcode::kReduceWindow:
     case HloOpcode::kAllReduce:
+    case HloOpcode::kReduceScatter:
     case HloOpcode::kSort:
     case HloOpcode::kScatter:
     case HloOpcode::kFusion:
@@ -356,6 +357,13 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
     case HloOpcode::kAllReduce:
       PLEXA_RETURN_IF_ERROR(need_called(1, "to_apply"));
       return InferAllReduceShape(operands, called[0]);
+    case HloOpcode::kAllGather:
+      return InferAllGatherShape(operands, attrs.replica_groups,
+                                 attrs.dimensions, declared);
+    case HloOpcode::kReduceScatter:
+      PLEXA_RETURN_IF_ERROR(need_called(1, "to_apply"));
+      return InferReduceScatterShape(operands, attrs.replica_groups,
+                                     attrs.dimensions, called[0], declared);
     case HloOpcode::kSort: {
       PLEXA_RETURN_IF_ERROR(need_called(1, "comparator"));
       PLEXA_ASSIGN_OR_RETURN(int64_t dim, need_one_dimension());

@@ -139,6 +139,27 @@ absl::StatusOr<Shape> InferSelectAndScatterShape(
     const Shape& source, const Shape& init_value, const ProgramShape& scatter);
 absl::StatusOr<Shape> InferAllReduceShape(
     absl::Span<const Shape* const> operands, const ProgramShape& to_apply);
+
+// ---- Collectives (infer/collectives.cc) ------------------------------------
+// The size of the replica groups, checked as XLA's verifier does: no empty
+// group, no replica twice, every replica from 0 to the largest named in
+// some group, one size for all. 0 for replica_groups={} (every replica).
+absl::StatusOr<int64_t> CheckReplicaGroups(
+    absl::string_view op, absl::Span<const std::vector<int64_t>> groups);
+// all-gather(x...), dimensions={d}: dimension d times the group size (with
+// replica_groups={}, taken from `declared`).
+absl::StatusOr<Shape> InferAllGatherShape(
+    absl::Span<const Shape* const> operands,
+    absl::Span<const std::vector<int64_t>> replica_groups,
+    absl::Span<const int64_t> dimensions, const Shape* declared);
+// reduce-scatter(x...), dimensions={d}, to_apply: dimension d divided by
+// the group size.
+absl::StatusOr<Shape> InferReduceScatterShape(
+    absl::Span<const Shape* const> operands,
+    absl::Span<const std::vector<int64_t>> replica_groups,
+    absl::Span<const int64_t> dimensions, const ProgramShape& to_apply,
+    const Shape* declared);
+
 absl::StatusOr<Shape> InferSortShape(absl::Span<const Shape* const> operands,
                                      int64_t dimension,
                                      const ProgramShape& comparator);

@@ -117,6 +117,24 @@ constexpr AttrSpec kAllReduce[] = {
     {"use_global_device_ids", AttrId::kUseGlobalDeviceIds, kOptional,
      kUnlessDefault},
     {"to_apply", AttrId::kToApply, kRequired, kAlways}};
+// XLA prints the collective attributes (channel_id, replica_groups,
+// constrain_layout) first, then all-gather's dimensions before
+// use_global_device_ids and reduce-scatter's after it.
+constexpr AttrSpec kAllGather[] = {
+    {"channel_id", AttrId::kChannelId, kOptional, kAlways},
+    {"replica_groups", AttrId::kReplicaGroups, kOptional, kAlways},
+    {"constrain_layout", AttrId::kConstrainLayout, kOptional, kUnlessDefault},
+    {"dimensions", AttrId::kDimensions, kRequired, kAlways},
+    {"use_global_device_ids", AttrId::kUseGlobalDeviceIds, kOptional,
+     kUnlessDefault}};
+constexpr AttrSpec kReduceScatter[] = {
+    {"channel_id", AttrId::kChannelId, kOptional, kAlways},
+    {"replica_groups", AttrId::kReplicaGroups, kOptional, kAlways},
+    {"constrain_layout", AttrId::kConstrainLayout, kOptional, kUnlessDefault},
+    {"use_global_device_ids", AttrId::kUseGlobalDeviceIds, kOptional,
+     kUnlessDefault},
+    {"dimensions", AttrId::kDimensions, kRequired, kAlways},
+    {"to_apply", AttrId::kToApply, kRequired, kAlways}};
 constexpr AttrSpec kInfeed[] = {
     {"infeed_config", AttrId::kInfeedConfig, kOptional, kUnlessDefault}};
 constexpr AttrSpec kOutfeed[] = {
@@ -247,6 +265,10 @@ absl::Span<const AttrSpec> AttributesOf(HloOpcode op) {
       return kCustomCall;
     case HloOpcode::kAllReduce:
       return kAllReduce;
+    case HloOpcode::kAllGather:
+      return kAllGather;
+    case HloOpcode::kReduceScatter:
+      return kReduceScatter;
     case HloOpcode::kInfeed:
       return kInfeed;
     case HloOpcode::kOutfeed:

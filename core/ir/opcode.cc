@@ -122,6 +122,17 @@ bool IsElementwise(HloOpcode op) {
   }
 }
 
+bool IsCollective(HloOpcode op) {
+  switch (op) {
+    case HloOpcode::kAllGather:
+    case HloOpcode::kAllReduce:
+    case HloOpcode::kReduceScatter:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool IsFloatingPointOnlyUnary(HloOpcode op) {
   switch (op) {
     case HloOpcode::kCbrt:

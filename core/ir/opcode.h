@@ -20,6 +20,7 @@ inline constexpr int kVariadic = -1;
   X(kAcosh, "acosh", 1)                                     \
   X(kAdd, "add", 2)                                         \
   X(kAfterAll, "after-all", kVariadic)                      \
+  X(kAllGather, "all-gather", kVariadic)                    \
   X(kAllReduce, "all-reduce", kVariadic)                    \
   X(kAnd, "and", 2)                                         \
   X(kAsin, "asin", 1)                                       \
@@ -86,6 +87,7 @@ inline constexpr int kVariadic = -1;
   X(kReal, "real", 1)                                       \
   X(kReduce, "reduce", kVariadic)                           \
   X(kReducePrecision, "reduce-precision", 1)                \
+  X(kReduceScatter, "reduce-scatter", kVariadic)            \
   X(kReduceWindow, "reduce-window", kVariadic)              \
   X(kRemainder, "remainder", 2)                             \
   X(kReplicaId, "replica-id", 0)                            \
@@ -142,6 +144,9 @@ bool IsElementwiseBinary(HloOpcode opcode);  // add ... xor, atan2, complex
 bool IsElementwise(HloOpcode opcode);        // the above plus clamp, select,
                                        // compare, convert, bitcast-convert,
                                        // reduce-precision, map
+// Operations that meet other replicas at run time (all-reduce,
+// all-gather, ...): side effects, never folded, never fused.
+bool IsCollective(HloOpcode opcode);
 // Ops that are their own inverse-free arithmetic on floats only (cbrt, ...).
 bool IsFloatingPointOnlyUnary(HloOpcode opcode);
 

@@ -134,6 +134,11 @@ Shape Assigner::ResultShape(const Instruction& inst) {
         return WithLayoutsOf(inst.shape(), Original(inst));
       }
       break;
+    case HloOpcode::kAllGather:
+    case HloOpcode::kReduceScatter:
+      // Backends move rows of row-major buffers between replicas: the
+      // default layout, whatever a backend prefers or the text constrains.
+      return Defaulted(inst.shape());
     default:
       break;
   }
@@ -184,7 +189,10 @@ std::optional<Shape> Assigner::RequiredOperand(const Instruction& inst,
     }
     case HloOpcode::kWhile:
     case HloOpcode::kCall:
-      // Callee parameters have default layouts.
+    case HloOpcode::kAllGather:
+    case HloOpcode::kReduceScatter:
+      // Callee parameters have default layouts; so have the operands of
+      // collectives that move rows.
       return Defaulted(op.shape());
     case HloOpcode::kConditional:
       if (i > 0) return Defaulted(op.shape());

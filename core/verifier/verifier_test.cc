@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "core/infer/infer_test_util.h"
 #include "core/ir/computation.h"
 #include "core/ir/instruction.h"
@@ -450,6 +451,51 @@ ENTRY main {
 }
 )"),
                  "entry_computation_layout", "f32[3]", "f32[2]");
+}
+
+// Collectives: the replica groups and dimensions XLA's verifier checks,
+// reported with the computation and instruction.
+TEST(VerifierTextTest, AllGatherAndReduceScatter) {
+  constexpr absl::string_view kAdd = R"(
+HloModule m
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+)";
+  auto entry = [&](absl::string_view root) {
+    return absl::StrCat(kAdd, "ENTRY main {\n  p = f32[4,2] parameter(0)\n",
+                        "  ROOT r = ", root, "\n}\n");
+  };
+  EXPECT_TRUE(VerifyText(entry("f32[4,4] all-gather(p), "
+                               "replica_groups=[2,2]<=[4], dimensions={1}"))
+                  .ok());
+  EXPECT_TRUE(VerifyText(entry("f32[2,2] reduce-scatter(p), "
+                               "replica_groups={{0,1}}, dimensions={0}, "
+                               "to_apply=add"))
+                  .ok());
+  EXPECT_INVALID(VerifyText(entry("f32[8,2] all-gather(p), "
+                                  "replica_groups={{0,1},{2}}, "
+                                  "dimensions={0}")),
+                 "computation 'main', instruction 'r' (all-gather)",
+                 "one size");
+  EXPECT_INVALID(VerifyText(entry("f32[8,2] all-gather(p), "
+                                  "replica_groups={{0,1},{1,2}}, "
+                                  "dimensions={0}")),
+                 "instruction 'r'", "replica 1", "more than once");
+  EXPECT_INVALID(VerifyText(entry("f32[8,2] all-gather(p), "
+                                  "replica_groups={{0,1}}, dimensions={2}")),
+                 "instruction 'r'", "dimension 2 is out of range", "f32[4,2]");
+  EXPECT_INVALID(VerifyText(entry("f32[12,2] all-gather(p), "
+                                  "replica_groups={{0,1}}, dimensions={0}")),
+                 "instruction 'r'", "f32[12,2]", "f32[8,2]");
+  EXPECT_INVALID(VerifyText(entry("f32[1,2] reduce-scatter(p), "
+                                  "replica_groups={{0,1,2}}, dimensions={0}, "
+                                  "to_apply=add")),
+                 "instruction 'r' (reduce-scatter)", "not divisible",
+                 "group size 3");
 }
 
 }  // namespace

@@ -6,8 +6,10 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/base/status_macros.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
+#include "plugins/common/all_gather_thunk.h"
 #include "plugins/common/all_reduce_thunk.h"
 #include "plugins/common/buffer_assignment.h"
 #include "plugins/common/control_flow_thunks.h"
@@ -309,6 +311,9 @@ absl::Status ThunkEmitter::EmitInstruction(CompiledComputation& cc,
     }
     case HloOpcode::kAllReduce:
       return EmitAllReduce(cc, h);
+    case HloOpcode::kAllGather:
+    case HloOpcode::kReduceScatter:
+      return EmitAllGatherOrReduceScatter(cc, h);
     case HloOpcode::kInfeed:
     case HloOpcode::kOutfeed:
       // Through the evaluator, which talks to the execution's HostFeeds
@@ -354,10 +359,77 @@ absl::Status ThunkEmitter::EmitConstant(CompiledComputation& cc,
   return absl::OkStatus();
 }
 
-absl::Status ThunkEmitter::EmitAllReduce(CompiledComputation& cc,
-                                         const Instruction& h) {
+namespace {
+
+// The leaves of `shape` (an array or a tuple of arrays), in order.
+std::vector<Shape> Leaves(const Shape& shape) {
+  std::vector<Shape> out;
+  FlattenLeafShapes(shape, &out);
+  return out;
+}
+
+// The reducer of an all-reduce or reduce-scatter when the toolkit's
+// thunks apply it to every leaf: add, multiply, maximum, minimum, and, or
+// (reducer.h) on dense f32, f64, integers and pred (and/or not on floats).
+std::optional<HloOpcode> NativeReducer(const Instruction& h,
+                                       const std::vector<Shape>& leaves) {
+  const std::optional<MatchedReducer> reducer = MatchReducer(*h.to_apply());
+  if (!reducer.has_value()) return std::nullopt;
+  const HloOpcode r = reducer->opcode;
+  for (const Shape& s : leaves) {
+    const PrimitiveType et = s.element_type();
+    const bool type_ok = et == PrimitiveType::F32 || et == PrimitiveType::F64 ||
+                         primitive_util::IsIntegralType(et) ||
+                         et == PrimitiveType::PRED;
+    const bool bitwise_on_float =
+        (r == HloOpcode::kAnd || r == HloOpcode::kOr) &&
+        primitive_util::IsFloatingPointType(et);
+    if (!type_ok || bitwise_on_float || !ShapeUtil::IsDenseArray(s)) {
+      return std::nullopt;
+    }
+  }
+  return r;
+}
+
+absl::Status UnsupportedReducer(const Instruction& h) {
+  return absl::UnimplementedError(absl::StrCat(
+      h.name(), ": ", HloOpcodeString(h.opcode()),
+      " across replicas supports the reducers add, multiply, maximum, "
+      "minimum, and, or on f32, f64, integers and pred; this one applies ",
+      h.to_apply()->name()));
+}
+
+// all-gather and reduce-scatter move rows of row-major buffers (layout
+// assignment gives their operands and results the default layout).
+absl::Status CheckRowMajor(const Instruction& h,
+                           const std::vector<Shape>& leaves) {
+  for (const Shape& s : leaves) {
+    if (s.has_layout() && (!LayoutUtil::IsMonotonicWithDim0Major(s.layout()) ||
+                           !ShapeUtil::IsDenseArray(s))) {
+      return absl::InternalError(
+          absl::StrCat(h.name(), ": ", HloOpcodeString(h.opcode()),
+                       " needs the default layout; got ", s.ToString(),
+                       " (layout assignment did not run?)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+// A reducing collective whose reducer the thunks do not apply: on one
+// replica (the identity, or its one piece) the evaluator runs it; across
+// replicas it is refused.
+absl::Status ThunkEmitter::EmitOnOneReplica(CompiledComputation& cc,
+                                            const Instruction& h) {
+  if (num_replicas_ != 1) return UnsupportedReducer(h);
+  EmitReference(cc, h);
+  return absl::OkStatus();
+}
+
+absl::Status ThunkEmitter::CheckReplicaGroupsRun(const Instruction& h) const {
   // Every replica a group names must run (the evaluator's rule): with
-  // fewer replicas the all-reduce would silently reduce over a subset.
+  // fewer replicas a collective would silently act on a subset.
   for (const std::vector<int64_t>& group : h.attrs().replica_groups) {
     for (int64_t r : group) {
       if (r < 0 || r >= num_replicas_) {
@@ -367,37 +439,60 @@ absl::Status ThunkEmitter::EmitAllReduce(CompiledComputation& cc,
       }
     }
   }
-  const std::optional<MatchedReducer> reducer = MatchReducer(*h.to_apply());
-  const bool matched = reducer.has_value();
-  const HloOpcode r = matched ? reducer->opcode : HloOpcode::kAdd;
-  std::vector<Shape> shapes;
-  FlattenLeafShapes(h.shape(), &shapes);
-  bool types_ok = true;
-  for (const Shape& s : shapes) {
-    const PrimitiveType et = s.element_type();
-    types_ok &= et == PrimitiveType::F32 || et == PrimitiveType::F64 ||
-                primitive_util::IsIntegralType(et) || et == PrimitiveType::PRED;
-    types_ok &= ShapeUtil::IsDenseArray(s);
+  return absl::OkStatus();
+}
+
+absl::Status ThunkEmitter::EmitAllReduce(CompiledComputation& cc,
+                                         const Instruction& h) {
+  PLEXA_RETURN_IF_ERROR(CheckReplicaGroupsRun(h));
+  std::vector<Shape> shapes = Leaves(h.shape());
+  const std::optional<HloOpcode> r = NativeReducer(h, shapes);
+  if (!r.has_value()) return EmitOnOneReplica(cc, h);
+  AddRuntimeThunk(
+      cc, h,
+      std::make_unique<AllReduceThunk>(h.name(), *r, std::move(shapes),
+                                       h.attrs().replica_groups));
+  return absl::OkStatus();
+}
+
+absl::Status ThunkEmitter::EmitAllGatherOrReduceScatter(CompiledComputation& cc,
+                                                        const Instruction& h) {
+  PLEXA_RETURN_IF_ERROR(CheckReplicaGroupsRun(h));
+  std::vector<Shape> operands;
+  for (const Instruction* op : h.operands()) {
+    for (Shape& s : Leaves(op->shape())) operands.push_back(std::move(s));
   }
-  if ((r == HloOpcode::kAnd || r == HloOpcode::kOr)) {
-    for (const Shape& s : shapes) {
-      types_ok &= !primitive_util::IsFloatingPointType(s.element_type());
+  const std::vector<Shape> results = Leaves(h.shape());
+  PLEXA_RETURN_IF_ERROR(CheckRowMajor(h, operands));
+  PLEXA_RETURN_IF_ERROR(CheckRowMajor(h, results));
+  const bool gather = h.opcode() == HloOpcode::kAllGather;
+  const int64_t d = h.attrs().dimensions.at(0);
+  // With replica_groups={} the group is every replica: the result shape
+  // (written, not inferred) must fit that many.
+  const int64_t n =
+      h.attrs().replica_groups.empty()
+          ? num_replicas_
+          : static_cast<int64_t>(h.attrs().replica_groups[0].size());
+  for (size_t i = 0; i < operands.size() && i < results.size(); ++i) {
+    const int64_t in = operands[i].dimensions(d);
+    const int64_t out = results[i].dimensions(d);
+    if (gather ? out != in * n : out * n != in) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(h.name(), ": ", HloOpcodeString(h.opcode()), " of ",
+                       operands[i].ToString(), " over groups of ", n,
+                       " replica(s) cannot give ", results[i].ToString()));
     }
   }
-  if (!matched || !types_ok) {
-    if (num_replicas_ == 1) {
-      EmitReference(cc, h);  // one replica: the identity
-      return absl::OkStatus();
-    }
-    return absl::UnimplementedError(
-        absl::StrCat(h.name(),
-                     ": all-reduce across replicas supports the reducers "
-                     "add, multiply, maximum, minimum, and, or on f32, f64, "
-                     "integers and pred; this one applies ",
-                     h.to_apply()->name()));
+  std::unique_ptr<Thunk> t;
+  if (gather) {
+    t = std::make_unique<AllGatherThunk>(h.name(), std::move(operands), d,
+                                         h.attrs().replica_groups);
+  } else {
+    const std::optional<HloOpcode> r = NativeReducer(h, operands);
+    if (!r.has_value()) return EmitOnOneReplica(cc, h);
+    t = std::make_unique<ReduceScatterThunk>(h.name(), *r, std::move(operands),
+                                             d, h.attrs().replica_groups);
   }
-  auto t = std::make_unique<AllReduceThunk>(h.name(), r, std::move(shapes),
-                                            h.attrs().replica_groups);
   AddRuntimeThunk(cc, h, std::move(t));
   return absl::OkStatus();
 }

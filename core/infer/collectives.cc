@@ -1,0 +1,171 @@
+// Shape inference of the collectives that change shapes: all-gather and
+// reduce-scatter (XLA's ShapeInference::InferAllGatherShape /
+// InferReduceScatterShape), with the replica-group checks of XLA's verifier
+// (hlo_verifier.cc, CheckReplicaGroups).
+//
+// The group size is what the shapes depend on. With explicit groups it is
+// their (uniform) size; with replica_groups={} every replica is in the one
+// group and the size is the replica count, which a module does not carry:
+// the written result shape then tells it, and the run checks it.
+#include <vector>
+
+#include "core/infer/infer_util.h"
+#include "core/infer/shape_inference.h"
+
+namespace plexa::shape_inference {
+
+using internal::ExpectArray;
+using internal::Invalid;
+using internal::NoLayout;
+using internal::Str;
+
+absl::StatusOr<int64_t> CheckReplicaGroups(
+    absl::string_view op, absl::Span<const std::vector<int64_t>> groups) {
+  if (groups.empty()) return 0;
+  std::vector<bool> seen;
+  for (const std::vector<int64_t>& g : groups) {
+    if (g.empty()) return Invalid(op, ": a replica group is empty.");
+    if (g.size() != groups[0].size()) {
+      return Invalid(op, ": replica groups must have one size; got a group of ",
+                     groups[0].size(), " and one of ", g.size(), " (", Str(g),
+                     ").");
+    }
+    for (int64_t r : g) {
+      if (r < 0) return Invalid(op, ": negative replica id ", r, ".");
+      if (r >= static_cast<int64_t>(seen.size())) seen.resize(r + 1, false);
+      if (seen[r]) {
+        return Invalid(op, ": replica ", r,
+                       " is named more than once in replica_groups.");
+      }
+      seen[r] = true;
+    }
+  }
+  for (size_t r = 0; r < seen.size(); ++r) {
+    if (!seen[r]) {
+      return Invalid(op, ": replica ", r,
+                     " is not named in replica_groups (every replica from 0 "
+                     "to the largest named must be in one group).");
+    }
+  }
+  return static_cast<int64_t>(groups[0].size());
+}
+
+namespace {
+
+// The one entry of dimensions=, in range for every operand.
+absl::StatusOr<int64_t> CollectiveDimension(
+    absl::string_view op, absl::Span<const Shape* const> operands,
+    absl::Span<const int64_t> dimensions) {
+  if (operands.empty()) {
+    return Invalid(op, " expects at least one operand.");
+  }
+  if (dimensions.size() != 1) {
+    return Invalid(op, " expects exactly one entry in dimensions; got ",
+                   Str(dimensions), ".");
+  }
+  const int64_t d = dimensions[0];
+  for (const Shape* s : operands) {
+    PLEXA_RETURN_IF_ERROR(ExpectArray(*s, absl::StrCat("operand of ", op)));
+    if (d < 0 || d >= s->rank()) {
+      return Invalid(op, ": dimension ", d, " is out of range for operand ",
+                     Str(*s), " of rank ", s->rank(), ".");
+    }
+  }
+  return d;
+}
+
+// The declared leaf for operand i (array result: the result itself).
+const Shape* DeclaredLeaf(const Shape* declared, size_t i, size_t n) {
+  if (declared == nullptr) return nullptr;
+  if (n == 1 && declared->IsArray()) return declared;
+  if (declared->IsTuple() &&
+      static_cast<size_t>(declared->tuple_shapes_size()) == n) {
+    return &declared->tuple_shapes(i);
+  }
+  return nullptr;
+}
+
+// Each operand with dimension d resized by `resize`; one operand: an
+// array, several: a tuple.
+template <typename F>
+absl::StatusOr<Shape> ResizeEach(absl::Span<const Shape* const> operands,
+                                 int64_t d, F resize) {
+  std::vector<Shape> parts;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    Shape s = NoLayout(*operands[i]);
+    PLEXA_ASSIGN_OR_RETURN(int64_t size, resize(i, s.dimensions(d)));
+    s.set_dimensions(d, size);
+    parts.push_back(std::move(s));
+  }
+  if (parts.size() == 1) return std::move(parts[0]);
+  return Shape(std::move(parts));
+}
+
+absl::Status NeedDeclared(absl::string_view op, const Shape* leaf) {
+  if (leaf != nullptr && leaf->IsArray()) return absl::OkStatus();
+  return Invalid(op,
+                 " with replica_groups={} (every replica) needs its result "
+                 "shape written: the group size is the replica count.");
+}
+
+}  // namespace
+
+absl::StatusOr<Shape> InferAllGatherShape(
+    absl::Span<const Shape* const> operands,
+    absl::Span<const std::vector<int64_t>> replica_groups,
+    absl::Span<const int64_t> dimensions, const Shape* declared) {
+  constexpr absl::string_view op = "all-gather";
+  PLEXA_ASSIGN_OR_RETURN(int64_t d,
+                         CollectiveDimension(op, operands, dimensions));
+  PLEXA_ASSIGN_OR_RETURN(int64_t group, CheckReplicaGroups(op, replica_groups));
+  // The result's dimension d is the operand's times the group size.
+  return ResizeEach(
+      operands, d, [&](size_t i, int64_t size) -> absl::StatusOr<int64_t> {
+        if (group > 0) return size * group;
+        const Shape* leaf = DeclaredLeaf(declared, i, operands.size());
+        PLEXA_RETURN_IF_ERROR(NeedDeclared(op, leaf));
+        const int64_t want = leaf->rank() > d ? leaf->dimensions(d) : -1;
+        if (want < 0 || (size == 0 ? want != 0 : want % size != 0)) {
+          return Invalid(op, ": result ", Str(*leaf), " dimension ", d,
+                         " is not a multiple of operand ", Str(*operands[i]),
+                         "'s.");
+        }
+        return want;
+      });
+}
+
+absl::StatusOr<Shape> InferReduceScatterShape(
+    absl::Span<const Shape* const> operands,
+    absl::Span<const std::vector<int64_t>> replica_groups,
+    absl::Span<const int64_t> dimensions, const ProgramShape& to_apply,
+    const Shape* declared) {
+  constexpr absl::string_view op = "reduce-scatter";
+  PLEXA_ASSIGN_OR_RETURN(int64_t d,
+                         CollectiveDimension(op, operands, dimensions));
+  PLEXA_RETURN_IF_ERROR(internal::VerifyBinaryReducer(op, operands, to_apply));
+  PLEXA_ASSIGN_OR_RETURN(int64_t group, CheckReplicaGroups(op, replica_groups));
+  // The result's dimension d is the operand's divided by the group size.
+  return ResizeEach(
+      operands, d, [&](size_t i, int64_t size) -> absl::StatusOr<int64_t> {
+        int64_t shards = group;
+        if (shards == 0) {
+          const Shape* leaf = DeclaredLeaf(declared, i, operands.size());
+          PLEXA_RETURN_IF_ERROR(NeedDeclared(op, leaf));
+          const int64_t got = leaf->rank() > d ? leaf->dimensions(d) : -1;
+          if (got <= 0 || size % got != 0) {
+            return Invalid(op, ": result ", Str(*leaf), " dimension ", d,
+                           " does not divide operand ", Str(*operands[i]),
+                           "'s.");
+          }
+          return got;
+        }
+        if (size % shards != 0) {
+          return Invalid(op, ": operand ", Str(*operands[i]), " dimension ", d,
+                         " (", size, ") is not divisible by the group size ",
+                         shards, ".");
+        }
+        return size / shards;
+      });
+}
+
+}  // namespace plexa::shape_inference
