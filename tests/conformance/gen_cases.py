@@ -3737,6 +3737,140 @@ def gen_collective():
 
 
 # ----------------------------------------------------------------------------
+# collective: all-gather and reduce-scatter (replica groups as XLA writes
+# them, the iota form included); expected values by numpy per replica
+# ----------------------------------------------------------------------------
+
+def iota_groups(num_groups, size, dims, perm=None):
+    """XLA's iota replica groups [num_groups,size]<=[dims]T(perm):
+    np.arange(prod(dims)).reshape(dims).transpose(perm), read row-major and
+    cut into groups."""
+    a = np.arange(int(np.prod(dims))).reshape(dims)
+    if perm is not None:
+        a = a.transpose(perm)
+    return a.reshape(num_groups, size).tolist()
+
+
+def group_of(groups, replicas, r):
+    if not groups:
+        return list(range(replicas))
+    return [g for g in groups if r in g][0]
+
+
+def gen_collective_gather_scatter():
+    g = 'collective'
+
+    def groups_text(groups):
+        return '{%s}' % ','.join('{%s}' % ','.join(str(x) for x in grp)
+                                 for grp in groups)
+
+    def gather_case(name, t, per_replica, dim, groups, groups_str=None,
+                    notes=()):
+        n = len(group_of(groups, len(per_replica), 0))
+        x = per_replica[0].a
+        out_dims = list(x.shape)
+        out_dims[dim] *= n
+        e = Comp('main', entry=True)
+        p = e.param(S(t, *x.shape))
+        e.root(S(t, *out_dims), 'all-gather(%s), channel_id=1, '
+               'replica_groups=%s, dimensions={%d}'
+               % (p, groups_str or groups_text(groups), dim), 'r')
+        expects = []
+        for r in range(len(per_replica)):
+            members = group_of(groups, len(per_replica), r)
+            expects.append(V(t, np.concatenate(
+                [per_replica[m].a for m in members], axis=dim)))
+        add_case(g, name, 'numpy', module(name, e), [], None,
+                 replica_inputs=[[v] for v in per_replica],
+                 replica_expects=expects, notes=notes)
+
+    def scatter_case(name, t, opn, per_replica, dim, groups,
+                     groups_str=None, notes=()):
+        c = scalar_comp('%s_%s' % (opn, t), opn, t)
+        fn = {'add': np.add, 'maximum': np.maximum, 'minimum': np.minimum,
+              'multiply': np.multiply}[opn]
+        n = len(group_of(groups, len(per_replica), 0))
+        x = per_replica[0].a
+        out_dims = list(x.shape)
+        out_dims[dim] //= n
+        e = Comp('main', entry=True)
+        p = e.param(S(t, *x.shape))
+        e.root(S(t, *out_dims), 'reduce-scatter(%s), channel_id=1, '
+               'replica_groups=%s, dimensions={%d}, to_apply=%%%s'
+               % (p, groups_str or groups_text(groups), dim, c.name), 'r')
+        expects = []
+        for r in range(len(per_replica)):
+            members = group_of(groups, len(per_replica), r)
+            total = per_replica[members[0]].a
+            for m in members[1:]:
+                total = fn(total, per_replica[m].a)
+            piece = np.split(total, n, axis=dim)[members.index(r)]
+            expects.append(V(t, piece))
+        add_case(g, name, 'numpy', module(name, e, c), [], None,
+                 replica_inputs=[[v] for v in per_replica],
+                 replica_expects=expects, notes=notes)
+
+    rng = np.random.RandomState(1401)
+
+    def ints(t, dims, replicas, lo=-20, hi=20):
+        return [V(t, rng.randint(lo, hi, size=dims)) for _ in range(replicas)]
+
+    # all-gather
+    gather_case('all_gather_dim0', 'f32',
+                [V('f32', [1.5, -2]), V('f32', [3, 4.25])], 0, [[0, 1]])
+    gather_case('all_gather_dim1_all_replicas', 's32',
+                ints('s32', [2, 3], 2), 1, [],
+                notes=['replica_groups={}: every replica, in replica order'])
+    gather_case('all_gather_reversed_group', 'f32',
+                ints('f32', [2, 2], 2), 0, [[1, 0]],
+                notes=['the group order, not the replica order, is the '
+                       'concatenation order'])
+    gather_case('all_gather_iota_groups', 's32', ints('s32', [1, 3], 4), 0,
+                iota_groups(2, 2, [4]), groups_str='[2,2]<=[4]',
+                notes=['[2,2]<=[4] is {{0,1},{2,3}}'])
+    gather_case('all_gather_iota_transposed', 'f32',
+                ints('f32', [2, 1, 2], 4), 1,
+                iota_groups(2, 2, [2, 2], [1, 0]),
+                groups_str='[2,2]<=[2,2]T(1,0)',
+                notes=['[2,2]<=[2,2]T(1,0) is {{0,2},{1,3}}; gathered on '
+                       'the middle dimension'])
+    gather_case('all_gather_u8_four_replicas', 'u8',
+                ints('u8', [3], 4, 0, 255), 0, [[0, 1, 2, 3]])
+    # variadic all-gather: a tuple of the gathered operands
+    e = Comp('main', entry=True)
+    p0 = e.param(S('f32', 2))
+    p1 = e.param(S('s32', 1, 2))
+    e.root('(f32[4], s32[2,2])', 'all-gather(%s, %s), replica_groups={{0,1}}, '
+           'dimensions={0}' % (p0, p1), 'r')
+    a = [V('f32', [1, 2]), V('f32', [3, 4])]
+    b = [V('s32', [[5, 6]]), V('s32', [[7, 8]])]
+    add_case(g, 'all_gather_two_operands', 'numpy',
+             module('all_gather_two_operands', e), [], None,
+             replica_inputs=[[a[0], b[0]], [a[1], b[1]]],
+             replica_expects=[Tup(V('f32', np.concatenate([a[0].a, a[1].a])),
+                                  V('s32', np.concatenate([b[0].a, b[1].a])))]
+             * 2,
+             notes=['variadic all-gather: a tuple of the gathered operands'])
+
+    # reduce-scatter
+    scatter_case('reduce_scatter_add', 'f32', 'add',
+                 [V('f32', [1, 2, 3, 4]), V('f32', [10, 20, 30, 40])], 0,
+                 [[0, 1]])
+    scatter_case('reduce_scatter_max_dim1', 's32', 'maximum',
+                 ints('s32', [2, 4], 2), 1, [],
+                 notes=['replica_groups={}: every replica'])
+    scatter_case('reduce_scatter_reversed_group', 'f32', 'add',
+                 ints('f32', [4, 2], 2), 0, [[1, 0]],
+                 notes=['replica 1 is first in its group: it keeps piece 0'])
+    scatter_case('reduce_scatter_iota_groups', 's32', 'add',
+                 ints('s32', [2, 2], 4), 1, iota_groups(2, 2, [4]),
+                 groups_str='[2,2]<=[4]')
+    scatter_case('reduce_scatter_min_four_replicas', 'f64', 'minimum',
+                 [V('f64', rng.uniform(-1, 1, size=[8])) for _ in range(4)],
+                 0, [[0, 1, 2, 3]])
+
+
+# ----------------------------------------------------------------------------
 # rng: no deterministic values, so the cases check ranges and moments;
 # rng-bit-generator: exact bits (gen_rng_bit_generator.py)
 # ----------------------------------------------------------------------------
@@ -4042,6 +4176,7 @@ def main():
     gen_linalg()
     gen_complex()
     gen_collective()
+    gen_collective_gather_scatter()
     gen_rng()
     gen_layout()
     gen_feeds()
