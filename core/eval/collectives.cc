@@ -1,4 +1,5 @@
-// all-reduce, all-gather, reduce-scatter, replica-id and partition-id.
+// all-reduce, all-gather, reduce-scatter, all-to-all, collective-permute,
+// replica-id and partition-id.
 //
 // RunReplicated runs each replica on its own thread. A collective
 // instruction's k-th execution on every replica of a group meets at a
@@ -10,7 +11,15 @@
 //   all-gather      the contributions concatenated along dimensions={d};
 //   reduce-scatter  the all-reduce's result, cut along d into group-size
 //                   pieces: the member at position i of the group keeps
-//                   piece i.
+//                   piece i;
+//   all-to-all      with dimensions={d}: the operand cut along d into
+//                   group-size pieces, piece i sent to the i-th member,
+//                   the received pieces concatenated along d in group
+//                   order; without: operand i to the i-th member, result
+//                   j from the j-th (a tuple);
+//   collective-permute  every replica meets; a replica named as target
+//                   in source_target_pairs takes its source's operand,
+//                   any other gets zeros.
 // A replica that finishes or fails without joining releases the others
 // with an Aborted error instead of a hang. Replicas only: one partition.
 #include <algorithm>
@@ -309,6 +318,85 @@ absl::StatusOr<Literal> EvalReduceScatter(Interpreter& interp,
     results.push_back(std::move(out));
   }
   return Result(instr, std::move(results), tuple_operand);
+}
+
+absl::StatusOr<Literal> EvalAllToAll(Interpreter& interp,
+                                     const Instruction& instr, Operands ops) {
+  PLEXA_ASSIGN_OR_RETURN(Contribution c, Contribute(interp, instr, ops));
+  const std::vector<int64_t>& group = c.group;
+  const int64_t n = static_cast<int64_t>(group.size());
+  const int64_t me =
+      std::find(group.begin(), group.end(), interp.replica_id()) -
+      group.begin();
+  const bool split = !instr.attrs().dimensions.empty();
+  if (split ? c.values.size() != 1
+            : static_cast<int64_t>(c.values.size()) != n) {
+    return Invalid(
+        instr, absl::StrCat(c.values.size(), " operand(s) for a group of ", n));
+  }
+  const int64_t d = CollectiveDim(instr);
+  if (split && (d >= c.values[0].shape().rank() ||
+                c.values[0].shape().dimensions(d) % n != 0)) {
+    return Invalid(instr, absl::StrCat("dimension ", d, " of ",
+                                       c.values[0].shape().ToString(),
+                                       " does not split ", n, " ways"));
+  }
+  PLEXA_ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> all,
+                         Meet(interp, instr, group, std::move(c.values)));
+  if (!split) {
+    // Result j is member j's operand `me`.
+    std::vector<Literal> results;
+    for (int64_t j = 0; j < n; ++j) {
+      if (!ShapeUtil::SameDimensions(all[j][me].shape(),
+                                     ResultLeaf(instr, j))) {
+        return Invalid(
+            instr,
+            absl::StrCat("member ", j, " sends ", all[j][me].shape().ToString(),
+                         " for ", ResultLeaf(instr, j).ToString()));
+      }
+      results.push_back(std::move(all[j][me]));
+    }
+    return Literal::MakeTuple(std::move(results));
+  }
+  // Row o of every member's operand holds n pieces along d; piece `me` of
+  // member k's row o becomes piece k of this replica's row o.
+  const Shape& s = all[0][0].shape();
+  Literal out = MakeLiteral(StripLayout(s));
+  const auto [rows, row_bytes] = RowsAndRowBytes(s, d);
+  const int64_t piece = row_bytes / n;
+  for (int64_t o = 0; o < rows; ++o) {
+    for (int64_t k = 0; k < n; ++k) {
+      std::memcpy(out.mutable_data().data() + o * row_bytes + k * piece,
+                  all[k][0].data().data() + o * row_bytes + me * piece, piece);
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<Literal> EvalCollectivePermute(Interpreter& interp,
+                                              const Instruction& instr,
+                                              Operands ops) {
+  // Every replica meets (the pairs may connect any two); each takes the
+  // operand of the replica paired with it as source, or zeros.
+  const int64_t replicas = interp.replica_count();
+  const int64_t me = interp.replica_id();
+  std::optional<int64_t> source;
+  for (const auto& [s, t] : instr.attrs().source_target_pairs) {
+    if (s < 0 || s >= replicas || t < 0 || t >= replicas) {
+      return Invalid(instr,
+                     absl::StrCat("source_target_pairs mention {", s, ",", t,
+                                  "} but ", replicas, " replica(s) run"));
+    }
+    if (t == me) source = s;
+  }
+  std::vector<int64_t> everyone(replicas);
+  for (int64_t r = 0; r < replicas; ++r) everyone[r] = r;
+  std::vector<Literal> mine;
+  mine.push_back(Literal(*ops[0]));
+  PLEXA_ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> all,
+                         Meet(interp, instr, everyone, std::move(mine)));
+  if (!source.has_value()) return MakeLiteral(StripLayout(instr.shape()));
+  return std::move(all[*source][0]);
 }
 
 absl::StatusOr<Literal> EvalReplicaId(Interpreter& interp,

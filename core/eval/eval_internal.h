@@ -586,6 +586,8 @@ PLEXA_EVAL_HANDLER(EvalCall);
 PLEXA_EVAL_HANDLER(EvalAllReduce);
 PLEXA_EVAL_HANDLER(EvalAllGather);
 PLEXA_EVAL_HANDLER(EvalReduceScatter);
+PLEXA_EVAL_HANDLER(EvalCollectivePermute);
+PLEXA_EVAL_HANDLER(EvalAllToAll);
 PLEXA_EVAL_HANDLER(EvalReplicaId);
 PLEXA_EVAL_HANDLER(EvalPartitionId);
 // feeds.cc

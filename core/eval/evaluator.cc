@@ -234,6 +234,10 @@ absl::StatusOr<Literal> Interpreter::EvaluateInstruction(
       return EvalAllGather(*this, instr, ops);
     case HloOpcode::kReduceScatter:
       return EvalReduceScatter(*this, instr, ops);
+    case HloOpcode::kCollectivePermute:
+      return EvalCollectivePermute(*this, instr, ops);
+    case HloOpcode::kAllToAll:
+      return EvalAllToAll(*this, instr, ops);
     case HloOpcode::kReplicaId:
       return EvalReplicaId(*this, instr, ops);
     case HloOpcode::kPartitionId:

@@ -1,7 +1,8 @@
-// Shape inference of the collectives that change shapes: all-gather and
-// reduce-scatter (XLA's ShapeInference::InferAllGatherShape /
-// InferReduceScatterShape), with the replica-group checks of XLA's verifier
-// (hlo_verifier.cc, CheckReplicaGroups).
+// Shape inference of all-gather, reduce-scatter, all-to-all and
+// collective-permute (XLA's ShapeInference::InferAllGatherShape /
+// InferReduceScatterShape / InferAllToAllShape / InferAllToAllTupleShape /
+// InferCollectivePermuteShape), with the replica-group and source-target
+// checks of XLA's verifier (hlo_verifier.cc).
 //
 // The group size is what the shapes depend on. With explicit groups it is
 // their (uniform) size; with replica_groups={} every replica is in the one
@@ -166,6 +167,76 @@ absl::StatusOr<Shape> InferReduceScatterShape(
         }
         return size / shards;
       });
+}
+
+absl::StatusOr<Shape> InferAllToAllShape(
+    absl::Span<const Shape* const> operands,
+    absl::Span<const std::vector<int64_t>> replica_groups,
+    absl::Span<const int64_t> dimensions) {
+  constexpr absl::string_view op = "all-to-all";
+  PLEXA_ASSIGN_OR_RETURN(int64_t group, CheckReplicaGroups(op, replica_groups));
+  if (dimensions.empty()) {
+    // The tuple form: operand i goes to the i-th member, result j comes
+    // from the j-th; one operand per member.
+    if (operands.empty()) return Invalid(op, " expects at least one operand.");
+    if (group > 0 && static_cast<int64_t>(operands.size()) != group) {
+      return Invalid(op,
+                     " without dimensions= takes one operand per member "
+                     "of the group (",
+                     group, "); got ", operands.size(), ": ", Str(operands),
+                     ".");
+    }
+    std::vector<Shape> parts;
+    for (const Shape* s : operands) {
+      PLEXA_RETURN_IF_ERROR(ExpectArray(*s, "operand of all-to-all"));
+      parts.push_back(NoLayout(*s));
+    }
+    return Shape(std::move(parts));
+  }
+  // The array form: split along d into group-size pieces, piece i to the
+  // i-th member, the received pieces concatenated along d.
+  if (operands.size() != 1) {
+    return Invalid(op, " with dimensions= takes one operand; got ",
+                   operands.size(), ": ", Str(operands), ".");
+  }
+  PLEXA_ASSIGN_OR_RETURN(int64_t d,
+                         CollectiveDimension(op, operands, dimensions));
+  const Shape& s = *operands[0];
+  if (group > 0 && s.dimensions(d) % group != 0) {
+    return Invalid(op, ": operand ", Str(s), " dimension ", d, " (",
+                   s.dimensions(d), ") is not divisible by the group size ",
+                   group, ".");
+  }
+  return NoLayout(s);
+}
+
+absl::StatusOr<Shape> InferCollectivePermuteShape(
+    const Shape& operand,
+    absl::Span<const std::pair<int64_t, int64_t>> source_target_pairs) {
+  constexpr absl::string_view op = "collective-permute";
+  PLEXA_RETURN_IF_ERROR(ExpectArray(operand, "operand of collective-permute"));
+  // XLA's verifier: each replica sends at most once and receives at most
+  // once (CheckDuplicatedSourceOrTarget).
+  std::vector<bool> sources, targets;
+  auto once = [&](std::vector<bool>& seen, int64_t r,
+                  absl::string_view role) -> absl::Status {
+    if (r < 0) {
+      return Invalid(op, ": negative replica id ", r,
+                     " in source_target_pairs.");
+    }
+    if (r >= static_cast<int64_t>(seen.size())) seen.resize(r + 1, false);
+    if (seen[r]) {
+      return Invalid(op, ": ", role, " ", r,
+                     " appears more than once in source_target_pairs.");
+    }
+    seen[r] = true;
+    return absl::OkStatus();
+  };
+  for (const auto& [source, target] : source_target_pairs) {
+    PLEXA_RETURN_IF_ERROR(once(sources, source, "source"));
+    PLEXA_RETURN_IF_ERROR(once(targets, target, "target"));
+  }
+  return NoLayout(operand);
 }
 
 }  // namespace plexa::shape_inference

@@ -90,5 +90,40 @@ TEST(ReduceScatterTest, DimensionDividedByGroupSize) {
       "f32[3,3]", "does not divide");
 }
 
+TEST(AllToAllTest, ArrayAndTupleForms) {
+  const Shape a = S("f32[4,6]");
+  const Shape b = S("s32[3]");
+  EXPECT_SHAPE(InferAllToAllShape({&a}, Groups{{0, 1}}, {0}), "f32[4,6]");
+  EXPECT_SHAPE(InferAllToAllShape({&a}, Groups{{0, 1, 2}}, {1}), "f32[4,6]");
+  EXPECT_SHAPE(InferAllToAllShape({&a}, Groups{}, {1}), "f32[4,6]");
+  EXPECT_INVALID(InferAllToAllShape({&a}, Groups{{0, 1, 2}}, {0}), "all-to-all",
+                 "f32[4,6]", "not divisible", "group size 3");
+  EXPECT_INVALID(InferAllToAllShape({&a}, Groups{{0, 1}}, {2}),
+                 "dimension 2 is out of range");
+  EXPECT_INVALID(InferAllToAllShape({&a, &a}, Groups{{0, 1}}, {0}),
+                 "with dimensions= takes one operand");
+  // The tuple form: one operand per member.
+  EXPECT_SHAPE(InferAllToAllShape({&a, &b}, Groups{{1, 0}}, {}),
+               "(f32[4,6], s32[3])");
+  EXPECT_INVALID(InferAllToAllShape({&a, &b}, Groups{{0, 1, 2}}, {}),
+                 "one operand per member", "(3)", "got 2");
+}
+
+TEST(CollectivePermuteTest, OperandShapeAndUniquePairs) {
+  const Shape a = S("s32[2,3]");
+  using Pairs = std::vector<std::pair<int64_t, int64_t>>;
+  EXPECT_SHAPE(InferCollectivePermuteShape(a, Pairs{{0, 1}, {1, 0}}),
+               "s32[2,3]");
+  EXPECT_SHAPE(InferCollectivePermuteShape(a, Pairs{}), "s32[2,3]");
+  EXPECT_INVALID(InferCollectivePermuteShape(a, Pairs{{0, 2}, {1, 2}}),
+                 "collective-permute", "target 2", "more than once");
+  EXPECT_INVALID(InferCollectivePermuteShape(a, Pairs{{0, 1}, {0, 2}}),
+                 "source 0", "more than once");
+  EXPECT_INVALID(InferCollectivePermuteShape(a, Pairs{{0, -1}}),
+                 "negative replica id -1");
+  const Shape t = S("(f32[2])");
+  EXPECT_INVALID(InferCollectivePermuteShape(t, Pairs{{0, 1}}), "(f32[2])");
+}
+
 }  // namespace
 }  // namespace plexa::shape_inference

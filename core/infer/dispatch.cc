@@ -360,6 +360,12 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
     case HloOpcode::kAllGather:
       return InferAllGatherShape(operands, attrs.replica_groups,
                                  attrs.dimensions, declared);
+    case HloOpcode::kAllToAll:
+      return InferAllToAllShape(operands, attrs.replica_groups,
+                                attrs.dimensions);
+    case HloOpcode::kCollectivePermute:
+      return InferCollectivePermuteShape(*operands[0],
+                                         attrs.source_target_pairs);
     case HloOpcode::kReduceScatter:
       PLEXA_RETURN_IF_ERROR(need_called(1, "to_apply"));
       return InferReduceScatterShape(operands, attrs.replica_groups,

@@ -10,6 +10,7 @@
 #define PLEXA_CORE_INFER_SHAPE_INFERENCE_H_
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -159,6 +160,18 @@ absl::StatusOr<Shape> InferReduceScatterShape(
     absl::Span<const std::vector<int64_t>> replica_groups,
     absl::Span<const int64_t> dimensions, const ProgramShape& to_apply,
     const Shape* declared);
+// all-to-all(x), dimensions={d}: x's shape, d divisible by the group size;
+// all-to-all(x0, ..., xN-1) (no dimensions): one operand per member, the
+// tuple of their shapes.
+absl::StatusOr<Shape> InferAllToAllShape(
+    absl::Span<const Shape* const> operands,
+    absl::Span<const std::vector<int64_t>> replica_groups,
+    absl::Span<const int64_t> dimensions);
+// collective-permute(x), source_target_pairs: the operand's shape; no
+// replica is a source twice or a target twice.
+absl::StatusOr<Shape> InferCollectivePermuteShape(
+    const Shape& operand,
+    absl::Span<const std::pair<int64_t, int64_t>> source_target_pairs);
 
 absl::StatusOr<Shape> InferSortShape(absl::Span<const Shape* const> operands,
                                      int64_t dimension,

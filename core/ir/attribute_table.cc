@@ -135,6 +135,16 @@ constexpr AttrSpec kReduceScatter[] = {
      kUnlessDefault},
     {"dimensions", AttrId::kDimensions, kRequired, kAlways},
     {"to_apply", AttrId::kToApply, kRequired, kAlways}};
+// all-to-all: dimensions={d} (the split dimension) only in the array form.
+constexpr AttrSpec kAllToAll[] = {
+    {"channel_id", AttrId::kChannelId, kOptional, kAlways},
+    {"replica_groups", AttrId::kReplicaGroups, kOptional, kAlways},
+    {"constrain_layout", AttrId::kConstrainLayout, kOptional, kUnlessDefault},
+    {"dimensions", AttrId::kDimensions, kOptional, kUnlessDefault}};
+// XLA: channel_id, then source_target_pairs={{0,1},{1,0}}.
+constexpr AttrSpec kCollectivePermute[] = {
+    {"channel_id", AttrId::kChannelId, kOptional, kAlways},
+    {"source_target_pairs", AttrId::kSourceTargetPairs, kRequired, kAlways}};
 constexpr AttrSpec kInfeed[] = {
     {"infeed_config", AttrId::kInfeedConfig, kOptional, kUnlessDefault}};
 constexpr AttrSpec kOutfeed[] = {
@@ -199,6 +209,7 @@ constexpr AttrField kFields[] = {
     AttrField::kChannelId,
     AttrField::kUseGlobalDeviceIds,
     AttrField::kConstrainLayout,
+    AttrField::kSourceTargetPairs,
     AttrField::kInfeedConfig,
     AttrField::kOutfeedConfig,
     AttrField::kOutfeedShape,
@@ -269,6 +280,10 @@ absl::Span<const AttrSpec> AttributesOf(HloOpcode op) {
       return kAllGather;
     case HloOpcode::kReduceScatter:
       return kReduceScatter;
+    case HloOpcode::kCollectivePermute:
+      return kCollectivePermute;
+    case HloOpcode::kAllToAll:
+      return kAllToAll;
     case HloOpcode::kInfeed:
       return kInfeed;
     case HloOpcode::kOutfeed:
@@ -386,6 +401,8 @@ std::optional<AttrField> FieldOf(AttrId id) {
       return AttrField::kUseGlobalDeviceIds;
     case AttrId::kConstrainLayout:
       return AttrField::kConstrainLayout;
+    case AttrId::kSourceTargetPairs:
+      return AttrField::kSourceTargetPairs;
     case AttrId::kInfeedConfig:
       return AttrField::kInfeedConfig;
     case AttrId::kOutfeedConfig:

@@ -126,6 +126,8 @@ bool IsCollective(HloOpcode op) {
   switch (op) {
     case HloOpcode::kAllGather:
     case HloOpcode::kAllReduce:
+    case HloOpcode::kAllToAll:
+    case HloOpcode::kCollectivePermute:
     case HloOpcode::kReduceScatter:
       return true;
     default:

@@ -22,6 +22,7 @@ inline constexpr int kVariadic = -1;
   X(kAfterAll, "after-all", kVariadic)                      \
   X(kAllGather, "all-gather", kVariadic)                    \
   X(kAllReduce, "all-reduce", kVariadic)                    \
+  X(kAllToAll, "all-to-all", kVariadic)                     \
   X(kAnd, "and", 2)                                         \
   X(kAsin, "asin", 1)                                       \
   X(kAsinh, "asinh", 1)                                     \
@@ -40,6 +41,7 @@ inline constexpr int kVariadic = -1;
   X(kCholesky, "cholesky", 1)                               \
   X(kClamp, "clamp", 3)                                     \
   X(kClz, "count-leading-zeros", 1)                         \
+  X(kCollectivePermute, "collective-permute", 1)            \
   X(kCompare, "compare", 2)                                 \
   X(kComplex, "complex", 2)                                 \
   X(kConcatenate, "concatenate", kVariadic)                 \

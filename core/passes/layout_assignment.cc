@@ -135,6 +135,8 @@ Shape Assigner::ResultShape(const Instruction& inst) {
       }
       break;
     case HloOpcode::kAllGather:
+    case HloOpcode::kAllToAll:
+    case HloOpcode::kCollectivePermute:
     case HloOpcode::kReduceScatter:
       // Backends move rows of row-major buffers between replicas: the
       // default layout, whatever a backend prefers or the text constrains.
@@ -190,6 +192,8 @@ std::optional<Shape> Assigner::RequiredOperand(const Instruction& inst,
     case HloOpcode::kWhile:
     case HloOpcode::kCall:
     case HloOpcode::kAllGather:
+    case HloOpcode::kAllToAll:
+    case HloOpcode::kCollectivePermute:
     case HloOpcode::kReduceScatter:
       // Callee parameters have default layouts; so have the operands of
       // collectives that move rows.

@@ -202,6 +202,30 @@ TEST(PrinterTest, AllGatherReduceScatterAsXlaPrintsThem) {
             "%rs = f32[2,2]{1,0} reduce-scatter(f32[4,2]{1,0} %x), "
             "channel_id=1, replica_groups={{1,0}}, use_global_device_ids=true, "
             "dimensions={0}, to_apply=%add");
+  EXPECT_EQ(PrintOf("  ROOT %x = f32[4]{0} parameter(0)\n"
+                    "  %cp = f32[4]{0} collective-permute(%x), "
+                    "source_target_pairs={{0,1},{1,2}, {2,0}}, channel_id=2",
+                    "cp"),
+            "%cp = f32[4]{0} collective-permute(f32[4]{0} %x), channel_id=2, "
+            "source_target_pairs={{0,1},{1,2},{2,0}}");
+  EXPECT_EQ(PrintOf("  ROOT %x = f32[4]{0} parameter(0)\n"
+                    "  %a2a = f32[4]{0} all-to-all(%x), dimensions={0}, "
+                    "replica_groups=[1,2]<=[2], channel_id=5",
+                    "a2a"),
+            "%a2a = f32[4]{0} all-to-all(f32[4]{0} %x), channel_id=5, "
+            "replica_groups={{0,1}}, dimensions={0}");
+  EXPECT_EQ(PrintOf("  ROOT %x = f32[4]{0} parameter(0)\n"
+                    "  %a2a = (f32[4]{0}, f32[4]{0}) all-to-all(%x, %x), "
+                    "replica_groups={{1,0}}",
+                    "a2a"),
+            "%a2a = (f32[4]{0}, f32[4]{0}) all-to-all(f32[4]{0} %x, "
+            "f32[4]{0} %x), replica_groups={{1,0}}");
+  EXPECT_EQ(PrintOf("  ROOT %x = f32[4]{0} parameter(0)\n"
+                    "  %cp = f32[4]{0} collective-permute(%x), "
+                    "source_target_pairs={}",
+                    "cp"),
+            "%cp = f32[4]{0} collective-permute(f32[4]{0} %x), "
+            "source_target_pairs={}");
 }
 
 TEST(PrinterTest, RngBitGeneratorAsXlaPrintsIt) {

@@ -496,6 +496,26 @@ add {
                                   "to_apply=add")),
                  "instruction 'r' (reduce-scatter)", "not divisible",
                  "group size 3");
+  EXPECT_TRUE(VerifyText(entry("f32[4,2] all-to-all(p), "
+                               "replica_groups={{0,1}}, dimensions={0}"))
+                  .ok());
+  EXPECT_INVALID(VerifyText(entry("f32[4,2] all-to-all(p), "
+                                  "replica_groups={{0,1,2}}, dimensions={0}")),
+                 "computation 'main', instruction 'r' (all-to-all)",
+                 "not divisible by the group size 3");
+  EXPECT_INVALID(VerifyText(entry("(f32[4,2]) all-to-all(p), "
+                                  "replica_groups={{0,1}}")),
+                 "instruction 'r' (all-to-all)", "one operand per member");
+  EXPECT_TRUE(VerifyText(entry("f32[4,2] collective-permute(p), "
+                               "source_target_pairs={{0,1},{1,0}}"))
+                  .ok());
+  EXPECT_INVALID(VerifyText(entry("f32[4,2] collective-permute(p), "
+                                  "source_target_pairs={{0,1},{2,1}}")),
+                 "computation 'main', instruction 'r' (collective-permute)",
+                 "target 1 appears more than once");
+  EXPECT_INVALID(VerifyText(entry("f32[2,4] collective-permute(p), "
+                                  "source_target_pairs={{0,1}}")),
+                 "instruction 'r'", "f32[2,4]", "f32[4,2]");
 }
 
 }  // namespace

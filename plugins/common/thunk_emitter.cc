@@ -11,7 +11,9 @@
 #include "core/shape/shape_util.h"
 #include "plugins/common/all_gather_thunk.h"
 #include "plugins/common/all_reduce_thunk.h"
+#include "plugins/common/all_to_all_thunk.h"
 #include "plugins/common/buffer_assignment.h"
+#include "plugins/common/collective_permute_thunk.h"
 #include "plugins/common/control_flow_thunks.h"
 #include "plugins/common/reducer.h"
 #include "plugins/common/reference_thunk.h"
@@ -314,6 +316,10 @@ absl::Status ThunkEmitter::EmitInstruction(CompiledComputation& cc,
     case HloOpcode::kAllGather:
     case HloOpcode::kReduceScatter:
       return EmitAllGatherOrReduceScatter(cc, h);
+    case HloOpcode::kCollectivePermute:
+      return EmitCollectivePermute(cc, h);
+    case HloOpcode::kAllToAll:
+      return EmitAllToAll(cc, h);
     case HloOpcode::kInfeed:
     case HloOpcode::kOutfeed:
       // Through the evaluator, which talks to the execution's HostFeeds
@@ -391,6 +397,14 @@ std::optional<HloOpcode> NativeReducer(const Instruction& h,
   return r;
 }
 
+// The leaves of h's operands, in order.
+std::vector<Shape> OperandLeafShapes(const Instruction& h) {
+  std::vector<Shape> out;
+  for (const Instruction* op : h.operands())
+    FlattenLeafShapes(op->shape(), &out);
+  return out;
+}
+
 absl::Status UnsupportedReducer(const Instruction& h) {
   return absl::UnimplementedError(absl::StrCat(
       h.name(), ": ", HloOpcodeString(h.opcode()),
@@ -458,10 +472,7 @@ absl::Status ThunkEmitter::EmitAllReduce(CompiledComputation& cc,
 absl::Status ThunkEmitter::EmitAllGatherOrReduceScatter(CompiledComputation& cc,
                                                         const Instruction& h) {
   PLEXA_RETURN_IF_ERROR(CheckReplicaGroupsRun(h));
-  std::vector<Shape> operands;
-  for (const Instruction* op : h.operands()) {
-    for (Shape& s : Leaves(op->shape())) operands.push_back(std::move(s));
-  }
+  std::vector<Shape> operands = OperandLeafShapes(h);
   const std::vector<Shape> results = Leaves(h.shape());
   PLEXA_RETURN_IF_ERROR(CheckRowMajor(h, operands));
   PLEXA_RETURN_IF_ERROR(CheckRowMajor(h, results));
@@ -494,6 +505,70 @@ absl::Status ThunkEmitter::EmitAllGatherOrReduceScatter(CompiledComputation& cc,
                                              d, h.attrs().replica_groups);
   }
   AddRuntimeThunk(cc, h, std::move(t));
+  return absl::OkStatus();
+}
+
+absl::Status ThunkEmitter::EmitCollectivePermute(CompiledComputation& cc,
+                                                 const Instruction& h) {
+  // Every replica a pair names must run (as for replica groups).
+  for (const auto& [source, target] : h.attrs().source_target_pairs) {
+    if (source < 0 || source >= num_replicas_ || target < 0 ||
+        target >= num_replicas_) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(h.name(), ": source_target_pairs mention {", source, ",",
+                       target, "} but ", num_replicas_, " replica(s) run"));
+    }
+  }
+  // Operand and result have one layout (layout assignment): bytes move.
+  const Shape& in = h.operand(0)->shape();
+  if (!h.shape().IsArray() || !in.IsArray() ||
+      !(LayoutUtil::EffectiveLayout(in) ==
+        LayoutUtil::EffectiveLayout(h.shape())) ||
+      ShapeUtil::ByteSizeOf(in) != ShapeUtil::ByteSizeOf(h.shape())) {
+    return absl::InternalError(absl::StrCat(
+        h.name(), ": collective-permute of ", h.operand(0)->shape().ToString(),
+        " to ", h.shape().ToString(), " changes the layout"));
+  }
+  AddRuntimeThunk(cc, h,
+                  std::make_unique<CollectivePermuteThunk>(
+                      h.name(), h.attrs().source_target_pairs,
+                      ShapeUtil::ByteSizeOf(h.shape())));
+  return absl::OkStatus();
+}
+
+absl::Status ThunkEmitter::EmitAllToAll(CompiledComputation& cc,
+                                        const Instruction& h) {
+  PLEXA_RETURN_IF_ERROR(CheckReplicaGroupsRun(h));
+  std::vector<Shape> operands = OperandLeafShapes(h);
+  PLEXA_RETURN_IF_ERROR(CheckRowMajor(h, operands));
+  PLEXA_RETURN_IF_ERROR(CheckRowMajor(h, Leaves(h.shape())));
+  const int64_t n =
+      h.attrs().replica_groups.empty()
+          ? num_replicas_
+          : static_cast<int64_t>(h.attrs().replica_groups[0].size());
+  std::optional<int64_t> split;
+  if (!h.attrs().dimensions.empty()) split = h.attrs().dimensions[0];
+  // What the run needs beyond the verifier: with replica_groups={} the
+  // group is every replica; in the tuple form every member sends operand
+  // j's shape as result j.
+  bool fits = split.has_value() ? operands.size() == 1 &&
+                                      operands[0].dimensions(*split) % n == 0
+                                : static_cast<int64_t>(operands.size()) == n;
+  for (const Shape& s : operands) {
+    fits &= split.has_value() || ShapeUtil::SameDimensions(s, operands[0]);
+  }
+  if (!fits) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        h.name(), ": all-to-all over groups of ", n,
+        " replica(s) needs one operand whose split dimension divides by the "
+        "group size, or one operand of one shape per member; got ",
+        operands.size(), " operand(s) ",
+        operands.empty() ? "" : operands[0].ToString()));
+  }
+  AddRuntimeThunk(
+      cc, h,
+      std::make_unique<AllToAllThunk>(h.name(), std::move(operands), split,
+                                      h.attrs().replica_groups));
   return absl::OkStatus();
 }
 

@@ -8,7 +8,9 @@
 //     computations, compiled once each (control_flow_thunks.h);
 //   - all-reduce and reduce-scatter become an AllReduceThunk /
 //     ReduceScatterThunk when their reducer matches (reducer.h), else the
-//     evaluator runs them on one replica; all-gather an AllGatherThunk
+//     evaluator runs them on one replica; all-gather an AllGatherThunk,
+//     collective-permute a CollectivePermuteThunk, all-to-all an
+//     AllToAllThunk
 //     (collective_thunk.h: replicas in process read each other's buffers);
 //   - infeed and outfeed run through the evaluator (reference_thunk.h);
 //   - everything else is the backend's: EmitBackendInstruction, which adds
@@ -95,6 +97,9 @@ class ThunkEmitter {
   absl::Status EmitAllReduce(CompiledComputation& cc, const Instruction& h);
   absl::Status EmitAllGatherOrReduceScatter(CompiledComputation& cc,
                                             const Instruction& h);
+  absl::Status EmitCollectivePermute(CompiledComputation& cc,
+                                     const Instruction& h);
+  absl::Status EmitAllToAll(CompiledComputation& cc, const Instruction& h);
   // Lets each dynamic-update-slice or scatter of `c` whose operand buffer
   // nothing reads afterwards write into that buffer (see the definition).
   void MakeUpdatesInPlace(CompiledComputation& cc, const Computation& c,

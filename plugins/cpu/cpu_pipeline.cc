@@ -41,6 +41,8 @@ std::optional<Layout> DenseOperandLayout(const Instruction& inst,
     case HloOpcode::kOutfeed:
     case HloOpcode::kAllReduce:
     case HloOpcode::kAllGather:
+    case HloOpcode::kAllToAll:
+    case HloOpcode::kCollectivePermute:
     case HloOpcode::kReduceScatter:
     case HloOpcode::kCustomCall:
     case HloOpcode::kOptimizationBarrier:

@@ -3737,8 +3737,9 @@ def gen_collective():
 
 
 # ----------------------------------------------------------------------------
-# collective: all-gather and reduce-scatter (replica groups as XLA writes
-# them, the iota form included); expected values by numpy per replica
+# collective: all-gather, reduce-scatter, collective-permute and all-to-all
+# (replica groups as XLA writes them, the iota form included); expected
+# values by numpy per replica
 # ----------------------------------------------------------------------------
 
 def iota_groups(num_groups, size, dims, perm=None):
@@ -3868,6 +3869,115 @@ def gen_collective_gather_scatter():
     scatter_case('reduce_scatter_min_four_replicas', 'f64', 'minimum',
                  [V('f64', rng.uniform(-1, 1, size=[8])) for _ in range(4)],
                  0, [[0, 1, 2, 3]])
+
+
+def gen_all_to_all():
+    g = 'collective'
+    rng = np.random.RandomState(1403)
+
+    def groups_text(groups):
+        return '{%s}' % ','.join('{%s}' % ','.join(str(x) for x in grp)
+                                 for grp in groups)
+
+    def split_case(name, t, per_replica, dim, groups, groups_str=None,
+                   notes=()):
+        x = per_replica[0].a
+        e = Comp('main', entry=True)
+        p = e.param(S(t, *x.shape))
+        e.root(S(t, *x.shape), 'all-to-all(%s), channel_id=1, '
+               'replica_groups=%s, dimensions={%d}'
+               % (p, groups_str or groups_text(groups), dim), 'r')
+        expects = []
+        for r in range(len(per_replica)):
+            members = group_of(groups, len(per_replica), r)
+            me = members.index(r)
+            n = len(members)
+            expects.append(V(t, np.concatenate(
+                [np.split(per_replica[m].a, n, axis=dim)[me]
+                 for m in members], axis=dim)))
+        add_case(g, name, 'numpy', module(name, e), [], None,
+                 replica_inputs=[[v] for v in per_replica],
+                 replica_expects=expects, notes=notes)
+
+    def tuple_case(name, t, per_replica, groups, notes=()):
+        # per_replica[r] is replica r's list of operands (one per member)
+        shape = per_replica[0][0].a.shape
+        n = len(per_replica[0])
+        e = Comp('main', entry=True)
+        ps = [e.param(S(t, *shape)) for _ in range(n)]
+        e.root('(%s)' % ', '.join([S(t, *shape)] * n),
+               'all-to-all(%s), replica_groups=%s'
+               % (', '.join(ps), groups_text(groups)), 'r')
+        expects = []
+        for r in range(len(per_replica)):
+            members = group_of(groups, len(per_replica), r)
+            me = members.index(r)
+            expects.append(Tup(*[per_replica[m][me] for m in members]))
+        add_case(g, name, 'numpy', module(name, e), [], None,
+                 replica_inputs=per_replica, replica_expects=expects,
+                 notes=notes)
+
+    def ints(t, dims, lo=-30, hi=30):
+        return V(t, rng.randint(lo, hi, size=dims))
+
+    split_case('all_to_all_split_dim0', 'f32',
+               [V('f32', [1, 2, 3, 4]), V('f32', [10, 20, 30, 40])], 0,
+               [[0, 1]], notes=['replica 0 gets {1, 2, 10, 20}, replica 1 '
+                                '{3, 4, 30, 40}'])
+    split_case('all_to_all_split_dim1_all_replicas', 's32',
+               [ints('s32', [2, 4]) for _ in range(4)], 1, [],
+               notes=['replica_groups={}: every replica'])
+    split_case('all_to_all_iota_groups', 'f32',
+               [ints('f32', [2, 3]) for _ in range(4)], 0,
+               iota_groups(2, 2, [2, 2], [1, 0]),
+               groups_str='[2,2]<=[2,2]T(1,0)',
+               notes=['[2,2]<=[2,2]T(1,0) is {{0,2},{1,3}}'])
+    tuple_case('all_to_all_tuple_form', 'f32',
+               [[ints('f32', [2]) for _ in range(2)] for _ in range(2)],
+               [[0, 1]],
+               notes=['without dimensions=: operand i goes to member i, '
+                      'result j comes from member j'])
+    tuple_case('all_to_all_tuple_reversed_group', 's32',
+               [[ints('s32', [1, 2]) for _ in range(2)] for _ in range(2)],
+               [[1, 0]],
+               notes=['replica 1 is member 0: it gets operand 0 of both'])
+
+
+def gen_collective_permute():
+    g = 'collective'
+    rng = np.random.RandomState(1402)
+
+    def permute_case(name, t, per_replica, pairs, notes=()):
+        x = per_replica[0].a
+        e = Comp('main', entry=True)
+        p = e.param(S(t, *x.shape))
+        e.root(S(t, *x.shape), 'collective-permute(%s), channel_id=1, '
+               'source_target_pairs={%s}'
+               % (p, ','.join('{%d,%d}' % st for st in pairs)), 'r')
+        expects = []
+        for r in range(len(per_replica)):
+            srcs = [s_ for s_, t_ in pairs if t_ == r]
+            expects.append(V(t, per_replica[srcs[0]].a if srcs
+                             else np.zeros_like(x)))
+        add_case(g, name, 'numpy', module(name, e), [], None,
+                 replica_inputs=[[v] for v in per_replica],
+                 replica_expects=expects, notes=notes)
+
+    permute_case('collective_permute_swap', 'f32',
+                 [V('f32', [1.5, -2]), V('f32', [3, 4.25])], [(0, 1), (1, 0)])
+    permute_case('collective_permute_ring', 's32',
+                 [V('s32', rng.randint(-50, 50, size=[2, 3]))
+                  for _ in range(4)], [(0, 1), (1, 2), (2, 3), (3, 0)],
+                 notes=['each replica sends to the next, 3 to 0'])
+    permute_case('collective_permute_one_receives_nothing', 'f32',
+                 [V('f32', rng.randint(-9, 9, size=[3])) for _ in range(3)],
+                 [(0, 2), (2, 1)],
+                 notes=['replica 0 is no target: its result is zeros; '
+                        'replica 1 sends to nobody'])
+    permute_case('collective_permute_self_pair', 'u8',
+                 [V('u8', [7, 200]), V('u8', [9, 1])], [(1, 1)],
+                 notes=['replica 1 keeps its own operand; replica 0 gets '
+                        'zeros'])
 
 
 # ----------------------------------------------------------------------------
@@ -4177,6 +4287,8 @@ def main():
     gen_complex()
     gen_collective()
     gen_collective_gather_scatter()
+    gen_collective_permute()
+    gen_all_to_all()
     gen_rng()
     gen_layout()
     gen_feeds()
