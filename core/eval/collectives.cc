@@ -177,7 +177,7 @@ absl::StatusOr<std::vector<Literal>> ReduceAll(
 absl::StatusOr<Literal> Result(const Instruction& instr,
                                std::vector<Literal> values,
                                bool tuple_operand) {
-  if (tuple_operand || instr.shape().IsTuple()) {
+  if (tuple_operand || CollectiveResultShape(instr).IsTuple()) {
     return Literal::MakeTuple(std::move(values));
   }
   if (values.size() != 1) return Invalid(instr, "result structure mismatch");
@@ -186,9 +186,8 @@ absl::StatusOr<Literal> Result(const Instruction& instr,
 
 // The leaf shape of result i (default layout).
 Shape ResultLeaf(const Instruction& instr, size_t i) {
-  const Shape& s =
-      instr.shape().IsTuple() ? instr.shape().tuple_shapes(i) : instr.shape();
-  return StripLayout(s);
+  const Shape& c = CollectiveResultShape(instr);
+  return StripLayout(c.IsTuple() ? c.tuple_shapes(i) : c);
 }
 
 // Row-major bytes of an array seen as [outer, dims[d] * inner]: the number of
@@ -395,8 +394,52 @@ absl::StatusOr<Literal> EvalCollectivePermute(Interpreter& interp,
   mine.push_back(Literal(*ops[0]));
   PLEXA_ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> all,
                          Meet(interp, instr, everyone, std::move(mine)));
-  if (!source.has_value()) return MakeLiteral(StripLayout(instr.shape()));
+  if (!source.has_value())
+    return MakeLiteral(StripLayout(CollectiveResultShape(instr)));
   return std::move(all[*source][0]);
+}
+
+absl::StatusOr<Literal> EvalAsyncStart(Interpreter& interp,
+                                       const Instruction& instr, Operands ops) {
+  // Synchronous: the -start computes; its -done forwards.
+  switch (instr.opcode()) {
+    case HloOpcode::kAllReduceStart:
+      return EvalAllReduce(interp, instr, ops);
+    case HloOpcode::kAllGatherStart: {
+      PLEXA_ASSIGN_OR_RETURN(Literal result, EvalAllGather(interp, instr, ops));
+      std::vector<Literal> parts;
+      if (ops.size() == 1) {
+        parts.push_back(Literal(*ops[0]));
+      } else {
+        std::vector<Literal> ins;
+        for (const Literal* op : ops) ins.push_back(Literal(*op));
+        parts.push_back(Literal::MakeTuple(std::move(ins)));
+      }
+      parts.push_back(std::move(result));
+      return Literal::MakeTuple(std::move(parts));
+    }
+    case HloOpcode::kCollectivePermuteStart: {
+      PLEXA_ASSIGN_OR_RETURN(Literal result,
+                             EvalCollectivePermute(interp, instr, ops));
+      std::vector<Literal> parts;
+      parts.push_back(Literal(*ops[0]));
+      parts.push_back(std::move(result));
+      parts.push_back(MakeLiteral(instr.shape().tuple_shapes(2)));
+      parts.push_back(MakeLiteral(instr.shape().tuple_shapes(3)));
+      return Literal::MakeTuple(std::move(parts));
+    }
+    default:
+      return Invalid(instr, "not an async collective start");
+  }
+}
+
+absl::StatusOr<Literal> EvalAsyncDone(Interpreter&, const Instruction& instr,
+                                      Operands ops) {
+  if (instr.opcode() == HloOpcode::kAllReduceDone) return Literal(*ops[0]);
+  if (!ops[0]->shape().IsTuple() || ops[0]->tuple_element_count() < 2) {
+    return Invalid(instr, "its operand is not a -start's tuple");
+  }
+  return Literal(ops[0]->tuple_element(1));
 }
 
 absl::StatusOr<Literal> EvalReplicaId(Interpreter& interp,

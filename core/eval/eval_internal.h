@@ -588,6 +588,8 @@ PLEXA_EVAL_HANDLER(EvalAllGather);
 PLEXA_EVAL_HANDLER(EvalReduceScatter);
 PLEXA_EVAL_HANDLER(EvalCollectivePermute);
 PLEXA_EVAL_HANDLER(EvalAllToAll);
+PLEXA_EVAL_HANDLER(EvalAsyncStart);
+PLEXA_EVAL_HANDLER(EvalAsyncDone);
 PLEXA_EVAL_HANDLER(EvalReplicaId);
 PLEXA_EVAL_HANDLER(EvalPartitionId);
 // feeds.cc

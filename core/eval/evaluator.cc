@@ -238,6 +238,14 @@ absl::StatusOr<Literal> Interpreter::EvaluateInstruction(
       return EvalCollectivePermute(*this, instr, ops);
     case HloOpcode::kAllToAll:
       return EvalAllToAll(*this, instr, ops);
+    case HloOpcode::kAllGatherStart:
+    case HloOpcode::kAllReduceStart:
+    case HloOpcode::kCollectivePermuteStart:
+      return EvalAsyncStart(*this, instr, ops);
+    case HloOpcode::kAllGatherDone:
+    case HloOpcode::kAllReduceDone:
+    case HloOpcode::kCollectivePermuteDone:
+      return EvalAsyncDone(*this, instr, ops);
     case HloOpcode::kReplicaId:
       return EvalReplicaId(*this, instr, ops);
     case HloOpcode::kPartitionId:

@@ -210,6 +210,53 @@ absl::StatusOr<Shape> InferAllToAllShape(
   return NoLayout(s);
 }
 
+absl::StatusOr<Shape> InferAllGatherStartShape(
+    absl::Span<const Shape* const> operands,
+    absl::Span<const std::vector<int64_t>> replica_groups,
+    absl::Span<const int64_t> dimensions, const Shape* declared) {
+  // XLA: (operand, result) for one operand, ((operands...), (results...))
+  // for several.
+  const Shape* declared_result = declared != nullptr && declared->IsTuple() &&
+                                         declared->tuple_shapes_size() == 2
+                                     ? &declared->tuple_shapes(1)
+                                     : nullptr;
+  PLEXA_ASSIGN_OR_RETURN(
+      Shape result, InferAllGatherShape(operands, replica_groups, dimensions,
+                                        declared_result));
+  if (operands.size() == 1) {
+    return Shape(std::vector<Shape>{NoLayout(*operands[0]), std::move(result)});
+  }
+  std::vector<Shape> ins;
+  for (const Shape* s : operands) ins.push_back(NoLayout(*s));
+  return Shape(std::vector<Shape>{Shape(std::move(ins)), std::move(result)});
+}
+
+absl::StatusOr<Shape> InferCollectivePermuteStartShape(
+    const Shape& operand,
+    absl::Span<const std::pair<int64_t, int64_t>> source_target_pairs) {
+  // XLA: (operand, result, u32[] context, u32[] context).
+  PLEXA_ASSIGN_OR_RETURN(
+      Shape result, InferCollectivePermuteShape(operand, source_target_pairs));
+  const Shape context = internal::MakeArray(PrimitiveType::U32, {});
+  return Shape(std::vector<Shape>{NoLayout(operand), std::move(result), context,
+                                  context});
+}
+
+absl::StatusOr<Shape> InferAsyncDoneShape(HloOpcode done, const Shape& start) {
+  if (done == HloOpcode::kAllReduceDone) {
+    PLEXA_RETURN_IF_ERROR(internal::ExpectArrayOrTupleOfArrays(
+        start, "operand of all-reduce-done"));
+    return NoLayout(start);
+  }
+  // all-gather-done, collective-permute-done: the -start's element 1.
+  if (!start.IsTuple() || start.tuple_shapes_size() < 2) {
+    return Invalid(HloOpcodeString(done),
+                   " expects the tuple its -start returns; got ", Str(start),
+                   ".");
+  }
+  return NoLayout(start.tuple_shapes(1));
+}
+
 absl::StatusOr<Shape> InferCollectivePermuteShape(
     const Shape& operand,
     absl::Span<const std::pair<int64_t, int64_t>> source_target_pairs) {

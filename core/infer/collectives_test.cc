@@ -109,6 +109,24 @@ TEST(AllToAllTest, ArrayAndTupleForms) {
                  "one operand per member", "(3)", "got 2");
 }
 
+TEST(AsyncPairsTest, StartAndDoneShapes) {
+  const Shape a = S("f32[2,3]");
+  const Shape b = S("s32[4]");
+  EXPECT_SHAPE(InferAllGatherStartShape({&a}, Groups{{0, 1}}, {0}, nullptr),
+               "(f32[2,3], f32[4,3])");
+  EXPECT_SHAPE(InferAllGatherStartShape({&a, &b}, Groups{{0, 1}}, {0}, nullptr),
+               "((f32[2,3], s32[4]), (f32[4,3], s32[8]))");
+  using Pairs = std::vector<std::pair<int64_t, int64_t>>;
+  EXPECT_SHAPE(InferCollectivePermuteStartShape(a, Pairs{{0, 1}}),
+               "(f32[2,3], f32[2,3], u32[], u32[])");
+  const Shape start = S("(f32[2,3], f32[4,3])");
+  EXPECT_SHAPE(InferAsyncDoneShape(HloOpcode::kAllGatherDone, start),
+               "f32[4,3]");
+  EXPECT_SHAPE(InferAsyncDoneShape(HloOpcode::kAllReduceDone, a), "f32[2,3]");
+  EXPECT_INVALID(InferAsyncDoneShape(HloOpcode::kCollectivePermuteDone, a),
+                 "collective-permute-done", "tuple", "f32[2,3]");
+}
+
 TEST(CollectivePermuteTest, OperandShapeAndUniquePairs) {
   const Shape a = S("s32[2,3]");
   using Pairs = std::vector<std::pair<int64_t, int64_t>>;

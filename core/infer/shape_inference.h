@@ -167,6 +167,18 @@ absl::StatusOr<Shape> InferAllToAllShape(
     absl::Span<const Shape* const> operands,
     absl::Span<const std::vector<int64_t>> replica_groups,
     absl::Span<const int64_t> dimensions);
+// The async pairs, run synchronously. all-gather-start: (operand, result)
+// for one operand, ((operands), (results)) for several;
+// collective-permute-start: (operand, result, u32[], u32[]); their -done
+// returns element 1. all-reduce-start and -done: all-reduce's result.
+absl::StatusOr<Shape> InferAllGatherStartShape(
+    absl::Span<const Shape* const> operands,
+    absl::Span<const std::vector<int64_t>> replica_groups,
+    absl::Span<const int64_t> dimensions, const Shape* declared);
+absl::StatusOr<Shape> InferCollectivePermuteStartShape(
+    const Shape& operand,
+    absl::Span<const std::pair<int64_t, int64_t>> source_target_pairs);
+absl::StatusOr<Shape> InferAsyncDoneShape(HloOpcode done, const Shape& start);
 // collective-permute(x), source_target_pairs: the operand's shape; no
 // replica is a source twice or a target twice.
 absl::StatusOr<Shape> InferCollectivePermuteShape(

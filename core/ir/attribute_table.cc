@@ -275,12 +275,15 @@ absl::Span<const AttrSpec> AttributesOf(HloOpcode op) {
     case HloOpcode::kCustomCall:
       return kCustomCall;
     case HloOpcode::kAllReduce:
+    case HloOpcode::kAllReduceStart:
       return kAllReduce;
     case HloOpcode::kAllGather:
+    case HloOpcode::kAllGatherStart:
       return kAllGather;
     case HloOpcode::kReduceScatter:
       return kReduceScatter;
     case HloOpcode::kCollectivePermute:
+    case HloOpcode::kCollectivePermuteStart:
       return kCollectivePermute;
     case HloOpcode::kAllToAll:
       return kAllToAll;

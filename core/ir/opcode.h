@@ -21,7 +21,11 @@ inline constexpr int kVariadic = -1;
   X(kAdd, "add", 2)                                         \
   X(kAfterAll, "after-all", kVariadic)                      \
   X(kAllGather, "all-gather", kVariadic)                    \
+  X(kAllGatherDone, "all-gather-done", 1)                   \
+  X(kAllGatherStart, "all-gather-start", kVariadic)         \
   X(kAllReduce, "all-reduce", kVariadic)                    \
+  X(kAllReduceDone, "all-reduce-done", 1)                   \
+  X(kAllReduceStart, "all-reduce-start", kVariadic)         \
   X(kAllToAll, "all-to-all", kVariadic)                     \
   X(kAnd, "and", 2)                                         \
   X(kAsin, "asin", 1)                                       \
@@ -42,6 +46,8 @@ inline constexpr int kVariadic = -1;
   X(kClamp, "clamp", 3)                                     \
   X(kClz, "count-leading-zeros", 1)                         \
   X(kCollectivePermute, "collective-permute", 1)            \
+  X(kCollectivePermuteDone, "collective-permute-done", 1)   \
+  X(kCollectivePermuteStart, "collective-permute-start", 1) \
   X(kCompare, "compare", 2)                                 \
   X(kComplex, "complex", 2)                                 \
   X(kConcatenate, "concatenate", kVariadic)                 \
@@ -149,6 +155,12 @@ bool IsElementwise(HloOpcode opcode);        // the above plus clamp, select,
 // Operations that meet other replicas at run time (all-reduce,
 // all-gather, ...): side effects, never folded, never fused.
 bool IsCollective(HloOpcode opcode);
+// The async pairs (all-gather-start/-done, all-reduce-start/-done,
+// collective-permute-start/-done): the -done of a -start and back;
+// nullopt for other opcodes. Plexa runs them synchronously: the -start
+// computes, the -done forwards.
+std::optional<HloOpcode> AsyncDoneOf(HloOpcode start);
+std::optional<HloOpcode> AsyncStartOf(HloOpcode done);
 // Ops that are their own inverse-free arithmetic on floats only (cbrt, ...).
 bool IsFloatingPointOnlyUnary(HloOpcode opcode);
 

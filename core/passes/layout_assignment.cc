@@ -135,8 +135,14 @@ Shape Assigner::ResultShape(const Instruction& inst) {
       }
       break;
     case HloOpcode::kAllGather:
+    case HloOpcode::kAllGatherStart:
+    case HloOpcode::kAllGatherDone:
+    case HloOpcode::kAllReduceStart:
+    case HloOpcode::kAllReduceDone:
     case HloOpcode::kAllToAll:
     case HloOpcode::kCollectivePermute:
+    case HloOpcode::kCollectivePermuteStart:
+    case HloOpcode::kCollectivePermuteDone:
     case HloOpcode::kReduceScatter:
       // Backends move rows of row-major buffers between replicas: the
       // default layout, whatever a backend prefers or the text constrains.
@@ -192,8 +198,14 @@ std::optional<Shape> Assigner::RequiredOperand(const Instruction& inst,
     case HloOpcode::kWhile:
     case HloOpcode::kCall:
     case HloOpcode::kAllGather:
+    case HloOpcode::kAllGatherStart:
+    case HloOpcode::kAllGatherDone:
+    case HloOpcode::kAllReduceStart:
+    case HloOpcode::kAllReduceDone:
     case HloOpcode::kAllToAll:
     case HloOpcode::kCollectivePermute:
+    case HloOpcode::kCollectivePermuteStart:
+    case HloOpcode::kCollectivePermuteDone:
     case HloOpcode::kReduceScatter:
       // Callee parameters have default layouts; so have the operands of
       // collectives that move rows.

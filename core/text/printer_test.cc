@@ -221,6 +221,13 @@ TEST(PrinterTest, AllGatherReduceScatterAsXlaPrintsThem) {
             "%a2a = (f32[4]{0}, f32[4]{0}) all-to-all(f32[4]{0} %x, "
             "f32[4]{0} %x), replica_groups={{1,0}}");
   EXPECT_EQ(PrintOf("  ROOT %x = f32[4]{0} parameter(0)\n"
+                    "  %s = (f32[4]{0}, f32[8]{0}) all-gather-start(%x), "
+                    "dimensions={0}, replica_groups={{0,1}}\n"
+                    "  %d = f32[8]{0} all-gather-done(%s)",
+                    "s"),
+            "%s = (f32[4]{0}, f32[8]{0}) all-gather-start(f32[4]{0} %x), "
+            "replica_groups={{0,1}}, dimensions={0}");
+  EXPECT_EQ(PrintOf("  ROOT %x = f32[4]{0} parameter(0)\n"
                     "  %cp = f32[4]{0} collective-permute(%x), "
                     "source_target_pairs={}",
                     "cp"),

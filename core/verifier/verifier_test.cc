@@ -506,6 +506,41 @@ add {
   EXPECT_INVALID(VerifyText(entry("(f32[4,2]) all-to-all(p), "
                                   "replica_groups={{0,1}}")),
                  "instruction 'r' (all-to-all)", "one operand per member");
+  // The async pairs: a -done's operand is its -start, a -start's one user
+  // its -done.
+  EXPECT_TRUE(
+      VerifyText(absl::StrCat(kAdd,
+                              "ENTRY main {\n  p = f32[4,2] parameter(0)\n"
+                              "  s = (f32[4,2], f32[8,2]) all-gather-start(p), "
+                              "replica_groups={{0,1}}, dimensions={0}\n"
+                              "  ROOT d = f32[8,2] all-gather-done(s)\n}\n"))
+          .ok());
+  EXPECT_INVALID(
+      VerifyText(absl::StrCat(kAdd,
+                              "ENTRY main {\n  p = f32[4,2] parameter(0)\n"
+                              "  s = (f32[4,2], f32[4,2], u32[], u32[]) "
+                              "collective-permute-start(p), "
+                              "source_target_pairs={{0,1}}\n"
+                              "  ROOT d = f32[4,2] all-gather-done(s)\n}\n")),
+      "instruction 's' (collective-permute-start)",
+      "exactly one user, a collective-permute-done; it has 1 user(s): "
+      "'d' "
+      "(all-gather-done)");
+  EXPECT_INVALID(VerifyText(absl::StrCat(
+                     kAdd,
+                     "ENTRY main {\n  p = (f32[4,2], f32[8,2]) parameter(0)\n"
+                     "  ROOT d = f32[8,2] all-gather-done(p)\n}\n")),
+                 "instruction 'd' (all-gather-done)",
+                 "its operand must be a all-gather-start, not parameter");
+  EXPECT_INVALID(VerifyText(absl::StrCat(
+                     kAdd,
+                     "ENTRY main {\n  p = f32[4,2] parameter(0)\n"
+                     "  s = f32[4,2] all-reduce-start(p), to_apply=add\n"
+                     "  d = f32[4,2] all-reduce-done(s)\n"
+                     "  ROOT t = (f32[4,2], f32[4,2]) tuple(d, s)\n}\n")),
+                 "instruction 's' (all-reduce-start)",
+                 "exactly one user, a all-reduce-done; it has 2 user(s): 'd' "
+                 "(all-reduce-done), 't' (tuple)");
   EXPECT_TRUE(VerifyText(entry("f32[4,2] collective-permute(p), "
                                "source_target_pairs={{0,1},{1,0}}"))
                   .ok());

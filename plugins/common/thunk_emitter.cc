@@ -39,6 +39,17 @@ std::vector<int> ThunkEmitter::NewLeaves(CompiledComputation& cc,
   return out;
 }
 
+namespace {
+
+// The leaves of `shape` (an array or a tuple of arrays), in order.
+std::vector<Shape> Leaves(const Shape& shape) {
+  std::vector<Shape> out;
+  FlattenLeafShapes(shape, &out);
+  return out;
+}
+
+}  // namespace
+
 void ThunkEmitter::AddRuntimeThunk(CompiledComputation& cc,
                                    const Instruction& h,
                                    std::unique_ptr<Thunk> t) {
@@ -312,7 +323,26 @@ absl::Status ThunkEmitter::EmitInstruction(CompiledComputation& cc,
       return absl::OkStatus();
     }
     case HloOpcode::kAllReduce:
+    case HloOpcode::kAllReduceStart:
       return EmitAllReduce(cc, h);
+    case HloOpcode::kAllGatherStart:
+      return EmitAllGatherOrReduceScatter(cc, h);
+    case HloOpcode::kCollectivePermuteStart:
+      return EmitCollectivePermute(cc, h);
+    case HloOpcode::kAllReduceDone:
+      // The -start computed (synchronously): its leaves.
+      leaves_[&h] = leaves_[h.operand(0)];
+      return absl::OkStatus();
+    case HloOpcode::kAllGatherDone:
+    case HloOpcode::kCollectivePermuteDone: {
+      // Element 1 of the -start's leaves: what it computed.
+      const Shape& start = h.operand(0)->shape();
+      const size_t skip = Leaves(start.tuple_shapes(0)).size();
+      const size_t take = Leaves(start.tuple_shapes(1)).size();
+      const std::vector<int>& l = leaves_[h.operand(0)];
+      leaves_[&h] = std::vector<int>(l.begin() + skip, l.begin() + skip + take);
+      return absl::OkStatus();
+    }
     case HloOpcode::kAllGather:
     case HloOpcode::kReduceScatter:
       return EmitAllGatherOrReduceScatter(cc, h);
@@ -366,13 +396,6 @@ absl::Status ThunkEmitter::EmitConstant(CompiledComputation& cc,
 }
 
 namespace {
-
-// The leaves of `shape` (an array or a tuple of arrays), in order.
-std::vector<Shape> Leaves(const Shape& shape) {
-  std::vector<Shape> out;
-  FlattenLeafShapes(shape, &out);
-  return out;
-}
 
 // The reducer of an all-reduce or reduce-scatter when the toolkit's
 // thunks apply it to every leaf: add, multiply, maximum, minimum, and, or
@@ -441,6 +464,31 @@ absl::Status ThunkEmitter::EmitOnOneReplica(CompiledComputation& cc,
   return absl::OkStatus();
 }
 
+void ThunkEmitter::AddCollectiveThunk(CompiledComputation& cc,
+                                      const Instruction& h,
+                                      std::unique_ptr<Thunk> t) {
+  t->inputs = OperandLeaves(h);
+  t->outputs = NewLeaves(cc, CollectiveResultShape(h));
+  std::vector<int> leaves = t->outputs;
+  if (h.opcode() == HloOpcode::kAllGatherStart ||
+      h.opcode() == HloOpcode::kCollectivePermuteStart) {
+    // A -start's tuple: its operands, what it computes, and
+    // (collective-permute-start) two u32[] contexts, zero.
+    leaves = t->inputs;
+    leaves.insert(leaves.end(), t->outputs.begin(), t->outputs.end());
+    for (int64_t i = 2; i < h.shape().tuple_shapes_size(); ++i) {
+      const Shape& context = h.shape().tuple_shapes(i);
+      constants_.push_back(std::make_unique<Literal>(context));
+      const int slot = NewSlot(cc, context, SlotKind::kConstant);
+      cc.slots[slot].constant = constants_.back()->data().data();
+      leaves.push_back(slot);
+    }
+  }
+  leaves_[&h] = std::move(leaves);
+  Add(cc, std::move(t));
+  ++stats_->runtime_thunks;
+}
+
 absl::Status ThunkEmitter::CheckReplicaGroupsRun(const Instruction& h) const {
   // Every replica a group names must run (the evaluator's rule): with
   // fewer replicas a collective would silently act on a subset.
@@ -473,10 +521,10 @@ absl::Status ThunkEmitter::EmitAllGatherOrReduceScatter(CompiledComputation& cc,
                                                         const Instruction& h) {
   PLEXA_RETURN_IF_ERROR(CheckReplicaGroupsRun(h));
   std::vector<Shape> operands = OperandLeafShapes(h);
-  const std::vector<Shape> results = Leaves(h.shape());
+  const std::vector<Shape> results = Leaves(CollectiveResultShape(h));
   PLEXA_RETURN_IF_ERROR(CheckRowMajor(h, operands));
   PLEXA_RETURN_IF_ERROR(CheckRowMajor(h, results));
-  const bool gather = h.opcode() == HloOpcode::kAllGather;
+  const bool gather = h.opcode() != HloOpcode::kReduceScatter;
   const int64_t d = h.attrs().dimensions.at(0);
   // With replica_groups={} the group is every replica: the result shape
   // (written, not inferred) must fit that many.
@@ -504,7 +552,7 @@ absl::Status ThunkEmitter::EmitAllGatherOrReduceScatter(CompiledComputation& cc,
     t = std::make_unique<ReduceScatterThunk>(h.name(), *r, std::move(operands),
                                              d, h.attrs().replica_groups);
   }
-  AddRuntimeThunk(cc, h, std::move(t));
+  AddCollectiveThunk(cc, h, std::move(t));
   return absl::OkStatus();
 }
 
@@ -521,18 +569,18 @@ absl::Status ThunkEmitter::EmitCollectivePermute(CompiledComputation& cc,
   }
   // Operand and result have one layout (layout assignment): bytes move.
   const Shape& in = h.operand(0)->shape();
-  if (!h.shape().IsArray() || !in.IsArray() ||
-      !(LayoutUtil::EffectiveLayout(in) ==
-        LayoutUtil::EffectiveLayout(h.shape())) ||
-      ShapeUtil::ByteSizeOf(in) != ShapeUtil::ByteSizeOf(h.shape())) {
-    return absl::InternalError(absl::StrCat(
-        h.name(), ": collective-permute of ", h.operand(0)->shape().ToString(),
-        " to ", h.shape().ToString(), " changes the layout"));
+  const Shape& out = CollectiveResultShape(h);
+  if (!out.IsArray() || !in.IsArray() ||
+      !(LayoutUtil::EffectiveLayout(in) == LayoutUtil::EffectiveLayout(out)) ||
+      ShapeUtil::ByteSizeOf(in) != ShapeUtil::ByteSizeOf(out)) {
+    return absl::InternalError(
+        absl::StrCat(h.name(), ": collective-permute of ", in.ToString(),
+                     " to ", out.ToString(), " changes the layout"));
   }
-  AddRuntimeThunk(cc, h,
-                  std::make_unique<CollectivePermuteThunk>(
-                      h.name(), h.attrs().source_target_pairs,
-                      ShapeUtil::ByteSizeOf(h.shape())));
+  AddCollectiveThunk(
+      cc, h,
+      std::make_unique<CollectivePermuteThunk>(
+          h.name(), h.attrs().source_target_pairs, ShapeUtil::ByteSizeOf(out)));
   return absl::OkStatus();
 }
 

@@ -93,6 +93,11 @@ class ThunkEmitter {
   absl::Status EmitInstruction(CompiledComputation& cc, const Instruction& h);
   absl::Status EmitConstant(CompiledComputation& cc, const Instruction& h);
   absl::Status CheckReplicaGroupsRun(const Instruction& h) const;
+  // A collective's thunk: it reads h's operands' leaves and writes new
+  // leaves for what h computes (CollectiveResultShape); a -start's leaves
+  // also name its operands' (and contexts).
+  void AddCollectiveThunk(CompiledComputation& cc, const Instruction& h,
+                          std::unique_ptr<Thunk> t);
   absl::Status EmitOnOneReplica(CompiledComputation& cc, const Instruction& h);
   absl::Status EmitAllReduce(CompiledComputation& cc, const Instruction& h);
   absl::Status EmitAllGatherOrReduceScatter(CompiledComputation& cc,

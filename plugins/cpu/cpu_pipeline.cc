@@ -41,8 +41,14 @@ std::optional<Layout> DenseOperandLayout(const Instruction& inst,
     case HloOpcode::kOutfeed:
     case HloOpcode::kAllReduce:
     case HloOpcode::kAllGather:
+    case HloOpcode::kAllGatherStart:
+    case HloOpcode::kAllGatherDone:
+    case HloOpcode::kAllReduceStart:
+    case HloOpcode::kAllReduceDone:
     case HloOpcode::kAllToAll:
     case HloOpcode::kCollectivePermute:
+    case HloOpcode::kCollectivePermuteStart:
+    case HloOpcode::kCollectivePermuteDone:
     case HloOpcode::kReduceScatter:
     case HloOpcode::kCustomCall:
     case HloOpcode::kOptimizationBarrier:

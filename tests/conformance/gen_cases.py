@@ -3943,6 +3943,47 @@ def gen_all_to_all():
                notes=['replica 1 is member 0: it gets operand 0 of both'])
 
 
+def gen_async_collectives():
+    """all-gather-start/-done, collective-permute-start/-done,
+    all-reduce-start/-done: run synchronously, the same values as the
+    synchronous ops (numpy)."""
+    g = 'collective'
+    a = [V('f32', [1.5, -2]), V('f32', [3, 4.25]), V('f32', [-1, 8])]
+    # all-gather-start: (operand, result); -done: the result
+    e = Comp('main', entry=True)
+    p = e.param(S('f32', 2))
+    st = e.op('(f32[2], f32[4])', 'all-gather-start(%s), channel_id=1, '
+              'replica_groups={{0,1}}, dimensions={0}' % p, 'ags')
+    e.root(S('f32', 4), 'all-gather-done(%s)' % st, 'agd')
+    add_case(g, 'all_gather_start_done', 'numpy',
+             module('all_gather_start_done', e), [], None,
+             replica_inputs=[[a[0]], [a[1]]],
+             replica_expects=[V('f32', np.concatenate([a[0].a, a[1].a]))] * 2,
+             notes=['the async pair runs synchronously'])
+    # collective-permute-start: (operand, result, u32[], u32[])
+    e = Comp('main', entry=True)
+    p = e.param(S('f32', 2))
+    st = e.op('(f32[2], f32[2], u32[], u32[])', 'collective-permute-start(%s), '
+              'channel_id=2, source_target_pairs={{0,1},{1,2}}' % p, 'cps')
+    e.root(S('f32', 2), 'collective-permute-done(%s)' % st, 'cpd')
+    add_case(g, 'collective_permute_start_done', 'numpy',
+             module('collective_permute_start_done', e), [], None,
+             replica_inputs=[[v] for v in a],
+             replica_expects=[V('f32', np.zeros(2)), a[0], a[1]],
+             notes=['replica 0 is no target: zeros'])
+    # all-reduce-start/-done: all-reduce's result
+    c = add_comp('f32')
+    e = Comp('main', entry=True)
+    p = e.param(S('f32', 2))
+    st = e.op(S('f32', 2), 'all-reduce-start(%s), replica_groups={{0,1,2}}, '
+              'to_apply=%%add_f32' % p, 'ars')
+    e.root(S('f32', 2), 'all-reduce-done(%s)' % st, 'ard')
+    add_case(g, 'all_reduce_start_done', 'numpy',
+             module('all_reduce_start_done', e, c), [], None,
+             replica_inputs=[[v] for v in a],
+             replica_expects=[V('f32', a[0].a + a[1].a + a[2].a)] * 3)
+
+
 def gen_collective_permute():
     g = 'collective'
     rng = np.random.RandomState(1402)
@@ -4289,6 +4330,7 @@ def main():
     gen_collective_gather_scatter()
     gen_collective_permute()
     gen_all_to_all()
+    gen_async_collectives()
     gen_rng()
     gen_layout()
     gen_feeds()
