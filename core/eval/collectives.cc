@@ -1,15 +1,30 @@
-// all-reduce, replica-id and partition-id.
+// all-reduce, all-gather, reduce-scatter, all-to-all, collective-permute,
+// replica-id and partition-id.
 //
-// RunReplicated runs each replica on its own thread. An all-reduce
+// RunReplicated runs each replica on its own thread. A collective
 // instruction's k-th execution on every replica of a group meets at a
 // rendezvous (CollectiveHub, core/runtime/rendezvous.h) keyed by (instruction,
-// k, group); once every member has contributed, each computes the same result:
-// the reducer folded over the contributions in group order,
-//   r = v[g0]; r = f(r, v[g1]); ...; r = f(r, v[gN-1])
-// elementwise. A replica that finishes or fails without joining releases the
-// others with an Aborted error instead of a hang.
+// k, group); once every member has contributed its operands, each has every
+// member's in group order and computes its own result from them:
+//   all-reduce      the reducer folded over the contributions in group
+//                   order, r = v[g0]; r = f(r, v[g1]); ...; elementwise;
+//   all-gather      the contributions concatenated along dimensions={d};
+//   reduce-scatter  the all-reduce's result, cut along d into group-size
+//                   pieces: the member at position i of the group keeps
+//                   piece i;
+//   all-to-all      with dimensions={d}: the operand cut along d into
+//                   group-size pieces, piece i sent to the i-th member,
+//                   the received pieces concatenated along d in group
+//                   order; without: operand i to the i-th member, result
+//                   j from the j-th (a tuple);
+//   collective-permute  every replica meets; a replica named as target
+//                   in source_target_pairs takes its source's operand,
+//                   any other gets zeros.
+// A replica that finishes or fails without joining releases the others
+// with an Aborted error instead of a hang. Replicas only: one partition.
 #include <algorithm>
 #include <condition_variable>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -43,16 +58,14 @@ absl::Status Combine(ScalarFn* fn, Literal& dst, const Literal& src) {
   return absl::OkStatus();
 }
 
-}  // namespace
-
-absl::StatusOr<Literal> EvalAllReduce(Interpreter& interp,
-                                      const Instruction& instr, Operands ops) {
-  // Operands: N arrays (or, in older HLO, one tuple of arrays); the result
-  // has the same structure.
+// The operands as a list of arrays: N arrays, or (older HLO) one tuple.
+absl::StatusOr<std::vector<Literal>> OperandValues(const Instruction& instr,
+                                                   Operands ops,
+                                                   bool* tuple_operand) {
   std::vector<Literal> values;
-  bool tuple_operand = false;
+  *tuple_operand = false;
   if (ops.size() == 1 && ops[0]->shape().IsTuple()) {
-    tuple_operand = true;
+    *tuple_operand = true;
     for (int64_t i = 0; i < ops[0]->tuple_element_count(); ++i) {
       values.push_back(Literal(ops[0]->tuple_element(i)));
     }
@@ -62,6 +75,13 @@ absl::StatusOr<Literal> EvalAllReduce(Interpreter& interp,
   for (const Literal& v : values) {
     if (!v.shape().IsArray()) return Invalid(instr, "operands must be arrays");
   }
+  return values;
+}
+
+// The replica group this replica belongs to (every replica for
+// replica_groups={}); every member must run.
+absl::StatusOr<std::vector<int64_t>> GroupOf(const Interpreter& interp,
+                                             const Instruction& instr) {
   const int64_t replicas = interp.replica_count();
   const int64_t me = interp.replica_id();
   std::vector<int64_t> group;
@@ -85,43 +105,341 @@ absl::StatusOr<Literal> EvalAllReduce(Interpreter& interp,
                                          " but ", replicas, " replica(s) run"));
     }
   }
-  if (group.size() > 1) {
-    PLEXA_ASSIGN_OR_RETURN(ScalarFn * fn,
-                           interp.GetScalarFn(*instr.to_apply()));
-    if (fn->num_params() != 2 || fn->num_results() != 1) {
-      return Invalid(instr, "the reduction computation must be binary");
-    }
-    for (const Literal& v : values) {
-      if (fn->param_type(0) != v.shape().element_type() ||
-          fn->param_type(1) != v.shape().element_type() ||
-          fn->result_type(0) != v.shape().element_type()) {
-        return Invalid(instr, "reduction computation type mismatch");
-      }
-    }
-    if (interp.hub() == nullptr) {
-      return Invalid(instr, "a multi-replica all-reduce needs RunReplicated");
-    }
-    const std::string key =
-        absl::StrCat(reinterpret_cast<uintptr_t>(&instr), "#",
-                     interp.NextExecutionCount(&instr));
-    PLEXA_ASSIGN_OR_RETURN(
-        std::vector<std::vector<Literal>> all,
-        interp.hub()->Exchange(key, group, me, std::move(values)));
-    values = std::move(all[0]);
-    for (size_t k = 1; k < all.size(); ++k) {
-      for (size_t i = 0; i < values.size(); ++i) {
-        if (!ShapeUtil::SameDimensions(values[i].shape(), all[k][i].shape())) {
-          return Invalid(instr, "replicas contributed different shapes");
-        }
-        PLEXA_RETURN_IF_ERROR(Combine(fn, values[i], all[k][i]));
+  return group;
+}
+
+// Every member's operand values, in group order (a group of one: its own,
+// without a meeting).
+absl::StatusOr<std::vector<std::vector<Literal>>> Meet(
+    Interpreter& interp, const Instruction& instr,
+    const std::vector<int64_t>& group, std::vector<Literal> values) {
+  if (group.size() == 1) {
+    std::vector<std::vector<Literal>> one;
+    one.push_back(std::move(values));
+    return one;
+  }
+  if (interp.hub() == nullptr) {
+    return Invalid(
+        instr, absl::StrCat("a multi-replica ", HloOpcodeString(instr.opcode()),
+                            " needs RunReplicated"));
+  }
+  const std::string key = absl::StrCat(reinterpret_cast<uintptr_t>(&instr), "#",
+                                       interp.NextExecutionCount(&instr));
+  PLEXA_ASSIGN_OR_RETURN(
+      std::vector<std::vector<Literal>> all,
+      interp.hub()->Exchange(key, group, interp.replica_id(), std::move(values),
+                             HloOpcodeString(instr.opcode())));
+  for (size_t k = 1; k < all.size(); ++k) {
+    for (size_t i = 0; i < all[0].size(); ++i) {
+      if (!ShapeUtil::SameDimensions(all[0][i].shape(), all[k][i].shape())) {
+        return Invalid(instr, "replicas contributed different shapes");
       }
     }
   }
-  if (tuple_operand || instr.shape().IsTuple()) {
+  return all;
+}
+
+// The reduction computation, checked against the values' element types.
+absl::StatusOr<ScalarFn*> Reducer(Interpreter& interp, const Instruction& instr,
+                                  const std::vector<Literal>& values) {
+  PLEXA_ASSIGN_OR_RETURN(ScalarFn * fn, interp.GetScalarFn(*instr.to_apply()));
+  if (fn->num_params() != 2 || fn->num_results() != 1) {
+    return Invalid(instr, "the reduction computation must be binary");
+  }
+  for (const Literal& v : values) {
+    if (fn->param_type(0) != v.shape().element_type() ||
+        fn->param_type(1) != v.shape().element_type() ||
+        fn->result_type(0) != v.shape().element_type()) {
+      return Invalid(instr, "reduction computation type mismatch");
+    }
+  }
+  return fn;
+}
+
+// The contributions folded by the reducer in group order (all[0] receives
+// the result).
+absl::StatusOr<std::vector<Literal>> ReduceAll(
+    Interpreter& interp, const Instruction& instr,
+    std::vector<std::vector<Literal>> all) {
+  std::vector<Literal> values = std::move(all[0]);
+  if (all.size() == 1) return values;
+  PLEXA_ASSIGN_OR_RETURN(ScalarFn * fn, Reducer(interp, instr, values));
+  for (size_t k = 1; k < all.size(); ++k) {
+    for (size_t i = 0; i < values.size(); ++i) {
+      PLEXA_RETURN_IF_ERROR(Combine(fn, values[i], all[k][i]));
+    }
+  }
+  return values;
+}
+
+// The result: a tuple for several operands (or a tuple operand), else the
+// one array.
+absl::StatusOr<Literal> Result(const Instruction& instr,
+                               std::vector<Literal> values,
+                               bool tuple_operand) {
+  if (tuple_operand || CollectiveResultShape(instr).IsTuple()) {
     return Literal::MakeTuple(std::move(values));
   }
   if (values.size() != 1) return Invalid(instr, "result structure mismatch");
   return std::move(values[0]);
+}
+
+// The leaf shape of result i (default layout).
+Shape ResultLeaf(const Instruction& instr, size_t i) {
+  const Shape& c = CollectiveResultShape(instr);
+  return StripLayout(c.IsTuple() ? c.tuple_shapes(i) : c);
+}
+
+// Row-major bytes of an array seen as [outer, dims[d] * inner]: the number of
+// rows (product of dimensions before d) and the bytes of one row.
+std::pair<int64_t, int64_t> RowsAndRowBytes(const Shape& s, int64_t d) {
+  int64_t outer = 1;
+  for (int64_t i = 0; i < d; ++i) outer *= s.dimensions(i);
+  const int64_t row =
+      ElementCount(s.dimensions()) / std::max<int64_t>(outer, 1);
+  return {outer, row * primitive_util::ByteWidth(s.element_type())};
+}
+
+// What a replica brings to a collective: its operands as arrays, and its
+// group.
+struct Contribution {
+  std::vector<Literal> values;
+  bool tuple_operand = false;
+  std::vector<int64_t> group;
+};
+absl::StatusOr<Contribution> Contribute(const Interpreter& interp,
+                                        const Instruction& instr,
+                                        Operands ops) {
+  Contribution c;
+  PLEXA_ASSIGN_OR_RETURN(c.values, OperandValues(instr, ops, &c.tuple_operand));
+  PLEXA_ASSIGN_OR_RETURN(c.group, GroupOf(interp, instr));
+  return c;
+}
+
+// The collective's one dimension (all-gather's, reduce-scatter's).
+int64_t CollectiveDim(const Instruction& instr) {
+  return instr.attrs().dimensions.empty() ? 0 : instr.attrs().dimensions[0];
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalAllReduce(Interpreter& interp,
+                                      const Instruction& instr, Operands ops) {
+  // Operands: N arrays (or, in older HLO, one tuple of arrays); the result
+  // has the same structure.
+  PLEXA_ASSIGN_OR_RETURN(Contribution c, Contribute(interp, instr, ops));
+  std::vector<Literal> values = std::move(c.values);
+  const std::vector<int64_t>& group = c.group;
+  const bool tuple_operand = c.tuple_operand;
+  if (group.size() > 1) {
+    // Check the reducer before meeting, so that a bad one fails alone.
+    PLEXA_RETURN_IF_ERROR(Reducer(interp, instr, values).status());
+  }
+  PLEXA_ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> all,
+                         Meet(interp, instr, group, std::move(values)));
+  PLEXA_ASSIGN_OR_RETURN(values, ReduceAll(interp, instr, std::move(all)));
+  return Result(instr, std::move(values), tuple_operand);
+}
+
+absl::StatusOr<Literal> EvalAllGather(Interpreter& interp,
+                                      const Instruction& instr, Operands ops) {
+  PLEXA_ASSIGN_OR_RETURN(Contribution c, Contribute(interp, instr, ops));
+  std::vector<Literal> values = std::move(c.values);
+  const std::vector<int64_t>& group = c.group;
+  const bool tuple_operand = c.tuple_operand;
+  const int64_t d = CollectiveDim(instr);
+  const int64_t n = static_cast<int64_t>(group.size());
+  PLEXA_ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> all,
+                         Meet(interp, instr, group, std::move(values)));
+  std::vector<Literal> results;
+  for (size_t i = 0; i < all[0].size(); ++i) {
+    const Shape& in = all[0][i].shape();
+    const Shape out_shape = ResultLeaf(instr, i);
+    if (d >= in.rank() || out_shape.rank() != in.rank() ||
+        out_shape.dimensions(d) != in.dimensions(d) * n) {
+      return Invalid(
+          instr, absl::StrCat("the result ", out_shape.ToString(),
+                              " does not hold the operands ", in.ToString(),
+                              " of ", n, " replica(s) along dimension ", d));
+    }
+    // Row o of the result is row o of every member, in group order.
+    Literal out = MakeLiteral(out_shape);
+    const auto [rows, row_bytes] = RowsAndRowBytes(in, d);
+    uint8_t* dst = out.mutable_data().data();
+    for (int64_t o = 0; o < rows; ++o) {
+      for (int64_t k = 0; k < n; ++k) {
+        std::memcpy(dst + (o * n + k) * row_bytes,
+                    all[k][i].data().data() + o * row_bytes, row_bytes);
+      }
+    }
+    results.push_back(std::move(out));
+  }
+  return Result(instr, std::move(results), tuple_operand);
+}
+
+absl::StatusOr<Literal> EvalReduceScatter(Interpreter& interp,
+                                          const Instruction& instr,
+                                          Operands ops) {
+  PLEXA_ASSIGN_OR_RETURN(Contribution c, Contribute(interp, instr, ops));
+  std::vector<Literal> values = std::move(c.values);
+  const std::vector<int64_t>& group = c.group;
+  const bool tuple_operand = c.tuple_operand;
+  const int64_t d = CollectiveDim(instr);
+  const int64_t n = static_cast<int64_t>(group.size());
+  const int64_t me =
+      std::find(group.begin(), group.end(), interp.replica_id()) -
+      group.begin();
+  PLEXA_RETURN_IF_ERROR(Reducer(interp, instr, values).status());
+  PLEXA_ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> all,
+                         Meet(interp, instr, group, std::move(values)));
+  PLEXA_ASSIGN_OR_RETURN(values, ReduceAll(interp, instr, std::move(all)));
+  std::vector<Literal> results;
+  for (size_t i = 0; i < values.size(); ++i) {
+    const Shape& in = values[i].shape();
+    const Shape out_shape = ResultLeaf(instr, i);
+    if (d >= in.rank() || out_shape.rank() != in.rank() ||
+        out_shape.dimensions(d) * n != in.dimensions(d)) {
+      return Invalid(
+          instr, absl::StrCat("the result ", out_shape.ToString(),
+                              " is not the operand ", in.ToString(), " split ",
+                              n, " ways along dimension ", d));
+    }
+    // Row o of the reduced operand holds n pieces; this member keeps
+    // piece `me`.
+    Literal out = MakeLiteral(out_shape);
+    const auto [rows, row_bytes] = RowsAndRowBytes(in, d);
+    const int64_t piece = row_bytes / n;
+    const uint8_t* src = values[i].data().data();
+    for (int64_t o = 0; o < rows; ++o) {
+      std::memcpy(out.mutable_data().data() + o * piece,
+                  src + o * row_bytes + me * piece, piece);
+    }
+    results.push_back(std::move(out));
+  }
+  return Result(instr, std::move(results), tuple_operand);
+}
+
+absl::StatusOr<Literal> EvalAllToAll(Interpreter& interp,
+                                     const Instruction& instr, Operands ops) {
+  PLEXA_ASSIGN_OR_RETURN(Contribution c, Contribute(interp, instr, ops));
+  const std::vector<int64_t>& group = c.group;
+  const int64_t n = static_cast<int64_t>(group.size());
+  const int64_t me =
+      std::find(group.begin(), group.end(), interp.replica_id()) -
+      group.begin();
+  const bool split = !instr.attrs().dimensions.empty();
+  if (split ? c.values.size() != 1
+            : static_cast<int64_t>(c.values.size()) != n) {
+    return Invalid(
+        instr, absl::StrCat(c.values.size(), " operand(s) for a group of ", n));
+  }
+  const int64_t d = CollectiveDim(instr);
+  if (split && (d >= c.values[0].shape().rank() ||
+                c.values[0].shape().dimensions(d) % n != 0)) {
+    return Invalid(instr, absl::StrCat("dimension ", d, " of ",
+                                       c.values[0].shape().ToString(),
+                                       " does not split ", n, " ways"));
+  }
+  PLEXA_ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> all,
+                         Meet(interp, instr, group, std::move(c.values)));
+  if (!split) {
+    // Result j is member j's operand `me`.
+    std::vector<Literal> results;
+    for (int64_t j = 0; j < n; ++j) {
+      if (!ShapeUtil::SameDimensions(all[j][me].shape(),
+                                     ResultLeaf(instr, j))) {
+        return Invalid(
+            instr,
+            absl::StrCat("member ", j, " sends ", all[j][me].shape().ToString(),
+                         " for ", ResultLeaf(instr, j).ToString()));
+      }
+      results.push_back(std::move(all[j][me]));
+    }
+    return Literal::MakeTuple(std::move(results));
+  }
+  // Row o of every member's operand holds n pieces along d; piece `me` of
+  // member k's row o becomes piece k of this replica's row o.
+  const Shape& s = all[0][0].shape();
+  Literal out = MakeLiteral(StripLayout(s));
+  const auto [rows, row_bytes] = RowsAndRowBytes(s, d);
+  const int64_t piece = row_bytes / n;
+  for (int64_t o = 0; o < rows; ++o) {
+    for (int64_t k = 0; k < n; ++k) {
+      std::memcpy(out.mutable_data().data() + o * row_bytes + k * piece,
+                  all[k][0].data().data() + o * row_bytes + me * piece, piece);
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<Literal> EvalCollectivePermute(Interpreter& interp,
+                                              const Instruction& instr,
+                                              Operands ops) {
+  // Every replica meets (the pairs may connect any two); each takes the
+  // operand of the replica paired with it as source, or zeros.
+  const int64_t replicas = interp.replica_count();
+  const int64_t me = interp.replica_id();
+  std::optional<int64_t> source;
+  for (const auto& [s, t] : instr.attrs().source_target_pairs) {
+    if (s < 0 || s >= replicas || t < 0 || t >= replicas) {
+      return Invalid(instr,
+                     absl::StrCat("source_target_pairs mention {", s, ",", t,
+                                  "} but ", replicas, " replica(s) run"));
+    }
+    if (t == me) source = s;
+  }
+  std::vector<int64_t> everyone(replicas);
+  for (int64_t r = 0; r < replicas; ++r) everyone[r] = r;
+  std::vector<Literal> mine;
+  mine.push_back(Literal(*ops[0]));
+  PLEXA_ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> all,
+                         Meet(interp, instr, everyone, std::move(mine)));
+  if (!source.has_value())
+    return MakeLiteral(StripLayout(CollectiveResultShape(instr)));
+  return std::move(all[*source][0]);
+}
+
+absl::StatusOr<Literal> EvalAsyncStart(Interpreter& interp,
+                                       const Instruction& instr, Operands ops) {
+  // Synchronous: the -start computes; its -done forwards.
+  switch (instr.opcode()) {
+    case HloOpcode::kAllReduceStart:
+      return EvalAllReduce(interp, instr, ops);
+    case HloOpcode::kAllGatherStart: {
+      PLEXA_ASSIGN_OR_RETURN(Literal result, EvalAllGather(interp, instr, ops));
+      std::vector<Literal> parts;
+      if (ops.size() == 1) {
+        parts.push_back(Literal(*ops[0]));
+      } else {
+        std::vector<Literal> ins;
+        for (const Literal* op : ops) ins.push_back(Literal(*op));
+        parts.push_back(Literal::MakeTuple(std::move(ins)));
+      }
+      parts.push_back(std::move(result));
+      return Literal::MakeTuple(std::move(parts));
+    }
+    case HloOpcode::kCollectivePermuteStart: {
+      PLEXA_ASSIGN_OR_RETURN(Literal result,
+                             EvalCollectivePermute(interp, instr, ops));
+      std::vector<Literal> parts;
+      parts.push_back(Literal(*ops[0]));
+      parts.push_back(std::move(result));
+      parts.push_back(MakeLiteral(instr.shape().tuple_shapes(2)));
+      parts.push_back(MakeLiteral(instr.shape().tuple_shapes(3)));
+      return Literal::MakeTuple(std::move(parts));
+    }
+    default:
+      return Invalid(instr, "not an async collective start");
+  }
+}
+
+absl::StatusOr<Literal> EvalAsyncDone(Interpreter&, const Instruction& instr,
+                                      Operands ops) {
+  if (instr.opcode() == HloOpcode::kAllReduceDone) return Literal(*ops[0]);
+  if (!ops[0]->shape().IsTuple() || ops[0]->tuple_element_count() < 2) {
+    return Invalid(instr, "its operand is not a -start's tuple");
+  }
+  return Literal(ops[0]->tuple_element(1));
 }
 
 absl::StatusOr<Literal> EvalReplicaId(Interpreter& interp,

@@ -584,6 +584,12 @@ PLEXA_EVAL_HANDLER(EvalConditional);
 PLEXA_EVAL_HANDLER(EvalCall);
 // collectives.cc
 PLEXA_EVAL_HANDLER(EvalAllReduce);
+PLEXA_EVAL_HANDLER(EvalAllGather);
+PLEXA_EVAL_HANDLER(EvalReduceScatter);
+PLEXA_EVAL_HANDLER(EvalCollectivePermute);
+PLEXA_EVAL_HANDLER(EvalAllToAll);
+PLEXA_EVAL_HANDLER(EvalAsyncStart);
+PLEXA_EVAL_HANDLER(EvalAsyncDone);
 PLEXA_EVAL_HANDLER(EvalReplicaId);
 PLEXA_EVAL_HANDLER(EvalPartitionId);
 // feeds.cc

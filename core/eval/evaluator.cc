@@ -230,6 +230,22 @@ absl::StatusOr<Literal> Interpreter::EvaluateInstruction(
       return EvalCall(*this, instr, ops);
     case HloOpcode::kAllReduce:
       return EvalAllReduce(*this, instr, ops);
+    case HloOpcode::kAllGather:
+      return EvalAllGather(*this, instr, ops);
+    case HloOpcode::kReduceScatter:
+      return EvalReduceScatter(*this, instr, ops);
+    case HloOpcode::kCollectivePermute:
+      return EvalCollectivePermute(*this, instr, ops);
+    case HloOpcode::kAllToAll:
+      return EvalAllToAll(*this, instr, ops);
+    case HloOpcode::kAllGatherStart:
+    case HloOpcode::kAllReduceStart:
+    case HloOpcode::kCollectivePermuteStart:
+      return EvalAsyncStart(*this, instr, ops);
+    case HloOpcode::kAllGatherDone:
+    case HloOpcode::kAllReduceDone:
+    case HloOpcode::kCollectivePermuteDone:
+      return EvalAsyncDone(*this, instr, ops);
     case HloOpcode::kReplicaId:
       return EvalReplicaId(*this, instr, ops);
     case HloOpcode::kPartitionId:

@@ -97,6 +97,8 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
     case HloOpcode::kReduce:
     case HloOpcode::kReduceWindow:
     case HloOpcode::kAllReduce:
+    case HloOpcode::kAllReduceStart:
+    case HloOpcode::kReduceScatter:
     case HloOpcode::kSort:
     case HloOpcode::kScatter:
     case HloOpcode::kFusion:
@@ -354,8 +356,32 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
                                         attrs.window.value_or(Window{}),
                                         *operands[1], *operands[2], called[1]);
     case HloOpcode::kAllReduce:
+    case HloOpcode::kAllReduceStart:
       PLEXA_RETURN_IF_ERROR(need_called(1, "to_apply"));
       return InferAllReduceShape(operands, called[0]);
+    case HloOpcode::kAllGatherStart:
+      return InferAllGatherStartShape(operands, attrs.replica_groups,
+                                      attrs.dimensions, declared);
+    case HloOpcode::kCollectivePermuteStart:
+      return InferCollectivePermuteStartShape(*operands[0],
+                                              attrs.source_target_pairs);
+    case HloOpcode::kAllGatherDone:
+    case HloOpcode::kAllReduceDone:
+    case HloOpcode::kCollectivePermuteDone:
+      return InferAsyncDoneShape(opcode, *operands[0]);
+    case HloOpcode::kAllGather:
+      return InferAllGatherShape(operands, attrs.replica_groups,
+                                 attrs.dimensions, declared);
+    case HloOpcode::kAllToAll:
+      return InferAllToAllShape(operands, attrs.replica_groups,
+                                attrs.dimensions);
+    case HloOpcode::kCollectivePermute:
+      return InferCollectivePermuteShape(*operands[0],
+                                         attrs.source_target_pairs);
+    case HloOpcode::kReduceScatter:
+      PLEXA_RETURN_IF_ERROR(need_called(1, "to_apply"));
+      return InferReduceScatterShape(operands, attrs.replica_groups,
+                                     attrs.dimensions, called[0], declared);
     case HloOpcode::kSort: {
       PLEXA_RETURN_IF_ERROR(need_called(1, "comparator"));
       PLEXA_ASSIGN_OR_RETURN(int64_t dim, need_one_dimension());

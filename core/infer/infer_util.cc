@@ -118,6 +118,23 @@ bool Contains(absl::Span<const int64_t> dims, int64_t d) {
   return std::find(dims.begin(), dims.end(), d) != dims.end();
 }
 
+absl::Status VerifyBinaryReducer(absl::string_view op,
+                                 absl::Span<const Shape* const> operands,
+                                 const ProgramShape& to_apply) {
+  for (const Shape* s : operands) {
+    const Shape elem = MakeArray(s->element_type(), {});
+    if (to_apply.parameters.size() != 2 ||
+        !Compatible(to_apply.parameters[0], elem) ||
+        !Compatible(to_apply.parameters[1], elem) ||
+        !Compatible(to_apply.result, elem)) {
+      return Invalid(op, Str(operands), ": the reduction computation must be (",
+                     Str(elem), ", ", Str(elem), ") -> ", Str(elem), "; got ",
+                     Str(to_apply), ".");
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status VerifyReducerShape(absl::string_view op,
                                 const ProgramShape& reducer,
                                 absl::Span<const Shape* const> init_values,

@@ -84,6 +84,12 @@ absl::Status VerifyReducerShape(absl::string_view op,
                                 absl::Span<const PrimitiveType> input_types,
                                 int64_t inputs);
 
+// all-reduce, reduce-scatter: `to_apply` combines two scalars of each
+// operand's element type into one.
+absl::Status VerifyBinaryReducer(absl::string_view op,
+                                 absl::Span<const Shape* const> operands,
+                                 const ProgramShape& to_apply);
+
 std::string WindowString(const Window& window);
 std::string DotDimsString(const DotDimensionNumbers& d);
 std::string ConvDimsString(const ConvolutionDimensionNumbers& d);

@@ -232,20 +232,9 @@ absl::StatusOr<Shape> InferAllReduceShape(
     PLEXA_RETURN_IF_ERROR(ExpectArray(*s, "operand of all-reduce"));
   }
   // Seed 004's CrossReplicaSum is HLO all-reduce with a to_apply
-  // computation (SEMANTICS.md); it combines two scalars of each operand's
-  // element type.
-  for (const Shape* s : operands) {
-    const Shape elem = MakeArray(s->element_type(), {});
-    if (to_apply.parameters.size() != 2 ||
-        !Compatible(to_apply.parameters[0], elem) ||
-        !Compatible(to_apply.parameters[1], elem) ||
-        !Compatible(to_apply.result, elem)) {
-      return Invalid("all-reduce", Str(operands),
-                     ": the reduction computation must be (", Str(elem), ", ",
-                     Str(elem), ") -> ", Str(elem), "; got ", Str(to_apply),
-                     ".");
-    }
-  }
+  // computation (SEMANTICS.md).
+  PLEXA_RETURN_IF_ERROR(
+      internal::VerifyBinaryReducer("all-reduce", operands, to_apply));
   if (operands.size() == 1) return NoLayout(*operands[0]);
   std::vector<Shape> parts;
   for (const Shape* s : operands) parts.push_back(NoLayout(*s));

@@ -10,6 +10,7 @@
 #define PLEXA_CORE_INFER_SHAPE_INFERENCE_H_
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -139,6 +140,51 @@ absl::StatusOr<Shape> InferSelectAndScatterShape(
     const Shape& source, const Shape& init_value, const ProgramShape& scatter);
 absl::StatusOr<Shape> InferAllReduceShape(
     absl::Span<const Shape* const> operands, const ProgramShape& to_apply);
+
+// ---- Collectives (infer/collectives.cc) ------------------------------------
+// The size of the replica groups, checked as XLA's verifier does: no empty
+// group, no replica twice, every replica from 0 to the largest named in
+// some group, one size for all. 0 for replica_groups={} (every replica).
+absl::StatusOr<int64_t> CheckReplicaGroups(
+    absl::string_view op, absl::Span<const std::vector<int64_t>> groups);
+// all-gather(x...), dimensions={d}: dimension d times the group size (with
+// replica_groups={}, taken from `declared`).
+absl::StatusOr<Shape> InferAllGatherShape(
+    absl::Span<const Shape* const> operands,
+    absl::Span<const std::vector<int64_t>> replica_groups,
+    absl::Span<const int64_t> dimensions, const Shape* declared);
+// reduce-scatter(x...), dimensions={d}, to_apply: dimension d divided by
+// the group size.
+absl::StatusOr<Shape> InferReduceScatterShape(
+    absl::Span<const Shape* const> operands,
+    absl::Span<const std::vector<int64_t>> replica_groups,
+    absl::Span<const int64_t> dimensions, const ProgramShape& to_apply,
+    const Shape* declared);
+// all-to-all(x), dimensions={d}: x's shape, d divisible by the group size;
+// all-to-all(x0, ..., xN-1) (no dimensions): one operand per member, the
+// tuple of their shapes.
+absl::StatusOr<Shape> InferAllToAllShape(
+    absl::Span<const Shape* const> operands,
+    absl::Span<const std::vector<int64_t>> replica_groups,
+    absl::Span<const int64_t> dimensions);
+// The async pairs, run synchronously. all-gather-start: (operand, result)
+// for one operand, ((operands), (results)) for several;
+// collective-permute-start: (operand, result, u32[], u32[]); their -done
+// returns element 1. all-reduce-start and -done: all-reduce's result.
+absl::StatusOr<Shape> InferAllGatherStartShape(
+    absl::Span<const Shape* const> operands,
+    absl::Span<const std::vector<int64_t>> replica_groups,
+    absl::Span<const int64_t> dimensions, const Shape* declared);
+absl::StatusOr<Shape> InferCollectivePermuteStartShape(
+    const Shape& operand,
+    absl::Span<const std::pair<int64_t, int64_t>> source_target_pairs);
+absl::StatusOr<Shape> InferAsyncDoneShape(HloOpcode done, const Shape& start);
+// collective-permute(x), source_target_pairs: the operand's shape; no
+// replica is a source twice or a target twice.
+absl::StatusOr<Shape> InferCollectivePermuteShape(
+    const Shape& operand,
+    absl::Span<const std::pair<int64_t, int64_t>> source_target_pairs);
+
 absl::StatusOr<Shape> InferSortShape(absl::Span<const Shape* const> operands,
                                      int64_t dimension,
                                      const ProgramShape& comparator);

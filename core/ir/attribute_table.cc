@@ -117,6 +117,34 @@ constexpr AttrSpec kAllReduce[] = {
     {"use_global_device_ids", AttrId::kUseGlobalDeviceIds, kOptional,
      kUnlessDefault},
     {"to_apply", AttrId::kToApply, kRequired, kAlways}};
+// XLA prints the collective attributes (channel_id, replica_groups,
+// constrain_layout) first, then all-gather's dimensions before
+// use_global_device_ids and reduce-scatter's after it.
+constexpr AttrSpec kAllGather[] = {
+    {"channel_id", AttrId::kChannelId, kOptional, kAlways},
+    {"replica_groups", AttrId::kReplicaGroups, kOptional, kAlways},
+    {"constrain_layout", AttrId::kConstrainLayout, kOptional, kUnlessDefault},
+    {"dimensions", AttrId::kDimensions, kRequired, kAlways},
+    {"use_global_device_ids", AttrId::kUseGlobalDeviceIds, kOptional,
+     kUnlessDefault}};
+constexpr AttrSpec kReduceScatter[] = {
+    {"channel_id", AttrId::kChannelId, kOptional, kAlways},
+    {"replica_groups", AttrId::kReplicaGroups, kOptional, kAlways},
+    {"constrain_layout", AttrId::kConstrainLayout, kOptional, kUnlessDefault},
+    {"use_global_device_ids", AttrId::kUseGlobalDeviceIds, kOptional,
+     kUnlessDefault},
+    {"dimensions", AttrId::kDimensions, kRequired, kAlways},
+    {"to_apply", AttrId::kToApply, kRequired, kAlways}};
+// all-to-all: dimensions={d} (the split dimension) only in the array form.
+constexpr AttrSpec kAllToAll[] = {
+    {"channel_id", AttrId::kChannelId, kOptional, kAlways},
+    {"replica_groups", AttrId::kReplicaGroups, kOptional, kAlways},
+    {"constrain_layout", AttrId::kConstrainLayout, kOptional, kUnlessDefault},
+    {"dimensions", AttrId::kDimensions, kOptional, kUnlessDefault}};
+// XLA: channel_id, then source_target_pairs={{0,1},{1,0}}.
+constexpr AttrSpec kCollectivePermute[] = {
+    {"channel_id", AttrId::kChannelId, kOptional, kAlways},
+    {"source_target_pairs", AttrId::kSourceTargetPairs, kRequired, kAlways}};
 constexpr AttrSpec kInfeed[] = {
     {"infeed_config", AttrId::kInfeedConfig, kOptional, kUnlessDefault}};
 constexpr AttrSpec kOutfeed[] = {
@@ -181,6 +209,7 @@ constexpr AttrField kFields[] = {
     AttrField::kChannelId,
     AttrField::kUseGlobalDeviceIds,
     AttrField::kConstrainLayout,
+    AttrField::kSourceTargetPairs,
     AttrField::kInfeedConfig,
     AttrField::kOutfeedConfig,
     AttrField::kOutfeedShape,
@@ -246,7 +275,18 @@ absl::Span<const AttrSpec> AttributesOf(HloOpcode op) {
     case HloOpcode::kCustomCall:
       return kCustomCall;
     case HloOpcode::kAllReduce:
+    case HloOpcode::kAllReduceStart:
       return kAllReduce;
+    case HloOpcode::kAllGather:
+    case HloOpcode::kAllGatherStart:
+      return kAllGather;
+    case HloOpcode::kReduceScatter:
+      return kReduceScatter;
+    case HloOpcode::kCollectivePermute:
+    case HloOpcode::kCollectivePermuteStart:
+      return kCollectivePermute;
+    case HloOpcode::kAllToAll:
+      return kAllToAll;
     case HloOpcode::kInfeed:
       return kInfeed;
     case HloOpcode::kOutfeed:
@@ -364,6 +404,8 @@ std::optional<AttrField> FieldOf(AttrId id) {
       return AttrField::kUseGlobalDeviceIds;
     case AttrId::kConstrainLayout:
       return AttrField::kConstrainLayout;
+    case AttrId::kSourceTargetPairs:
+      return AttrField::kSourceTargetPairs;
     case AttrId::kInfeedConfig:
       return AttrField::kInfeedConfig;
     case AttrId::kOutfeedConfig:

@@ -75,6 +75,7 @@ enum class AttrId {
   kChannelId,
   kUseGlobalDeviceIds,
   kConstrainLayout,
+  kSourceTargetPairs,
   kInfeedConfig,
   kOutfeedConfig,
   kOutfeedShape,
@@ -175,6 +176,7 @@ enum class AttrField {
   kChannelId,
   kUseGlobalDeviceIds,
   kConstrainLayout,
+  kSourceTargetPairs,
   kInfeedConfig,
   kOutfeedConfig,
   kOutfeedShape,
@@ -342,6 +344,8 @@ decltype(auto) VisitAttr(Attrs& a, AttrId id, F&& f) {
       return f(&a.use_global_device_ids);
     case AttrId::kConstrainLayout:
       return f(&a.constrain_layout);
+    case AttrId::kSourceTargetPairs:
+      return f(&a.source_target_pairs);
     case AttrId::kInfeedConfig:
       return f(&a.infeed_config);
     case AttrId::kOutfeedConfig:

@@ -223,6 +223,8 @@ struct InstructionAttrs {
   std::optional<int64_t> channel_id;
   bool use_global_device_ids = false;
   bool constrain_layout = false;
+  // collective-permute: (source replica, target replica) pairs.
+  std::vector<std::pair<int64_t, int64_t>> source_target_pairs;
 
   // infeed / outfeed
   std::string infeed_config;

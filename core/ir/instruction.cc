@@ -205,4 +205,18 @@ bool Instruction::SameAttributesAs(const Instruction& other) const {
          a.cholesky_lower == b.cholesky_lower;
 }
 
+const Shape& CollectiveResultShape(const Instruction& instruction) {
+  switch (instruction.opcode()) {
+    case HloOpcode::kAllGatherStart:
+    case HloOpcode::kCollectivePermuteStart:
+      if (instruction.shape().IsTuple() &&
+          instruction.shape().tuple_shapes_size() >= 2) {
+        return instruction.shape().tuple_shapes(1);
+      }
+      return instruction.shape();
+    default:
+      return instruction.shape();
+  }
+}
+
 }  // namespace plexa

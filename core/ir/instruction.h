@@ -144,6 +144,11 @@ bool Instruction::Identical(const Instruction& other,
   return true;
 }
 
+// The shape a collective computes: for all-gather-start and
+// collective-permute-start, the element their -done returns (element 1);
+// for any other instruction its shape.
+const Shape& CollectiveResultShape(const Instruction& instruction);
+
 }  // namespace plexa
 
 #endif  // PLEXA_CORE_IR_INSTRUCTION_H_

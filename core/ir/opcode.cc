@@ -122,6 +122,44 @@ bool IsElementwise(HloOpcode op) {
   }
 }
 
+std::optional<HloOpcode> AsyncDoneOf(HloOpcode start) {
+  switch (start) {
+    case HloOpcode::kAllGatherStart:
+      return HloOpcode::kAllGatherDone;
+    case HloOpcode::kAllReduceStart:
+      return HloOpcode::kAllReduceDone;
+    case HloOpcode::kCollectivePermuteStart:
+      return HloOpcode::kCollectivePermuteDone;
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<HloOpcode> AsyncStartOf(HloOpcode done) {
+  for (HloOpcode start :
+       {HloOpcode::kAllGatherStart, HloOpcode::kAllReduceStart,
+        HloOpcode::kCollectivePermuteStart}) {
+    if (AsyncDoneOf(start) == done) return start;
+  }
+  return std::nullopt;
+}
+
+bool IsCollective(HloOpcode op) {
+  if (AsyncDoneOf(op).has_value() || AsyncStartOf(op).has_value()) {
+    return true;
+  }
+  switch (op) {
+    case HloOpcode::kAllGather:
+    case HloOpcode::kAllReduce:
+    case HloOpcode::kAllToAll:
+    case HloOpcode::kCollectivePermute:
+    case HloOpcode::kReduceScatter:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool IsFloatingPointOnlyUnary(HloOpcode op) {
   switch (op) {
     case HloOpcode::kCbrt:

@@ -20,7 +20,13 @@ inline constexpr int kVariadic = -1;
   X(kAcosh, "acosh", 1)                                     \
   X(kAdd, "add", 2)                                         \
   X(kAfterAll, "after-all", kVariadic)                      \
+  X(kAllGather, "all-gather", kVariadic)                    \
+  X(kAllGatherDone, "all-gather-done", 1)                   \
+  X(kAllGatherStart, "all-gather-start", kVariadic)         \
   X(kAllReduce, "all-reduce", kVariadic)                    \
+  X(kAllReduceDone, "all-reduce-done", 1)                   \
+  X(kAllReduceStart, "all-reduce-start", kVariadic)         \
+  X(kAllToAll, "all-to-all", kVariadic)                     \
   X(kAnd, "and", 2)                                         \
   X(kAsin, "asin", 1)                                       \
   X(kAsinh, "asinh", 1)                                     \
@@ -39,6 +45,9 @@ inline constexpr int kVariadic = -1;
   X(kCholesky, "cholesky", 1)                               \
   X(kClamp, "clamp", 3)                                     \
   X(kClz, "count-leading-zeros", 1)                         \
+  X(kCollectivePermute, "collective-permute", 1)            \
+  X(kCollectivePermuteDone, "collective-permute-done", 1)   \
+  X(kCollectivePermuteStart, "collective-permute-start", 1) \
   X(kCompare, "compare", 2)                                 \
   X(kComplex, "complex", 2)                                 \
   X(kConcatenate, "concatenate", kVariadic)                 \
@@ -86,6 +95,7 @@ inline constexpr int kVariadic = -1;
   X(kReal, "real", 1)                                       \
   X(kReduce, "reduce", kVariadic)                           \
   X(kReducePrecision, "reduce-precision", 1)                \
+  X(kReduceScatter, "reduce-scatter", kVariadic)            \
   X(kReduceWindow, "reduce-window", kVariadic)              \
   X(kRemainder, "remainder", 2)                             \
   X(kReplicaId, "replica-id", 0)                            \
@@ -142,6 +152,15 @@ bool IsElementwiseBinary(HloOpcode opcode);  // add ... xor, atan2, complex
 bool IsElementwise(HloOpcode opcode);        // the above plus clamp, select,
                                        // compare, convert, bitcast-convert,
                                        // reduce-precision, map
+// Operations that meet other replicas at run time (all-reduce,
+// all-gather, ...): side effects, never folded, never fused.
+bool IsCollective(HloOpcode opcode);
+// The async pairs (all-gather-start/-done, all-reduce-start/-done,
+// collective-permute-start/-done): the -done of a -start and back;
+// nullopt for other opcodes. Plexa runs them synchronously: the -start
+// computes, the -done forwards.
+std::optional<HloOpcode> AsyncDoneOf(HloOpcode start);
+std::optional<HloOpcode> AsyncStartOf(HloOpcode done);
 // Ops that are their own inverse-free arithmetic on floats only (cbrt, ...).
 bool IsFloatingPointOnlyUnary(HloOpcode opcode);
 

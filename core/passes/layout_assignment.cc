@@ -134,6 +134,19 @@ Shape Assigner::ResultShape(const Instruction& inst) {
         return WithLayoutsOf(inst.shape(), Original(inst));
       }
       break;
+    case HloOpcode::kAllGather:
+    case HloOpcode::kAllGatherStart:
+    case HloOpcode::kAllGatherDone:
+    case HloOpcode::kAllReduceStart:
+    case HloOpcode::kAllReduceDone:
+    case HloOpcode::kAllToAll:
+    case HloOpcode::kCollectivePermute:
+    case HloOpcode::kCollectivePermuteStart:
+    case HloOpcode::kCollectivePermuteDone:
+    case HloOpcode::kReduceScatter:
+      // Backends move rows of row-major buffers between replicas: the
+      // default layout, whatever a backend prefers or the text constrains.
+      return Defaulted(inst.shape());
     default:
       break;
   }
@@ -184,7 +197,18 @@ std::optional<Shape> Assigner::RequiredOperand(const Instruction& inst,
     }
     case HloOpcode::kWhile:
     case HloOpcode::kCall:
-      // Callee parameters have default layouts.
+    case HloOpcode::kAllGather:
+    case HloOpcode::kAllGatherStart:
+    case HloOpcode::kAllGatherDone:
+    case HloOpcode::kAllReduceStart:
+    case HloOpcode::kAllReduceDone:
+    case HloOpcode::kAllToAll:
+    case HloOpcode::kCollectivePermute:
+    case HloOpcode::kCollectivePermuteStart:
+    case HloOpcode::kCollectivePermuteDone:
+    case HloOpcode::kReduceScatter:
+      // Callee parameters have default layouts; so have the operands of
+      // collectives that move rows.
       return Defaulted(op.shape());
     case HloOpcode::kConditional:
       if (i > 0) return Defaulted(op.shape());

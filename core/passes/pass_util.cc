@@ -18,12 +18,11 @@ bool HasSideEffectNoRecurse(const Instruction& instruction) {
     case HloOpcode::kRng:
     case HloOpcode::kInfeed:
     case HloOpcode::kOutfeed:
-    case HloOpcode::kAllReduce:
       return true;
     case HloOpcode::kCustomCall:
       return instruction.attrs().custom_call_has_side_effect;
     default:
-      return false;
+      return IsCollective(instruction.opcode());
   }
 }
 

@@ -113,6 +113,8 @@ std::string SampleValue(AttrId id) {
       return "{{0,1},{2,3}}";
     case AttrId::kChannelId:
       return "7";
+    case AttrId::kSourceTargetPairs:
+      return "{{0,1},{1,0},{3,2}}";
     case AttrId::kInfeedConfig:
     case AttrId::kOutfeedConfig:
       return "\"config\\n\"";

@@ -431,6 +431,11 @@ absl::Status FieldFromProto(const pb::InstructionAttrsProto& p, AttrField field,
     case AttrField::kChannelId:
       if (p.has_channel_id()) a->channel_id = p.channel_id();
       return absl::OkStatus();
+    case AttrField::kSourceTargetPairs:
+      for (const pb::SourceTargetPairProto& pair : p.source_target_pairs()) {
+        a->source_target_pairs.emplace_back(pair.source(), pair.target());
+      }
+      return absl::OkStatus();
     case AttrField::kUseGlobalDeviceIds:
       a->use_global_device_ids = p.use_global_device_ids();
       return absl::OkStatus();

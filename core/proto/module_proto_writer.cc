@@ -319,6 +319,13 @@ absl::Status FieldToProto(const InstructionAttrs& a, AttrField field,
     case AttrField::kChannelId:
       if (a.channel_id) p->set_channel_id(*a.channel_id);
       return absl::OkStatus();
+    case AttrField::kSourceTargetPairs:
+      for (const auto& [source, target] : a.source_target_pairs) {
+        pb::SourceTargetPairProto* pair = p->add_source_target_pairs();
+        pair->set_source(source);
+        pair->set_target(target);
+      }
+      return absl::OkStatus();
     case AttrField::kUseGlobalDeviceIds:
       p->set_use_global_device_ids(a.use_global_device_ids);
       return absl::OkStatus();

@@ -233,6 +233,7 @@ ENTRY %main (img: f32[1,5,5,2], ker: f32[3,3,2,4], gker: f32[3,3,1,4], bimg: f32
   %tsolve = f32[3,4] triangular-solve(%ta, %tb), left_side=false, lower=false, unit_diagonal=true, transpose_a=ADJOINT
   %chol = f32[4,4] cholesky(%ta), lower=true
   %ar = f32[4] all-reduce(%v), channel_id=7, replica_groups={{0,1},{2,3}}, use_global_device_ids=true, constrain_layout=true, to_apply=%add
+  %cp = f32[4] collective-permute(%v), channel_id=2, source_target_pairs={{0,1},{1,0},{3,2}}
   %infeed = ((f32[2]), token[]) infeed(%tk), infeed_config="in-config"
   %itok = token[] get-tuple-element(%infeed), index=1
   %outfeed = token[] outfeed(%v, %itok), outfeed_shape=f32[4]{0}, outfeed_config="out-config"
@@ -376,6 +377,8 @@ TEST(HandWrittenTest, CoverEveryAttribute) {
       {"use_global_device_ids",
        [](auto& a) { return a.use_global_device_ids; }},
       {"constrain_layout", [](auto& a) { return a.constrain_layout; }},
+      {"source_target_pairs",
+       [](auto& a) { return a.source_target_pairs.size() > 1; }},
       {"infeed_config", [](auto& a) { return !a.infeed_config.empty(); }},
       {"outfeed_config", [](auto& a) { return !a.outfeed_config.empty(); }},
       {"outfeed_shape", [](auto& a) { return a.outfeed_shape.has_value(); }},
@@ -504,6 +507,7 @@ std::unique_ptr<Module> EveryFieldModule() {
   a.channel_id = 0;  // present-and-zero differs from absent
   a.use_global_device_ids = true;
   a.constrain_layout = true;
+  a.source_target_pairs = {{0, 3}, {3, 0}, {2, 2}};
   a.infeed_config = "infeed";
   a.outfeed_config = "outfeed";
   a.outfeed_shape = ShapeUtil::MakeTupleShape(
@@ -612,6 +616,8 @@ TEST(EveryFieldTest, EachValueArrives) {
   EXPECT_EQ(a.channel_id, std::optional<int64_t>(0));
   EXPECT_TRUE(a.use_global_device_ids);
   EXPECT_TRUE(a.constrain_layout);
+  EXPECT_EQ(a.source_target_pairs,
+            (std::vector<std::pair<int64_t, int64_t>>{{0, 3}, {3, 0}, {2, 2}}));
   EXPECT_EQ(a.infeed_config, "infeed");
   EXPECT_EQ(a.outfeed_config, "outfeed");
   ASSERT_TRUE(a.outfeed_shape.has_value());
@@ -698,7 +704,7 @@ TEST(ShapeTest, EmptyScalarLayoutIsKept) {
 // to module.proto (a new field number, appended), to the two converters
 // in module_proto.cc and to EveryFieldModule, then update the number here.
 TEST(TripwireTest, AttributeStructsHaveTheSizesTheFormatKnows) {
-  EXPECT_EQ(sizeof(InstructionAttrs), 1256u)
+  EXPECT_EQ(sizeof(InstructionAttrs), 1280u)
       << "InstructionAttrs changed: update core/proto (see comment)";
   EXPECT_EQ(sizeof(Layout), 104u)
       << "Layout changed: update core/proto (see comment)";

@@ -254,6 +254,17 @@ TEST(ErrorsTest, AttributeValues) {
             "4:54: expected iota replica groups [groups,size]<=[dims]T(perm) "
             "with groups*size equal to the product of dims (at most 2^20) and "
             "perm a permutation, found an inconsistent form");
+  // "  ROOT %r = f32[4]{0} collective-permute(%a), source_target_pairs={"
+  // is 67 characters: the bad pair starts at column 68.
+  EXPECT_EQ(EntryError("  %a = f32[4]{0} parameter(0)\n"
+                       "  ROOT %r = f32[4]{0} collective-permute(%a), "
+                       "source_target_pairs={{0,1,2}}"),
+            "4:68: expected a source-target pair {source,target}, found 3 "
+            "value(s)");
+  EXPECT_EQ(EntryError("  %a = f32[4]{0} parameter(0)\n"
+                       "  ROOT %r = f32[4]{0} collective-permute(%a)"),
+            "4:23: expected attribute 'source_target_pairs' for "
+            "collective-permute, found none");
 }
 
 TEST(ErrorsTest, StandaloneShapeLayoutLiteral) {

@@ -74,6 +74,9 @@ absl::Status Parser::ParseAttributeValue(absl::string_view name, T* out) {
     PLEXA_ASSIGN_OR_RETURN(*out, ParseSliceValue(this));
   } else if constexpr (std::is_same_v<T, std::vector<std::vector<int64_t>>>) {
     PLEXA_ASSIGN_OR_RETURN(*out, ParseReplicaGroupsValue(this));
+  } else if constexpr (std::is_same_v<
+                           T, std::vector<std::pair<int64_t, int64_t>>>) {
+    PLEXA_ASSIGN_OR_RETURN(*out, ParseSourceTargetPairsValue(this));
   } else if constexpr (std::is_same_v<T, Shape>) {
     PLEXA_ASSIGN_OR_RETURN(*out, ParseShape());
   } else if constexpr (std::is_same_v<T, std::vector<Shape>>) {

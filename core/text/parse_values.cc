@@ -522,6 +522,28 @@ absl::StatusOr<std::vector<std::vector<int64_t>>> ParseReplicaGroupsValue(
   return ExpandIotaGroups(dims[0], dims[1], reshape, perm);
 }
 
+absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>>
+ParseSourceTargetPairsValue(Parser* p) {
+  std::vector<std::pair<int64_t, int64_t>> pairs;
+  PLEXA_RETURN_IF_ERROR(
+      p->Expect(TokKind::kLbrace, "'{' starting source_target_pairs"));
+  if (p->TakeIf(TokKind::kRbrace)) return pairs;
+  while (true) {
+    const size_t loc = p->lexer().Peek().begin;
+    PLEXA_ASSIGN_OR_RETURN(std::vector<int64_t> pair,
+                           p->ParseBracedInt64List("a source-target pair"));
+    if (pair.size() != 2) {
+      return p->ErrorAt(loc, "a source-target pair {source,target}",
+                        absl::StrCat(pair.size(), " value(s)"));
+    }
+    pairs.emplace_back(pair[0], pair[1]);
+    if (p->TakeIf(TokKind::kComma)) continue;
+    PLEXA_RETURN_IF_ERROR(
+        p->Expect(TokKind::kRbrace, "',' or '}' in source_target_pairs"));
+    return pairs;
+  }
+}
+
 absl::StatusOr<float> ParseFloat32Value(Parser* p, absl::string_view what) {
   const Token& t = p->lexer().Peek();
   double v;

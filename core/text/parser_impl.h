@@ -226,6 +226,9 @@ absl::StatusOr<std::vector<SliceDimension>> ParseSliceValue(Parser* p);
 // {{0,1},{2,3}} or the iota form [2,2]<=[4] / [2,2]<=[2,2]T(1,0), expanded.
 absl::StatusOr<std::vector<std::vector<int64_t>>> ParseReplicaGroupsValue(
     Parser* p);
+// {{0,1},{1,0}}: (source, target) pairs; {} for none.
+absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>>
+ParseSourceTargetPairsValue(Parser* p);
 // A number (or inf/nan) that must be finite in f32 when spelled finite.
 absl::StatusOr<float> ParseFloat32Value(Parser* p, absl::string_view what);
 // {%a, b, ...}

@@ -223,6 +223,13 @@ std::string AttributeValueToString(const T& v) {
     std::vector<std::string> groups;
     for (const auto& g : v) groups.push_back(Braced(g));
     return StrCat("{", StrJoin(groups, ","), "}");
+  } else if constexpr (std::is_same_v<
+                           T, std::vector<std::pair<int64_t, int64_t>>>) {
+    std::vector<std::string> pairs;
+    for (const auto& [source, target] : v) {
+      pairs.push_back(StrCat("{", source, ",", target, "}"));
+    }
+    return StrCat("{", StrJoin(pairs, ","), "}");
   } else if constexpr (std::is_same_v<T, Shape>) {
     return v.ToString();
   } else if constexpr (std::is_same_v<T, std::vector<Shape>>) {

@@ -184,6 +184,57 @@ TEST(PrinterTest, ScalarAttributes) {
             "%in = (f32[2]{0}, token[]) infeed(%tok)");
 }
 
+// all-gather and reduce-scatter print their attributes in XLA's order
+// (written here in another), iota groups as the groups they expand to.
+TEST(PrinterTest, AllGatherReduceScatterAsXlaPrintsThem) {
+  const std::string body = R"(  %x = f32[4,2]{1,0} parameter(0)
+  %ag = f32[4,4]{1,0} all-gather(%x), dimensions={1}, use_global_device_ids=true, replica_groups=[2,2]<=[4], channel_id=3, constrain_layout=true
+  %ag2 = f32[8,2]{1,0} all-gather(%x), replica_groups={}, dimensions={0}
+  ROOT %rs = f32[2,2]{1,0} reduce-scatter(%x), to_apply=%add, dimensions={0}, replica_groups={{1,0}}, use_global_device_ids=true, channel_id=1)";
+  EXPECT_EQ(PrintOf(body, "ag", kAdd),
+            "%ag = f32[4,4]{1,0} all-gather(f32[4,2]{1,0} %x), channel_id=3, "
+            "replica_groups={{0,1},{2,3}}, constrain_layout=true, "
+            "dimensions={1}, use_global_device_ids=true");
+  EXPECT_EQ(PrintOf(body, "ag2", kAdd),
+            "%ag2 = f32[8,2]{1,0} all-gather(f32[4,2]{1,0} %x), "
+            "replica_groups={}, dimensions={0}");
+  EXPECT_EQ(PrintOf(body, "rs", kAdd),
+            "%rs = f32[2,2]{1,0} reduce-scatter(f32[4,2]{1,0} %x), "
+            "channel_id=1, replica_groups={{1,0}}, use_global_device_ids=true, "
+            "dimensions={0}, to_apply=%add");
+  EXPECT_EQ(PrintOf("  ROOT %x = f32[4]{0} parameter(0)\n"
+                    "  %cp = f32[4]{0} collective-permute(%x), "
+                    "source_target_pairs={{0,1},{1,2}, {2,0}}, channel_id=2",
+                    "cp"),
+            "%cp = f32[4]{0} collective-permute(f32[4]{0} %x), channel_id=2, "
+            "source_target_pairs={{0,1},{1,2},{2,0}}");
+  EXPECT_EQ(PrintOf("  ROOT %x = f32[4]{0} parameter(0)\n"
+                    "  %a2a = f32[4]{0} all-to-all(%x), dimensions={0}, "
+                    "replica_groups=[1,2]<=[2], channel_id=5",
+                    "a2a"),
+            "%a2a = f32[4]{0} all-to-all(f32[4]{0} %x), channel_id=5, "
+            "replica_groups={{0,1}}, dimensions={0}");
+  EXPECT_EQ(PrintOf("  ROOT %x = f32[4]{0} parameter(0)\n"
+                    "  %a2a = (f32[4]{0}, f32[4]{0}) all-to-all(%x, %x), "
+                    "replica_groups={{1,0}}",
+                    "a2a"),
+            "%a2a = (f32[4]{0}, f32[4]{0}) all-to-all(f32[4]{0} %x, "
+            "f32[4]{0} %x), replica_groups={{1,0}}");
+  EXPECT_EQ(PrintOf("  ROOT %x = f32[4]{0} parameter(0)\n"
+                    "  %s = (f32[4]{0}, f32[8]{0}) all-gather-start(%x), "
+                    "dimensions={0}, replica_groups={{0,1}}\n"
+                    "  %d = f32[8]{0} all-gather-done(%s)",
+                    "s"),
+            "%s = (f32[4]{0}, f32[8]{0}) all-gather-start(f32[4]{0} %x), "
+            "replica_groups={{0,1}}, dimensions={0}");
+  EXPECT_EQ(PrintOf("  ROOT %x = f32[4]{0} parameter(0)\n"
+                    "  %cp = f32[4]{0} collective-permute(%x), "
+                    "source_target_pairs={}",
+                    "cp"),
+            "%cp = f32[4]{0} collective-permute(f32[4]{0} %x), "
+            "source_target_pairs={}");
+}
+
 TEST(PrinterTest, RngBitGeneratorAsXlaPrintsIt) {
   // The line of the task statement, as XLA prints it: the algorithm always,
   // rng_default included; spellings are read in any case.

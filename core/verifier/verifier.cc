@@ -1,11 +1,13 @@
 #include "core/verifier/verifier.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "core/infer/shape_inference.h"
 #include "core/shape/shape_util.h"
 
@@ -183,6 +185,37 @@ absl::Status VerifyStructure(
   return absl::OkStatus();
 }
 
+// The async pairs (XLA's verifier): a -done's operand is the matching
+// -start, and a -start's one user is its -done.
+absl::Status VerifyAsyncPairs(const Computation& c) {
+  for (const Instruction* inst : c.instructions()) {
+    if (std::optional<HloOpcode> start = AsyncStartOf(inst->opcode())) {
+      if (inst->operand_count() != 1 || inst->operand(0)->opcode() != *start) {
+        return Error(Where(c, *inst), ": its operand must be a ",
+                     HloOpcodeString(*start), ", not ",
+                     inst->operand_count() == 1
+                         ? HloOpcodeString(inst->operand(0)->opcode())
+                         : "that many operands",
+                     ".");
+      }
+    }
+    if (std::optional<HloOpcode> done = AsyncDoneOf(inst->opcode())) {
+      if (inst->user_count() != 1 || inst->users()[0]->opcode() != *done) {
+        std::vector<std::string> users;
+        for (const Instruction* u : inst->users()) {
+          users.push_back(absl::StrCat("'", u->name(), "' (",
+                                       HloOpcodeString(u->opcode()), ")"));
+        }
+        return Error(Where(c, *inst), ": must have exactly one user, a ",
+                     HloOpcodeString(*done), "; it has ", inst->user_count(),
+                     " user(s)", users.empty() ? "" : ": ",
+                     absl::StrJoin(users, ", "), ".");
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 // Every instruction: a valid shape (layout included) equal, ignoring the
 // layout, to what shape inference derives from its operands.
 absl::Status VerifyShapes(const Computation& c) {
@@ -323,6 +356,10 @@ absl::Status VerifyModule(const Module& module) {
   }
   absl::Status s = VerifyCallGraph(computations);
   if (!s.ok()) return s;
+  for (const Computation* c : computations) {
+    s = VerifyAsyncPairs(*c);
+    if (!s.ok()) return s;
+  }
   // Callees before callers, so a caller's check sees verified signatures.
   for (const Computation* c : module.MakeComputationPostOrder()) {
     s = VerifyShapes(*c);

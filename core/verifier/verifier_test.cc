@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "core/infer/infer_test_util.h"
 #include "core/ir/computation.h"
 #include "core/ir/instruction.h"
@@ -450,6 +451,106 @@ ENTRY main {
 }
 )"),
                  "entry_computation_layout", "f32[3]", "f32[2]");
+}
+
+// Collectives: the replica groups and dimensions XLA's verifier checks,
+// reported with the computation and instruction.
+TEST(VerifierTextTest, AllGatherAndReduceScatter) {
+  constexpr absl::string_view kAdd = R"(
+HloModule m
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+)";
+  auto entry = [&](absl::string_view root) {
+    return absl::StrCat(kAdd, "ENTRY main {\n  p = f32[4,2] parameter(0)\n",
+                        "  ROOT r = ", root, "\n}\n");
+  };
+  EXPECT_TRUE(VerifyText(entry("f32[4,4] all-gather(p), "
+                               "replica_groups=[2,2]<=[4], dimensions={1}"))
+                  .ok());
+  EXPECT_TRUE(VerifyText(entry("f32[2,2] reduce-scatter(p), "
+                               "replica_groups={{0,1}}, dimensions={0}, "
+                               "to_apply=add"))
+                  .ok());
+  EXPECT_INVALID(VerifyText(entry("f32[8,2] all-gather(p), "
+                                  "replica_groups={{0,1},{2}}, "
+                                  "dimensions={0}")),
+                 "computation 'main', instruction 'r' (all-gather)",
+                 "one size");
+  EXPECT_INVALID(VerifyText(entry("f32[8,2] all-gather(p), "
+                                  "replica_groups={{0,1},{1,2}}, "
+                                  "dimensions={0}")),
+                 "instruction 'r'", "replica 1", "more than once");
+  EXPECT_INVALID(VerifyText(entry("f32[8,2] all-gather(p), "
+                                  "replica_groups={{0,1}}, dimensions={2}")),
+                 "instruction 'r'", "dimension 2 is out of range", "f32[4,2]");
+  EXPECT_INVALID(VerifyText(entry("f32[12,2] all-gather(p), "
+                                  "replica_groups={{0,1}}, dimensions={0}")),
+                 "instruction 'r'", "f32[12,2]", "f32[8,2]");
+  EXPECT_INVALID(VerifyText(entry("f32[1,2] reduce-scatter(p), "
+                                  "replica_groups={{0,1,2}}, dimensions={0}, "
+                                  "to_apply=add")),
+                 "instruction 'r' (reduce-scatter)", "not divisible",
+                 "group size 3");
+  EXPECT_TRUE(VerifyText(entry("f32[4,2] all-to-all(p), "
+                               "replica_groups={{0,1}}, dimensions={0}"))
+                  .ok());
+  EXPECT_INVALID(VerifyText(entry("f32[4,2] all-to-all(p), "
+                                  "replica_groups={{0,1,2}}, dimensions={0}")),
+                 "computation 'main', instruction 'r' (all-to-all)",
+                 "not divisible by the group size 3");
+  EXPECT_INVALID(VerifyText(entry("(f32[4,2]) all-to-all(p), "
+                                  "replica_groups={{0,1}}")),
+                 "instruction 'r' (all-to-all)", "one operand per member");
+  // The async pairs: a -done's operand is its -start, a -start's one user
+  // its -done.
+  EXPECT_TRUE(
+      VerifyText(absl::StrCat(kAdd,
+                              "ENTRY main {\n  p = f32[4,2] parameter(0)\n"
+                              "  s = (f32[4,2], f32[8,2]) all-gather-start(p), "
+                              "replica_groups={{0,1}}, dimensions={0}\n"
+                              "  ROOT d = f32[8,2] all-gather-done(s)\n}\n"))
+          .ok());
+  EXPECT_INVALID(
+      VerifyText(absl::StrCat(kAdd,
+                              "ENTRY main {\n  p = f32[4,2] parameter(0)\n"
+                              "  s = (f32[4,2], f32[4,2], u32[], u32[]) "
+                              "collective-permute-start(p), "
+                              "source_target_pairs={{0,1}}\n"
+                              "  ROOT d = f32[4,2] all-gather-done(s)\n}\n")),
+      "instruction 's' (collective-permute-start)",
+      "exactly one user, a collective-permute-done; it has 1 user(s): "
+      "'d' "
+      "(all-gather-done)");
+  EXPECT_INVALID(VerifyText(absl::StrCat(
+                     kAdd,
+                     "ENTRY main {\n  p = (f32[4,2], f32[8,2]) parameter(0)\n"
+                     "  ROOT d = f32[8,2] all-gather-done(p)\n}\n")),
+                 "instruction 'd' (all-gather-done)",
+                 "its operand must be a all-gather-start, not parameter");
+  EXPECT_INVALID(VerifyText(absl::StrCat(
+                     kAdd,
+                     "ENTRY main {\n  p = f32[4,2] parameter(0)\n"
+                     "  s = f32[4,2] all-reduce-start(p), to_apply=add\n"
+                     "  d = f32[4,2] all-reduce-done(s)\n"
+                     "  ROOT t = (f32[4,2], f32[4,2]) tuple(d, s)\n}\n")),
+                 "instruction 's' (all-reduce-start)",
+                 "exactly one user, a all-reduce-done; it has 2 user(s): 'd' "
+                 "(all-reduce-done), 't' (tuple)");
+  EXPECT_TRUE(VerifyText(entry("f32[4,2] collective-permute(p), "
+                               "source_target_pairs={{0,1},{1,0}}"))
+                  .ok());
+  EXPECT_INVALID(VerifyText(entry("f32[4,2] collective-permute(p), "
+                                  "source_target_pairs={{0,1},{2,1}}")),
+                 "computation 'main', instruction 'r' (collective-permute)",
+                 "target 1 appears more than once");
+  EXPECT_INVALID(VerifyText(entry("f32[2,4] collective-permute(p), "
+                                  "source_target_pairs={{0,1}}")),
+                 "instruction 'r'", "f32[2,4]", "f32[4,2]");
 }
 
 }  // namespace

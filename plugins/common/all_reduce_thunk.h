@@ -1,8 +1,8 @@
-// all-reduce across the replicas of one execution (ReplicaHub: the
-// rendezvous of core/runtime, keyed and grouped as in the evaluator), with a
-// reducer matched to add, multiply, maximum, minimum, and, or
-// (reducer.h) and applied with reduction_ops.h, on host memory: f32, f64,
-// integers and pred.
+// all-reduce and reduce-scatter across the replicas of one execution
+// (CollectiveThunk: the rendezvous of core/runtime, keyed and grouped as in
+// the evaluator), with a reducer matched to add, multiply, maximum, minimum,
+// and, or (reducer.h) and applied with reduction_ops.h, on host memory: f32,
+// f64, integers and pred.
 #ifndef PLEXA_PLUGINS_COMMON_ALL_REDUCE_THUNK_H_
 #define PLEXA_PLUGINS_COMMON_ALL_REDUCE_THUNK_H_
 
@@ -14,37 +14,55 @@
 #include "absl/status/status.h"
 #include "core/ir/opcode.h"
 #include "core/shape/shape.h"
-#include "plugins/common/thunk.h"
+#include "plugins/common/collective_thunk.h"
 
 namespace plexa::backend {
 
-class AllReduceThunk : public Thunk {
+// dst[j] = src[0][j] op src[1][j] op ... for j < n, folded in order; `op`
+// one of add, multiply, maximum, minimum, and, or (and/or: integers and
+// pred only).
+void ReduceBuffers(HloOpcode op, PrimitiveType type, int64_t n,
+                   const std::vector<const void*>& src, void* dst);
+
+class AllReduceThunk : public CollectiveThunk {
  public:
   // inputs: the operands' leaves; outputs: the result's leaves. `groups`
   // are the replica groups (empty: every replica). `name` (the
   // instruction's) keys the meetings at the hub.
   AllReduceThunk(std::string name, HloOpcode reducer, std::vector<Shape> shapes,
                  std::vector<std::vector<int64_t>> groups)
-      : name_(std::move(name)),
+      : CollectiveThunk(std::move(name), std::move(groups)),
         reducer_(reducer),
-        shapes_(std::move(shapes)),
-        groups_(std::move(groups)) {}
-
-  absl::Status Run(Frame& f) const override;
+        shapes_(std::move(shapes)) {}
 
  private:
-  template <typename T>
-  static T Apply(HloOpcode op, T a, T b);
-  template <typename T>
-  void ReduceTyped(int64_t n, const std::vector<const void*>& src,
-                   void* dst) const;
-  void Reduce(const Shape& s, const std::vector<const void*>& src,
-              void* dst) const;
+  void Compute(Frame& f, const std::vector<std::vector<const void*>>& peers,
+               int64_t me) const override;
 
-  std::string name_;
   HloOpcode reducer_;
   std::vector<Shape> shapes_;
-  std::vector<std::vector<int64_t>> groups_;
+};
+
+// reduce-scatter along `dimension` of row-major operands: the all-reduce's
+// result cut into group-size pieces along it, the member at position i of
+// the group keeping piece i. `shapes` are the operands' leaves.
+class ReduceScatterThunk : public CollectiveThunk {
+ public:
+  ReduceScatterThunk(std::string name, HloOpcode reducer,
+                     std::vector<Shape> shapes, int64_t dimension,
+                     std::vector<std::vector<int64_t>> groups)
+      : CollectiveThunk(std::move(name), std::move(groups)),
+        reducer_(reducer),
+        shapes_(std::move(shapes)),
+        dimension_(dimension) {}
+
+ private:
+  void Compute(Frame& f, const std::vector<std::vector<const void*>>& peers,
+               int64_t me) const override;
+
+  HloOpcode reducer_;
+  std::vector<Shape> shapes_;
+  int64_t dimension_;
 };
 
 }  // namespace plexa::backend

@@ -6,10 +6,14 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/base/status_macros.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
+#include "plugins/common/all_gather_thunk.h"
 #include "plugins/common/all_reduce_thunk.h"
+#include "plugins/common/all_to_all_thunk.h"
 #include "plugins/common/buffer_assignment.h"
+#include "plugins/common/collective_permute_thunk.h"
 #include "plugins/common/control_flow_thunks.h"
 #include "plugins/common/reducer.h"
 #include "plugins/common/reference_thunk.h"
@@ -34,6 +38,17 @@ std::vector<int> ThunkEmitter::NewLeaves(CompiledComputation& cc,
   for (const Shape& l : leaves) out.push_back(NewSlot(cc, l, SlotKind::kTemp));
   return out;
 }
+
+namespace {
+
+// The leaves of `shape` (an array or a tuple of arrays), in order.
+std::vector<Shape> Leaves(const Shape& shape) {
+  std::vector<Shape> out;
+  FlattenLeafShapes(shape, &out);
+  return out;
+}
+
+}  // namespace
 
 void ThunkEmitter::AddRuntimeThunk(CompiledComputation& cc,
                                    const Instruction& h,
@@ -308,7 +323,33 @@ absl::Status ThunkEmitter::EmitInstruction(CompiledComputation& cc,
       return absl::OkStatus();
     }
     case HloOpcode::kAllReduce:
+    case HloOpcode::kAllReduceStart:
       return EmitAllReduce(cc, h);
+    case HloOpcode::kAllGatherStart:
+      return EmitAllGatherOrReduceScatter(cc, h);
+    case HloOpcode::kCollectivePermuteStart:
+      return EmitCollectivePermute(cc, h);
+    case HloOpcode::kAllReduceDone:
+      // The -start computed (synchronously): its leaves.
+      leaves_[&h] = leaves_[h.operand(0)];
+      return absl::OkStatus();
+    case HloOpcode::kAllGatherDone:
+    case HloOpcode::kCollectivePermuteDone: {
+      // Element 1 of the -start's leaves: what it computed.
+      const Shape& start = h.operand(0)->shape();
+      const size_t skip = Leaves(start.tuple_shapes(0)).size();
+      const size_t take = Leaves(start.tuple_shapes(1)).size();
+      const std::vector<int>& l = leaves_[h.operand(0)];
+      leaves_[&h] = std::vector<int>(l.begin() + skip, l.begin() + skip + take);
+      return absl::OkStatus();
+    }
+    case HloOpcode::kAllGather:
+    case HloOpcode::kReduceScatter:
+      return EmitAllGatherOrReduceScatter(cc, h);
+    case HloOpcode::kCollectivePermute:
+      return EmitCollectivePermute(cc, h);
+    case HloOpcode::kAllToAll:
+      return EmitAllToAll(cc, h);
     case HloOpcode::kInfeed:
     case HloOpcode::kOutfeed:
       // Through the evaluator, which talks to the execution's HostFeeds
@@ -354,10 +395,103 @@ absl::Status ThunkEmitter::EmitConstant(CompiledComputation& cc,
   return absl::OkStatus();
 }
 
-absl::Status ThunkEmitter::EmitAllReduce(CompiledComputation& cc,
-                                         const Instruction& h) {
+namespace {
+
+// The reducer of an all-reduce or reduce-scatter when the toolkit's
+// thunks apply it to every leaf: add, multiply, maximum, minimum, and, or
+// (reducer.h) on dense f32, f64, integers and pred (and/or not on floats).
+std::optional<HloOpcode> NativeReducer(const Instruction& h,
+                                       const std::vector<Shape>& leaves) {
+  const std::optional<MatchedReducer> reducer = MatchReducer(*h.to_apply());
+  if (!reducer.has_value()) return std::nullopt;
+  const HloOpcode r = reducer->opcode;
+  for (const Shape& s : leaves) {
+    const PrimitiveType et = s.element_type();
+    const bool type_ok = et == PrimitiveType::F32 || et == PrimitiveType::F64 ||
+                         primitive_util::IsIntegralType(et) ||
+                         et == PrimitiveType::PRED;
+    const bool bitwise_on_float =
+        (r == HloOpcode::kAnd || r == HloOpcode::kOr) &&
+        primitive_util::IsFloatingPointType(et);
+    if (!type_ok || bitwise_on_float || !ShapeUtil::IsDenseArray(s)) {
+      return std::nullopt;
+    }
+  }
+  return r;
+}
+
+// The leaves of h's operands, in order.
+std::vector<Shape> OperandLeafShapes(const Instruction& h) {
+  std::vector<Shape> out;
+  for (const Instruction* op : h.operands())
+    FlattenLeafShapes(op->shape(), &out);
+  return out;
+}
+
+absl::Status UnsupportedReducer(const Instruction& h) {
+  return absl::UnimplementedError(absl::StrCat(
+      h.name(), ": ", HloOpcodeString(h.opcode()),
+      " across replicas supports the reducers add, multiply, maximum, "
+      "minimum, and, or on f32, f64, integers and pred; this one applies ",
+      h.to_apply()->name()));
+}
+
+// all-gather and reduce-scatter move rows of row-major buffers (layout
+// assignment gives their operands and results the default layout).
+absl::Status CheckRowMajor(const Instruction& h,
+                           const std::vector<Shape>& leaves) {
+  for (const Shape& s : leaves) {
+    if (s.has_layout() && (!LayoutUtil::IsMonotonicWithDim0Major(s.layout()) ||
+                           !ShapeUtil::IsDenseArray(s))) {
+      return absl::InternalError(
+          absl::StrCat(h.name(), ": ", HloOpcodeString(h.opcode()),
+                       " needs the default layout; got ", s.ToString(),
+                       " (layout assignment did not run?)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+// A reducing collective whose reducer the thunks do not apply: on one
+// replica (the identity, or its one piece) the evaluator runs it; across
+// replicas it is refused.
+absl::Status ThunkEmitter::EmitOnOneReplica(CompiledComputation& cc,
+                                            const Instruction& h) {
+  if (num_replicas_ != 1) return UnsupportedReducer(h);
+  EmitReference(cc, h);
+  return absl::OkStatus();
+}
+
+void ThunkEmitter::AddCollectiveThunk(CompiledComputation& cc,
+                                      const Instruction& h,
+                                      std::unique_ptr<Thunk> t) {
+  t->inputs = OperandLeaves(h);
+  t->outputs = NewLeaves(cc, CollectiveResultShape(h));
+  std::vector<int> leaves = t->outputs;
+  if (h.opcode() == HloOpcode::kAllGatherStart ||
+      h.opcode() == HloOpcode::kCollectivePermuteStart) {
+    // A -start's tuple: its operands, what it computes, and
+    // (collective-permute-start) two u32[] contexts, zero.
+    leaves = t->inputs;
+    leaves.insert(leaves.end(), t->outputs.begin(), t->outputs.end());
+    for (int64_t i = 2; i < h.shape().tuple_shapes_size(); ++i) {
+      const Shape& context = h.shape().tuple_shapes(i);
+      constants_.push_back(std::make_unique<Literal>(context));
+      const int slot = NewSlot(cc, context, SlotKind::kConstant);
+      cc.slots[slot].constant = constants_.back()->data().data();
+      leaves.push_back(slot);
+    }
+  }
+  leaves_[&h] = std::move(leaves);
+  Add(cc, std::move(t));
+  ++stats_->runtime_thunks;
+}
+
+absl::Status ThunkEmitter::CheckReplicaGroupsRun(const Instruction& h) const {
   // Every replica a group names must run (the evaluator's rule): with
-  // fewer replicas the all-reduce would silently reduce over a subset.
+  // fewer replicas a collective would silently act on a subset.
   for (const std::vector<int64_t>& group : h.attrs().replica_groups) {
     for (int64_t r : group) {
       if (r < 0 || r >= num_replicas_) {
@@ -367,38 +501,122 @@ absl::Status ThunkEmitter::EmitAllReduce(CompiledComputation& cc,
       }
     }
   }
-  const std::optional<MatchedReducer> reducer = MatchReducer(*h.to_apply());
-  const bool matched = reducer.has_value();
-  const HloOpcode r = matched ? reducer->opcode : HloOpcode::kAdd;
-  std::vector<Shape> shapes;
-  FlattenLeafShapes(h.shape(), &shapes);
-  bool types_ok = true;
-  for (const Shape& s : shapes) {
-    const PrimitiveType et = s.element_type();
-    types_ok &= et == PrimitiveType::F32 || et == PrimitiveType::F64 ||
-                primitive_util::IsIntegralType(et) || et == PrimitiveType::PRED;
-    types_ok &= ShapeUtil::IsDenseArray(s);
-  }
-  if ((r == HloOpcode::kAnd || r == HloOpcode::kOr)) {
-    for (const Shape& s : shapes) {
-      types_ok &= !primitive_util::IsFloatingPointType(s.element_type());
+  return absl::OkStatus();
+}
+
+absl::Status ThunkEmitter::EmitAllReduce(CompiledComputation& cc,
+                                         const Instruction& h) {
+  PLEXA_RETURN_IF_ERROR(CheckReplicaGroupsRun(h));
+  std::vector<Shape> shapes = Leaves(h.shape());
+  const std::optional<HloOpcode> r = NativeReducer(h, shapes);
+  if (!r.has_value()) return EmitOnOneReplica(cc, h);
+  AddRuntimeThunk(
+      cc, h,
+      std::make_unique<AllReduceThunk>(h.name(), *r, std::move(shapes),
+                                       h.attrs().replica_groups));
+  return absl::OkStatus();
+}
+
+absl::Status ThunkEmitter::EmitAllGatherOrReduceScatter(CompiledComputation& cc,
+                                                        const Instruction& h) {
+  PLEXA_RETURN_IF_ERROR(CheckReplicaGroupsRun(h));
+  std::vector<Shape> operands = OperandLeafShapes(h);
+  const std::vector<Shape> results = Leaves(CollectiveResultShape(h));
+  PLEXA_RETURN_IF_ERROR(CheckRowMajor(h, operands));
+  PLEXA_RETURN_IF_ERROR(CheckRowMajor(h, results));
+  const bool gather = h.opcode() != HloOpcode::kReduceScatter;
+  const int64_t d = h.attrs().dimensions.at(0);
+  // With replica_groups={} the group is every replica: the result shape
+  // (written, not inferred) must fit that many.
+  const int64_t n =
+      h.attrs().replica_groups.empty()
+          ? num_replicas_
+          : static_cast<int64_t>(h.attrs().replica_groups[0].size());
+  for (size_t i = 0; i < operands.size() && i < results.size(); ++i) {
+    const int64_t in = operands[i].dimensions(d);
+    const int64_t out = results[i].dimensions(d);
+    if (gather ? out != in * n : out * n != in) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(h.name(), ": ", HloOpcodeString(h.opcode()), " of ",
+                       operands[i].ToString(), " over groups of ", n,
+                       " replica(s) cannot give ", results[i].ToString()));
     }
   }
-  if (!matched || !types_ok) {
-    if (num_replicas_ == 1) {
-      EmitReference(cc, h);  // one replica: the identity
-      return absl::OkStatus();
-    }
-    return absl::UnimplementedError(
-        absl::StrCat(h.name(),
-                     ": all-reduce across replicas supports the reducers "
-                     "add, multiply, maximum, minimum, and, or on f32, f64, "
-                     "integers and pred; this one applies ",
-                     h.to_apply()->name()));
+  std::unique_ptr<Thunk> t;
+  if (gather) {
+    t = std::make_unique<AllGatherThunk>(h.name(), std::move(operands), d,
+                                         h.attrs().replica_groups);
+  } else {
+    const std::optional<HloOpcode> r = NativeReducer(h, operands);
+    if (!r.has_value()) return EmitOnOneReplica(cc, h);
+    t = std::make_unique<ReduceScatterThunk>(h.name(), *r, std::move(operands),
+                                             d, h.attrs().replica_groups);
   }
-  auto t = std::make_unique<AllReduceThunk>(h.name(), r, std::move(shapes),
-                                            h.attrs().replica_groups);
-  AddRuntimeThunk(cc, h, std::move(t));
+  AddCollectiveThunk(cc, h, std::move(t));
+  return absl::OkStatus();
+}
+
+absl::Status ThunkEmitter::EmitCollectivePermute(CompiledComputation& cc,
+                                                 const Instruction& h) {
+  // Every replica a pair names must run (as for replica groups).
+  for (const auto& [source, target] : h.attrs().source_target_pairs) {
+    if (source < 0 || source >= num_replicas_ || target < 0 ||
+        target >= num_replicas_) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(h.name(), ": source_target_pairs mention {", source, ",",
+                       target, "} but ", num_replicas_, " replica(s) run"));
+    }
+  }
+  // Operand and result have one layout (layout assignment): bytes move.
+  const Shape& in = h.operand(0)->shape();
+  const Shape& out = CollectiveResultShape(h);
+  if (!out.IsArray() || !in.IsArray() ||
+      !(LayoutUtil::EffectiveLayout(in) == LayoutUtil::EffectiveLayout(out)) ||
+      ShapeUtil::ByteSizeOf(in) != ShapeUtil::ByteSizeOf(out)) {
+    return absl::InternalError(
+        absl::StrCat(h.name(), ": collective-permute of ", in.ToString(),
+                     " to ", out.ToString(), " changes the layout"));
+  }
+  AddCollectiveThunk(
+      cc, h,
+      std::make_unique<CollectivePermuteThunk>(
+          h.name(), h.attrs().source_target_pairs, ShapeUtil::ByteSizeOf(out)));
+  return absl::OkStatus();
+}
+
+absl::Status ThunkEmitter::EmitAllToAll(CompiledComputation& cc,
+                                        const Instruction& h) {
+  PLEXA_RETURN_IF_ERROR(CheckReplicaGroupsRun(h));
+  std::vector<Shape> operands = OperandLeafShapes(h);
+  PLEXA_RETURN_IF_ERROR(CheckRowMajor(h, operands));
+  PLEXA_RETURN_IF_ERROR(CheckRowMajor(h, Leaves(h.shape())));
+  const int64_t n =
+      h.attrs().replica_groups.empty()
+          ? num_replicas_
+          : static_cast<int64_t>(h.attrs().replica_groups[0].size());
+  std::optional<int64_t> split;
+  if (!h.attrs().dimensions.empty()) split = h.attrs().dimensions[0];
+  // What the run needs beyond the verifier: with replica_groups={} the
+  // group is every replica; in the tuple form every member sends operand
+  // j's shape as result j.
+  bool fits = split.has_value() ? operands.size() == 1 &&
+                                      operands[0].dimensions(*split) % n == 0
+                                : static_cast<int64_t>(operands.size()) == n;
+  for (const Shape& s : operands) {
+    fits &= split.has_value() || ShapeUtil::SameDimensions(s, operands[0]);
+  }
+  if (!fits) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        h.name(), ": all-to-all over groups of ", n,
+        " replica(s) needs one operand whose split dimension divides by the "
+        "group size, or one operand of one shape per member; got ",
+        operands.size(), " operand(s) ",
+        operands.empty() ? "" : operands[0].ToString()));
+  }
+  AddRuntimeThunk(
+      cc, h,
+      std::make_unique<AllToAllThunk>(h.name(), std::move(operands), split,
+                                      h.attrs().replica_groups));
   return absl::OkStatus();
 }
 

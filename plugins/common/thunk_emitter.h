@@ -6,8 +6,12 @@
 //     constants cost nothing: they name slots;
 //   - while, conditional and call become control-flow thunks over their
 //     computations, compiled once each (control_flow_thunks.h);
-//   - all-reduce becomes an AllReduceThunk when its reducer matches
-//     (reducer.h), else the evaluator runs it on one replica;
+//   - all-reduce and reduce-scatter become an AllReduceThunk /
+//     ReduceScatterThunk when their reducer matches (reducer.h), else the
+//     evaluator runs them on one replica; all-gather an AllGatherThunk,
+//     collective-permute a CollectivePermuteThunk, all-to-all an
+//     AllToAllThunk
+//     (collective_thunk.h: replicas in process read each other's buffers);
 //   - infeed and outfeed run through the evaluator (reference_thunk.h);
 //   - everything else is the backend's: EmitBackendInstruction, which adds
 //     its own thunks or falls back to EmitReference.
@@ -88,7 +92,19 @@ class ThunkEmitter {
  private:
   absl::Status EmitInstruction(CompiledComputation& cc, const Instruction& h);
   absl::Status EmitConstant(CompiledComputation& cc, const Instruction& h);
+  absl::Status CheckReplicaGroupsRun(const Instruction& h) const;
+  // A collective's thunk: it reads h's operands' leaves and writes new
+  // leaves for what h computes (CollectiveResultShape); a -start's leaves
+  // also name its operands' (and contexts).
+  void AddCollectiveThunk(CompiledComputation& cc, const Instruction& h,
+                          std::unique_ptr<Thunk> t);
+  absl::Status EmitOnOneReplica(CompiledComputation& cc, const Instruction& h);
   absl::Status EmitAllReduce(CompiledComputation& cc, const Instruction& h);
+  absl::Status EmitAllGatherOrReduceScatter(CompiledComputation& cc,
+                                            const Instruction& h);
+  absl::Status EmitCollectivePermute(CompiledComputation& cc,
+                                     const Instruction& h);
+  absl::Status EmitAllToAll(CompiledComputation& cc, const Instruction& h);
   // Lets each dynamic-update-slice or scatter of `c` whose operand buffer
   // nothing reads afterwards write into that buffer (see the definition).
   void MakeUpdatesInPlace(CompiledComputation& cc, const Computation& c,

@@ -24,8 +24,9 @@ namespace {
 // compiled instead of falling back to the evaluator. Instructions that
 // only move or reinterpret bytes keep what they read: copy (it is the
 // conversion), bitcast (it reads the physical bytes), tuples and control
-// flow (layout assignment handles them), feeds, all-reduce (its operands
-// are in its result's layout) and custom calls.
+// flow (layout assignment handles them), feeds, collectives (all-reduce's
+// operands are in its result's layout, the others' in the default one) and
+// custom calls.
 std::optional<Layout> DenseOperandLayout(const Instruction& inst,
                                          int64_t operand_index) {
   switch (inst.opcode()) {
@@ -39,6 +40,16 @@ std::optional<Layout> DenseOperandLayout(const Instruction& inst,
     case HloOpcode::kInfeed:
     case HloOpcode::kOutfeed:
     case HloOpcode::kAllReduce:
+    case HloOpcode::kAllGather:
+    case HloOpcode::kAllGatherStart:
+    case HloOpcode::kAllGatherDone:
+    case HloOpcode::kAllReduceStart:
+    case HloOpcode::kAllReduceDone:
+    case HloOpcode::kAllToAll:
+    case HloOpcode::kCollectivePermute:
+    case HloOpcode::kCollectivePermuteStart:
+    case HloOpcode::kCollectivePermuteDone:
+    case HloOpcode::kReduceScatter:
     case HloOpcode::kCustomCall:
     case HloOpcode::kOptimizationBarrier:
       return std::nullopt;

@@ -3737,6 +3737,291 @@ def gen_collective():
 
 
 # ----------------------------------------------------------------------------
+# collective: all-gather, reduce-scatter, collective-permute and all-to-all
+# (replica groups as XLA writes them, the iota form included); expected
+# values by numpy per replica
+# ----------------------------------------------------------------------------
+
+def iota_groups(num_groups, size, dims, perm=None):
+    """XLA's iota replica groups [num_groups,size]<=[dims]T(perm):
+    np.arange(prod(dims)).reshape(dims).transpose(perm), read row-major and
+    cut into groups."""
+    a = np.arange(int(np.prod(dims))).reshape(dims)
+    if perm is not None:
+        a = a.transpose(perm)
+    return a.reshape(num_groups, size).tolist()
+
+
+def group_of(groups, replicas, r):
+    if not groups:
+        return list(range(replicas))
+    return [g for g in groups if r in g][0]
+
+
+def gen_collective_gather_scatter():
+    g = 'collective'
+
+    def groups_text(groups):
+        return '{%s}' % ','.join('{%s}' % ','.join(str(x) for x in grp)
+                                 for grp in groups)
+
+    def gather_case(name, t, per_replica, dim, groups, groups_str=None,
+                    notes=()):
+        n = len(group_of(groups, len(per_replica), 0))
+        x = per_replica[0].a
+        out_dims = list(x.shape)
+        out_dims[dim] *= n
+        e = Comp('main', entry=True)
+        p = e.param(S(t, *x.shape))
+        e.root(S(t, *out_dims), 'all-gather(%s), channel_id=1, '
+               'replica_groups=%s, dimensions={%d}'
+               % (p, groups_str or groups_text(groups), dim), 'r')
+        expects = []
+        for r in range(len(per_replica)):
+            members = group_of(groups, len(per_replica), r)
+            expects.append(V(t, np.concatenate(
+                [per_replica[m].a for m in members], axis=dim)))
+        add_case(g, name, 'numpy', module(name, e), [], None,
+                 replica_inputs=[[v] for v in per_replica],
+                 replica_expects=expects, notes=notes)
+
+    def scatter_case(name, t, opn, per_replica, dim, groups,
+                     groups_str=None, notes=()):
+        c = scalar_comp('%s_%s' % (opn, t), opn, t)
+        fn = {'add': np.add, 'maximum': np.maximum, 'minimum': np.minimum,
+              'multiply': np.multiply}[opn]
+        n = len(group_of(groups, len(per_replica), 0))
+        x = per_replica[0].a
+        out_dims = list(x.shape)
+        out_dims[dim] //= n
+        e = Comp('main', entry=True)
+        p = e.param(S(t, *x.shape))
+        e.root(S(t, *out_dims), 'reduce-scatter(%s), channel_id=1, '
+               'replica_groups=%s, dimensions={%d}, to_apply=%%%s'
+               % (p, groups_str or groups_text(groups), dim, c.name), 'r')
+        expects = []
+        for r in range(len(per_replica)):
+            members = group_of(groups, len(per_replica), r)
+            total = per_replica[members[0]].a
+            for m in members[1:]:
+                total = fn(total, per_replica[m].a)
+            piece = np.split(total, n, axis=dim)[members.index(r)]
+            expects.append(V(t, piece))
+        add_case(g, name, 'numpy', module(name, e, c), [], None,
+                 replica_inputs=[[v] for v in per_replica],
+                 replica_expects=expects, notes=notes)
+
+    rng = np.random.RandomState(1401)
+
+    def ints(t, dims, replicas, lo=-20, hi=20):
+        return [V(t, rng.randint(lo, hi, size=dims)) for _ in range(replicas)]
+
+    # all-gather
+    gather_case('all_gather_dim0', 'f32',
+                [V('f32', [1.5, -2]), V('f32', [3, 4.25])], 0, [[0, 1]])
+    gather_case('all_gather_dim1_all_replicas', 's32',
+                ints('s32', [2, 3], 2), 1, [],
+                notes=['replica_groups={}: every replica, in replica order'])
+    gather_case('all_gather_reversed_group', 'f32',
+                ints('f32', [2, 2], 2), 0, [[1, 0]],
+                notes=['the group order, not the replica order, is the '
+                       'concatenation order'])
+    gather_case('all_gather_iota_groups', 's32', ints('s32', [1, 3], 4), 0,
+                iota_groups(2, 2, [4]), groups_str='[2,2]<=[4]',
+                notes=['[2,2]<=[4] is {{0,1},{2,3}}'])
+    gather_case('all_gather_iota_transposed', 'f32',
+                ints('f32', [2, 1, 2], 4), 1,
+                iota_groups(2, 2, [2, 2], [1, 0]),
+                groups_str='[2,2]<=[2,2]T(1,0)',
+                notes=['[2,2]<=[2,2]T(1,0) is {{0,2},{1,3}}; gathered on '
+                       'the middle dimension'])
+    gather_case('all_gather_u8_four_replicas', 'u8',
+                ints('u8', [3], 4, 0, 255), 0, [[0, 1, 2, 3]])
+    # variadic all-gather: a tuple of the gathered operands
+    e = Comp('main', entry=True)
+    p0 = e.param(S('f32', 2))
+    p1 = e.param(S('s32', 1, 2))
+    e.root('(f32[4], s32[2,2])', 'all-gather(%s, %s), replica_groups={{0,1}}, '
+           'dimensions={0}' % (p0, p1), 'r')
+    a = [V('f32', [1, 2]), V('f32', [3, 4])]
+    b = [V('s32', [[5, 6]]), V('s32', [[7, 8]])]
+    add_case(g, 'all_gather_two_operands', 'numpy',
+             module('all_gather_two_operands', e), [], None,
+             replica_inputs=[[a[0], b[0]], [a[1], b[1]]],
+             replica_expects=[Tup(V('f32', np.concatenate([a[0].a, a[1].a])),
+                                  V('s32', np.concatenate([b[0].a, b[1].a])))]
+             * 2,
+             notes=['variadic all-gather: a tuple of the gathered operands'])
+
+    # reduce-scatter
+    scatter_case('reduce_scatter_add', 'f32', 'add',
+                 [V('f32', [1, 2, 3, 4]), V('f32', [10, 20, 30, 40])], 0,
+                 [[0, 1]])
+    scatter_case('reduce_scatter_max_dim1', 's32', 'maximum',
+                 ints('s32', [2, 4], 2), 1, [],
+                 notes=['replica_groups={}: every replica'])
+    scatter_case('reduce_scatter_reversed_group', 'f32', 'add',
+                 ints('f32', [4, 2], 2), 0, [[1, 0]],
+                 notes=['replica 1 is first in its group: it keeps piece 0'])
+    scatter_case('reduce_scatter_iota_groups', 's32', 'add',
+                 ints('s32', [2, 2], 4), 1, iota_groups(2, 2, [4]),
+                 groups_str='[2,2]<=[4]')
+    scatter_case('reduce_scatter_min_four_replicas', 'f64', 'minimum',
+                 [V('f64', rng.uniform(-1, 1, size=[8])) for _ in range(4)],
+                 0, [[0, 1, 2, 3]])
+
+
+def gen_all_to_all():
+    g = 'collective'
+    rng = np.random.RandomState(1403)
+
+    def groups_text(groups):
+        return '{%s}' % ','.join('{%s}' % ','.join(str(x) for x in grp)
+                                 for grp in groups)
+
+    def split_case(name, t, per_replica, dim, groups, groups_str=None,
+                   notes=()):
+        x = per_replica[0].a
+        e = Comp('main', entry=True)
+        p = e.param(S(t, *x.shape))
+        e.root(S(t, *x.shape), 'all-to-all(%s), channel_id=1, '
+               'replica_groups=%s, dimensions={%d}'
+               % (p, groups_str or groups_text(groups), dim), 'r')
+        expects = []
+        for r in range(len(per_replica)):
+            members = group_of(groups, len(per_replica), r)
+            me = members.index(r)
+            n = len(members)
+            expects.append(V(t, np.concatenate(
+                [np.split(per_replica[m].a, n, axis=dim)[me]
+                 for m in members], axis=dim)))
+        add_case(g, name, 'numpy', module(name, e), [], None,
+                 replica_inputs=[[v] for v in per_replica],
+                 replica_expects=expects, notes=notes)
+
+    def tuple_case(name, t, per_replica, groups, notes=()):
+        # per_replica[r] is replica r's list of operands (one per member)
+        shape = per_replica[0][0].a.shape
+        n = len(per_replica[0])
+        e = Comp('main', entry=True)
+        ps = [e.param(S(t, *shape)) for _ in range(n)]
+        e.root('(%s)' % ', '.join([S(t, *shape)] * n),
+               'all-to-all(%s), replica_groups=%s'
+               % (', '.join(ps), groups_text(groups)), 'r')
+        expects = []
+        for r in range(len(per_replica)):
+            members = group_of(groups, len(per_replica), r)
+            me = members.index(r)
+            expects.append(Tup(*[per_replica[m][me] for m in members]))
+        add_case(g, name, 'numpy', module(name, e), [], None,
+                 replica_inputs=per_replica, replica_expects=expects,
+                 notes=notes)
+
+    def ints(t, dims, lo=-30, hi=30):
+        return V(t, rng.randint(lo, hi, size=dims))
+
+    split_case('all_to_all_split_dim0', 'f32',
+               [V('f32', [1, 2, 3, 4]), V('f32', [10, 20, 30, 40])], 0,
+               [[0, 1]], notes=['replica 0 gets {1, 2, 10, 20}, replica 1 '
+                                '{3, 4, 30, 40}'])
+    split_case('all_to_all_split_dim1_all_replicas', 's32',
+               [ints('s32', [2, 4]) for _ in range(4)], 1, [],
+               notes=['replica_groups={}: every replica'])
+    split_case('all_to_all_iota_groups', 'f32',
+               [ints('f32', [2, 3]) for _ in range(4)], 0,
+               iota_groups(2, 2, [2, 2], [1, 0]),
+               groups_str='[2,2]<=[2,2]T(1,0)',
+               notes=['[2,2]<=[2,2]T(1,0) is {{0,2},{1,3}}'])
+    tuple_case('all_to_all_tuple_form', 'f32',
+               [[ints('f32', [2]) for _ in range(2)] for _ in range(2)],
+               [[0, 1]],
+               notes=['without dimensions=: operand i goes to member i, '
+                      'result j comes from member j'])
+    tuple_case('all_to_all_tuple_reversed_group', 's32',
+               [[ints('s32', [1, 2]) for _ in range(2)] for _ in range(2)],
+               [[1, 0]],
+               notes=['replica 1 is member 0: it gets operand 0 of both'])
+
+
+def gen_async_collectives():
+    """all-gather-start/-done, collective-permute-start/-done,
+    all-reduce-start/-done: run synchronously, the same values as the
+    synchronous ops (numpy)."""
+    g = 'collective'
+    a = [V('f32', [1.5, -2]), V('f32', [3, 4.25]), V('f32', [-1, 8])]
+    # all-gather-start: (operand, result); -done: the result
+    e = Comp('main', entry=True)
+    p = e.param(S('f32', 2))
+    st = e.op('(f32[2], f32[4])', 'all-gather-start(%s), channel_id=1, '
+              'replica_groups={{0,1}}, dimensions={0}' % p, 'ags')
+    e.root(S('f32', 4), 'all-gather-done(%s)' % st, 'agd')
+    add_case(g, 'all_gather_start_done', 'numpy',
+             module('all_gather_start_done', e), [], None,
+             replica_inputs=[[a[0]], [a[1]]],
+             replica_expects=[V('f32', np.concatenate([a[0].a, a[1].a]))] * 2,
+             notes=['the async pair runs synchronously'])
+    # collective-permute-start: (operand, result, u32[], u32[])
+    e = Comp('main', entry=True)
+    p = e.param(S('f32', 2))
+    st = e.op('(f32[2], f32[2], u32[], u32[])', 'collective-permute-start(%s), '
+              'channel_id=2, source_target_pairs={{0,1},{1,2}}' % p, 'cps')
+    e.root(S('f32', 2), 'collective-permute-done(%s)' % st, 'cpd')
+    add_case(g, 'collective_permute_start_done', 'numpy',
+             module('collective_permute_start_done', e), [], None,
+             replica_inputs=[[v] for v in a],
+             replica_expects=[V('f32', np.zeros(2)), a[0], a[1]],
+             notes=['replica 0 is no target: zeros'])
+    # all-reduce-start/-done: all-reduce's result
+    c = add_comp('f32')
+    e = Comp('main', entry=True)
+    p = e.param(S('f32', 2))
+    st = e.op(S('f32', 2), 'all-reduce-start(%s), replica_groups={{0,1,2}}, '
+              'to_apply=%%add_f32' % p, 'ars')
+    e.root(S('f32', 2), 'all-reduce-done(%s)' % st, 'ard')
+    add_case(g, 'all_reduce_start_done', 'numpy',
+             module('all_reduce_start_done', e, c), [], None,
+             replica_inputs=[[v] for v in a],
+             replica_expects=[V('f32', a[0].a + a[1].a + a[2].a)] * 3)
+
+
+def gen_collective_permute():
+    g = 'collective'
+    rng = np.random.RandomState(1402)
+
+    def permute_case(name, t, per_replica, pairs, notes=()):
+        x = per_replica[0].a
+        e = Comp('main', entry=True)
+        p = e.param(S(t, *x.shape))
+        e.root(S(t, *x.shape), 'collective-permute(%s), channel_id=1, '
+               'source_target_pairs={%s}'
+               % (p, ','.join('{%d,%d}' % st for st in pairs)), 'r')
+        expects = []
+        for r in range(len(per_replica)):
+            srcs = [s_ for s_, t_ in pairs if t_ == r]
+            expects.append(V(t, per_replica[srcs[0]].a if srcs
+                             else np.zeros_like(x)))
+        add_case(g, name, 'numpy', module(name, e), [], None,
+                 replica_inputs=[[v] for v in per_replica],
+                 replica_expects=expects, notes=notes)
+
+    permute_case('collective_permute_swap', 'f32',
+                 [V('f32', [1.5, -2]), V('f32', [3, 4.25])], [(0, 1), (1, 0)])
+    permute_case('collective_permute_ring', 's32',
+                 [V('s32', rng.randint(-50, 50, size=[2, 3]))
+                  for _ in range(4)], [(0, 1), (1, 2), (2, 3), (3, 0)],
+                 notes=['each replica sends to the next, 3 to 0'])
+    permute_case('collective_permute_one_receives_nothing', 'f32',
+                 [V('f32', rng.randint(-9, 9, size=[3])) for _ in range(3)],
+                 [(0, 2), (2, 1)],
+                 notes=['replica 0 is no target: its result is zeros; '
+                        'replica 1 sends to nobody'])
+    permute_case('collective_permute_self_pair', 'u8',
+                 [V('u8', [7, 200]), V('u8', [9, 1])], [(1, 1)],
+                 notes=['replica 1 keeps its own operand; replica 0 gets '
+                        'zeros'])
+
+
+# ----------------------------------------------------------------------------
 # rng: no deterministic values, so the cases check ranges and moments;
 # rng-bit-generator: exact bits (gen_rng_bit_generator.py)
 # ----------------------------------------------------------------------------
@@ -4042,6 +4327,10 @@ def main():
     gen_linalg()
     gen_complex()
     gen_collective()
+    gen_collective_gather_scatter()
+    gen_collective_permute()
+    gen_all_to_all()
+    gen_async_collectives()
     gen_rng()
     gen_layout()
     gen_feeds()
