@@ -1,6 +1,7 @@
 // The ABI 1.2 entry points for memories and structured layouts:
 // PLX_Device_Memories, PLX_Memory_Describe, PLX_Memory_Statistics,
 // PLX_Client_PreferredLayout and PLX_Buffer_Layout.
+#include <cstring>
 #include <memory>
 #include <mutex>
 
@@ -109,7 +110,10 @@ PLX_Error* ClientPreferredLayout(PLX_Client_PreferredLayout_Args* args) {
     // The dimensions and type, checked as any shape crossing the ABI.
     PLX_ArrayShape query{};
     query.struct_size = PLX_ArrayShape_STRUCT_SIZE;
-    query.element_type = args->element_type;
+    // Copied as bytes: a caller's out-of-range value must reach the check,
+    // and loading it as the enum type would be undefined behaviour.
+    std::memcpy(&query.element_type, &args->element_type,
+                sizeof(query.element_type));
     query.dims = args->dims;
     query.num_dims = args->num_dims;
     PLEXA_ASSIGN_OR_RETURN(Shape shape, ReadArrayShape(&query, fn));
