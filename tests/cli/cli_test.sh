@@ -130,7 +130,7 @@ check_error "an unknown command suggests the nearest" \
 # Help: every command has its own, on stdout, exit 0.
 check "plexa help" "$plexa" help
 verify "help lists every command" grep -qE "^  plugins +list the plugins" "$tmp/out"
-for command in check fmt run opt plugins; do
+for command in check fmt run opt plugins test-plugin; do
   check "plexa $command --help" "$plexa" "$command" --help
   verify "$command --help is its usage" grep -q "^usage: plexa $command" "$tmp/out"
   check "plexa help $command" "$plexa" help "$command"
@@ -162,6 +162,46 @@ if [ "$backend" != interpreter ]; then
   verify "verbose lists the devices" grep -qE "^    device 0: " "$tmp/out"
   check "plexa plugins (search path)" "$plexa" plugins
   verify "the search finds $backend" grep -qE "^$backend  /" "$tmp/out"
+fi
+# test-plugin: the conformance cases through the ABI on this plugin.
+if [ "$backend" != interpreter ]; then
+  check "test-plugin" "$plexa" test-plugin "$backend" --jobs=2 \
+    --filter='binary/add*,collective/all_reduce*' \
+    --plugin-option=num_devices=4 --junit="$tmp/junit.xml"
+  verify "test-plugin's last line" \
+    grep -qE "^[1-9][0-9]* passed, 0 failed, 0 skipped$" "$tmp/out"
+  verify "test-plugin's table" grep -qE "^collective +[1-9][0-9]* +0 +0$" "$tmp/out"
+  verify "JUnit XML" grep -q '<testcase classname="collective" name="all_reduce' \
+    "$tmp/junit.xml"
+  # Without devices for the replicas the replicated cases are skipped, each
+  # with the reason.
+  check "test-plugin skips what the plugin cannot run" \
+    "$plexa" test-plugin "$backend" --filter='collective/all_reduce*'
+  verify "the skip says why" \
+    grep -qE "^skipped [0-9]+: needs [0-9] replicas; the client has 1 device" \
+    "$tmp/out"
+  # A case with a wrong expected value fails, naming the element.
+  mkdir -p "$tmp/cases/bad"
+  cat >"$tmp/cases/bad/wrong_sum.hlo" <<'HLO'
+// source: hand (deliberately wrong: 1 + 2 is 3)
+// input: f32[2] {1, 5}
+// input: f32[2] {2, 5}
+// expect: f32[2] {4, 10}
+HloModule wrong_sum
+ENTRY %main (a: f32[2], b: f32[2]) -> f32[2] {
+  %a = f32[2]{0} parameter(0)
+  %b = f32[2]{0} parameter(1)
+  ROOT %s = f32[2]{0} add(%a, %b)
+}
+HLO
+  if "$plexa" test-plugin "$backend" --cases="$tmp/cases" >"$tmp/out" 2>"$tmp/err"; then
+    fail=$((fail + 1)); echo "FAIL: test-plugin passed a wrong case"; cat "$tmp/out"
+  elif grep -q "^0 passed, 1 failed, 0 skipped$" "$tmp/out" &&
+       grep -q "^FAILED bad/wrong_sum" "$tmp/out"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1)); echo "FAIL: test-plugin on a wrong case:"; cat "$tmp/out" "$tmp/err"
+  fi
 fi
 if "$plexa" plugins "$custom_lib" >"$tmp/out" 2>"$tmp/err"; then
   fail=$((fail + 1)); echo "FAIL: plugins accepted a library that is not a plugin"

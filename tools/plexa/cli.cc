@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "core/text/hlo_parser.h"
 #include "core/verifier/verifier.h"
@@ -102,6 +103,27 @@ absl::StatusOr<Args> ParseArgs(int argc, char** argv, int first,
     args.flags.emplace_back(std::move(name), std::move(value));
   }
   return args;
+}
+
+absl::StatusOr<std::vector<host::Plugin::Option>> ParsePluginOptions(
+    const Args& args) {
+  std::vector<host::Plugin::Option> options;
+  for (const std::string& o : args.GetAll("plugin-option")) {
+    const size_t eq = o.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--plugin-option expects NAME=VALUE, got '", o, "'"));
+    }
+    host::Plugin::Option option;
+    option.name = o.substr(0, eq);
+    option.kind = PLX_Value_STRING;
+    option.string_value = o.substr(eq + 1);
+    if (absl::SimpleAtoi(option.string_value, &option.int64_value)) {
+      option.kind = PLX_Value_INT64;
+    }
+    options.push_back(std::move(option));
+  }
+  return options;
 }
 
 absl::StatusOr<std::unique_ptr<Module>> LoadModule(const std::string& path) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "abi/host/plugin_host.h"
 #include "absl/status/statusor.h"
 #include "core/ir/module.h"
 
@@ -35,6 +36,11 @@ std::string DidYouMean(absl::string_view word,
                        const std::vector<std::string>& candidates,
                        absl::string_view prefix);
 
+// --plugin-option=NAME=VALUE (repeatable): client options as given, an
+// integer when VALUE reads as one, else a string.
+absl::StatusOr<std::vector<host::Plugin::Option>> ParsePluginOptions(
+    const Args& args);
+
 // Reads, parses and verifies PROGRAM. Errors are formatted as the CLI
 // prints them: "PROGRAM:LINE:COL: error: ..." for text errors.
 absl::StatusOr<std::unique_ptr<Module>> LoadModule(const std::string& path);
@@ -47,6 +53,7 @@ int RunFmt(const Args& args);
 int RunRun(const Args& args);
 int RunOpt(const Args& args);
 int RunPlugins(const Args& args);
+int RunTestPlugin(const Args& args);
 
 }  // namespace plexa::cli
 

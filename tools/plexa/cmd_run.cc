@@ -542,21 +542,10 @@ int RunRun(const Args& args) {
     }
   }
   flags.report = args.Has("report");
-  for (const std::string& o : args.GetAll("plugin-option")) {
-    const size_t eq = o.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      return ReportError(absl::InvalidArgumentError(
-          absl::StrCat("--plugin-option expects NAME=VALUE, got '", o, "'")));
-    }
-    host::Plugin::Option option;
-    option.name = o.substr(0, eq);
-    option.kind = PLX_Value_STRING;
-    option.string_value = o.substr(eq + 1);
-    if (absl::SimpleAtoi(option.string_value, &option.int64_value)) {
-      option.kind = PLX_Value_INT64;
-    }
-    flags.extra.push_back(std::move(option));
-  }
+  absl::StatusOr<std::vector<host::Plugin::Option>> extra =
+      ParsePluginOptions(args);
+  if (!extra.ok()) return ReportError(extra.status());
+  flags.extra = *std::move(extra);
   const std::string backend = args.Get("backend").value_or("cpu");
   const std::optional<std::string> profile_path = args.Get("profile");
   flags.profile = profile_path.has_value();

@@ -115,6 +115,32 @@ const std::vector<Command>& Commands() {
        "Exit status: 0 when every plugin listed loads, 1 otherwise.\n",
        {"verbose"},
        RunPlugins},
+      {"test-plugin",
+       "run the conformance cases on any plugin",
+       "usage: plexa test-plugin PATH|NAME [options]\n"
+       "\n"
+       "Runs Plexa's conformance cases (HLO programs with inputs and\n"
+       "expected values from numpy, the seeds or hand computation) on the\n"
+       "plugin through the C ABI, exactly as Plexa's own suite runs them on\n"
+       "its plugins. A case is skipped only when the plugin lacks what it\n"
+       "needs, and the skip says what (a capability it does not declare, or\n"
+       "fewer devices than the case's replicas). Prints every failure, a\n"
+       "table per group and a last line `N passed, M failed, K skipped`;\n"
+       "exit status 0 only when none failed.\n"
+       "\n"
+       "  --filter=GLOB[,GLOB]   only cases whose group/name matches (e.g.\n"
+       "                         'dot/*', '*conv*'; repeatable)\n"
+       "  --jobs=N               run N cases at a time (one client each)\n"
+       "  --junit=FILE           also write the results as JUnit XML\n"
+       "  --cases=DIR            the cases (default: "
+       "$PLEXA_CONFORMANCE_CASES,\n"
+       "                         then the installed share/plexa/conformance/\n"
+       "                         cases, then the source tree built from)\n"
+       "  --custom-call-lib=PATH a custom-call library for every compile\n"
+       "  --plugin-option=NAME=VALUE\n"
+       "                         a client option for every client\n",
+       {"filter", "jobs", "junit", "cases", "custom-call-lib", "plugin-option"},
+       RunTestPlugin},
   };
   return commands;
 }
@@ -133,11 +159,11 @@ std::string GeneralUsage() {
       "commands:\n";
   for (const Command& c : Commands()) {
     std::string line = std::string("  ") + c.name;
-    line.resize(12, ' ');
+    line.resize(15, ' ');
     out += line + c.summary + "\n";
   }
   out +=
-      "  help      this text; `plexa help COMMAND` explains one\n"
+      "  help         this text; `plexa help COMMAND` explains one\n"
       "\n"
       "`plexa COMMAND --help` explains COMMAND too.\n";
   return out;
