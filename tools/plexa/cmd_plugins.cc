@@ -145,7 +145,9 @@ int RunPlugins(const Args& args) {
                 a.version.c_str(), a.platform.c_str());
     std::printf("  ABI %d.%d (this host: %d.%d)\n", a.abi_major, a.abi_minor,
                 PLX_API_MAJOR, PLX_API_MINOR);
-    std::printf("  formats: %s\n", absl::StrJoin(a.formats, ", ").c_str());
+    std::printf(
+        "  formats: %s\n",
+        a.formats.empty() ? "none" : absl::StrJoin(a.formats, ", ").c_str());
     const std::vector<std::string> caps = host::CapabilityNames(a.capabilities);
     std::printf("  capabilities: %s\n",
                 caps.empty() ? "none" : absl::StrJoin(caps, ", ").c_str());

@@ -57,9 +57,15 @@ std::string ExecutableDirectory() {
 std::string CasesDirectory(const Args& args) {
   if (auto dir = args.Get("cases")) return *dir;
   if (const char* env = std::getenv("PLEXA_CONFORMANCE_CASES")) return env;
-  const std::string installed =
-      ExecutableDirectory() + "/../share/plexa/conformance/cases";
-  if (std::filesystem::is_directory(installed)) return installed;
+  const std::filesystem::path installed =
+      std::filesystem::path(ExecutableDirectory()) /
+      "../share/plexa/conformance/cases";
+  if (std::filesystem::is_directory(installed)) {
+    std::error_code ec;
+    std::filesystem::path canonical =
+        std::filesystem::weakly_canonical(installed, ec);
+    return (ec ? installed : canonical).string();
+  }
   return ConformanceCasesDir();
 }
 
