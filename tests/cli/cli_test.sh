@@ -171,6 +171,7 @@ if [ "$backend" != interpreter ]; then
   verify "test-plugin's last line" \
     grep -qE "^[1-9][0-9]* passed, 0 failed, 0 skipped$" "$tmp/out"
   verify "test-plugin's table" grep -qE "^collective +[1-9][0-9]* +0 +0$" "$tmp/out"
+  verify "test-plugin's ABI checks" grep -qE "^abi: 7 passed, 0 failed$" "$tmp/out"
   verify "JUnit XML" grep -q '<testcase classname="collective" name="all_reduce' \
     "$tmp/junit.xml"
   # Without devices for the replicas the replicated cases are skipped, each
@@ -194,7 +195,7 @@ ENTRY %main (a: f32[2], b: f32[2]) -> f32[2] {
   ROOT %s = f32[2]{0} add(%a, %b)
 }
 HLO
-  if "$plexa" test-plugin "$backend" --cases="$tmp/cases" >"$tmp/out" 2>"$tmp/err"; then
+  if "$plexa" test-plugin "$backend" --part=cases --cases="$tmp/cases" >"$tmp/out" 2>"$tmp/err"; then
     fail=$((fail + 1)); echo "FAIL: test-plugin passed a wrong case"; cat "$tmp/out"
   elif grep -q "^0 passed, 1 failed, 0 skipped$" "$tmp/out" &&
        grep -q "^FAILED bad/wrong_sum" "$tmp/out"; then

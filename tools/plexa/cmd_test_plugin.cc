@@ -1,9 +1,13 @@
-// plexa test-plugin PATH|NAME [--filter=GLOB[,GLOB...]] [--jobs=N]
-//   [--junit=FILE] [--cases=DIR] [--custom-call-lib=PATH ...]
+// plexa test-plugin PATH|NAME [--part=abi|cases|all] [--filter=GLOB[,GLOB]]
+//   [--jobs=N] [--junit=FILE] [--cases=DIR] [--custom-call-lib=PATH ...]
 //   [--plugin-option=NAME=VALUE ...]
 //
-// Runs Plexa's conformance cases on any plugin, in-tree or not, through the
-// C ABI exactly as the in-tree suite does (tools/conformance: the same case
+// First the ABI contract checks (tools/conformance/abi_checks.h: NULL args
+// and struct_size 0 on every slot, destroyed handles, devices, a buffer
+// round trip and delete, a malformed program, eight threads executing one
+// executable), each in a child process so a crash or a hang fails only that
+// check. Then Plexa's conformance cases on the plugin, in-tree or not, through
+// the C ABI exactly as the in-tree suite does (tools/conformance: the same case
 // reader, runner and comparison). A case is skipped only when the plugin
 // lacks what it needs, and the skip says what: a capability it does not
 // declare (replicas, feeds, tuple parameters), or fewer devices than the
@@ -29,6 +33,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "core/text/hlo_parser.h"
+#include "tools/conformance/abi_checks.h"
 #include "tools/conformance/case_file.h"
 #include "tools/conformance/plugin_backend.h"
 #include "tools/conformance/run_case.h"
@@ -225,6 +230,31 @@ int RunTestPlugin(const Args& args) {
     libraries.push_back(std::filesystem::absolute(lib).string());
   }
 
+  const std::string part = args.Get("part").value_or("all");
+  if (part != "all" && part != "abi" && part != "cases") {
+    return ReportError(absl::InvalidArgumentError(
+        absl::StrCat("--part expects abi, cases or all, got '", part, "'")));
+  }
+  int abi_passed = 0, abi_failed = 0;
+  if (part != "cases") {
+    // First, before this process loads the plugin or starts a thread: each
+    // check forks a child that loads the plugin on its own.
+    std::printf("ABI contract checks (each in a process of its own):\n");
+    std::fflush(stdout);
+    for (const AbiCheckResult& r : RunAbiChecks(args.positional[0], *options)) {
+      std::printf("  %-34s %s%s%s\n", r.name.c_str(),
+                  r.passed ? "passed" : "FAILED", r.passed ? "" : ": ",
+                  r.message.c_str());
+      (r.passed ? abi_passed : abi_failed)++;
+    }
+    std::printf("abi: %d passed, %d failed\n\n", abi_passed, abi_failed);
+    std::fflush(stdout);
+    if (part == "abi") {
+      std::printf("%d passed, %d failed, 0 skipped\n", abi_passed, abi_failed);
+      return abi_failed == 0 ? 0 : 1;
+    }
+  }
+
   // The plugin, loaded and given a client once up front: a plugin that
   // cannot even do that fails here with the reason, not once per case.
   auto plugin = host::Plugin::Load(args.positional[0]);
@@ -334,9 +364,14 @@ int RunTestPlugin(const Args& args) {
     absl::Status written = WriteJunit(*junit, attrs.name, outcomes);
     if (!written.ok()) return ReportError(written);
   }
-  std::printf("%d passed, %d failed, %d skipped\n", total.passed, total.failed,
-              total.skipped);
-  return total.failed == 0 ? 0 : 1;
+  if (part == "all") {
+    std::printf("cases: %d passed, %d failed, %d skipped\n", total.passed,
+                total.failed, total.skipped);
+  }
+  // The last line counts the ABI checks and the cases together.
+  std::printf("%d passed, %d failed, %d skipped\n", total.passed + abi_passed,
+              total.failed + abi_failed, total.skipped);
+  return total.failed + abi_failed == 0 ? 0 : 1;
 }
 
 }  // namespace plexa::cli

@@ -119,7 +119,12 @@ const std::vector<Command>& Commands() {
        "run the conformance cases on any plugin",
        "usage: plexa test-plugin PATH|NAME [options]\n"
        "\n"
-       "Runs Plexa's conformance cases (HLO programs with inputs and\n"
+       "First checks the ABI contract (each check in a process of its\n"
+       "own, so a crash or a hang fails only that check): NULL args and\n"
+       "struct_size 0 on every slot, destroyed handles, devices, a buffer\n"
+       "round trip and delete, a malformed program, eight threads executing\n"
+       "one executable. Then runs Plexa's conformance cases (HLO programs\n"
+       "with inputs and\n"
        "expected values from numpy, the seeds or hand computation) on the\n"
        "plugin through the C ABI, exactly as Plexa's own suite runs them on\n"
        "its plugins. A case is skipped only when the plugin lacks what it\n"
@@ -128,6 +133,7 @@ const std::vector<Command>& Commands() {
        "table per group and a last line `N passed, M failed, K skipped`;\n"
        "exit status 0 only when none failed.\n"
        "\n"
+       "  --part=abi|cases|all   what to run (default all)\n"
        "  --filter=GLOB[,GLOB]   only cases whose group/name matches (e.g.\n"
        "                         'dot/*', '*conv*'; repeatable)\n"
        "  --jobs=N               run N cases at a time (one client each)\n"
@@ -139,7 +145,8 @@ const std::vector<Command>& Commands() {
        "  --custom-call-lib=PATH a custom-call library for every compile\n"
        "  --plugin-option=NAME=VALUE\n"
        "                         a client option for every client\n",
-       {"filter", "jobs", "junit", "cases", "custom-call-lib", "plugin-option"},
+       {"part", "filter", "jobs", "junit", "cases", "custom-call-lib",
+        "plugin-option"},
        RunTestPlugin},
   };
   return commands;
