@@ -366,6 +366,7 @@ class ReferencePlugin : public sdk::Plugin {
     info.platform = "host";
     info.formats = {"plexa-module", "hlo-text"};
     info.capabilities = PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL |
+                        PLX_CAPABILITY_CUSTOM_CALL_TYPED |
                         PLX_CAPABILITY_REPLICAS | PLX_CAPABILITY_FEEDS |
                         PLX_CAPABILITY_TUPLE_PARAMETERS;
     return info;

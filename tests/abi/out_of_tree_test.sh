@@ -93,7 +93,11 @@ echo "== plexa test-plugin: the conformance cases of the plugin's op family"
 "$plexa" test-plugin "$plugin" --jobs=2 --junit="$work/junit.xml" \
   --filter='binary/add_f32*,binary/subtract_f32*,binary/multiply_f32*,binary/divide_f32.hlo,binary/maximum_f32.hlo,binary/minimum_f32.hlo,unary/abs_f32*,unary/negate_f32*,unary/sqrt_f32*' \
   | tee "$work/kit.txt" || fail "test-plugin failed on the out-of-tree plugin"
-grep -qE "^[1-9][0-9]* passed, 0 failed, 0 skipped$" "$work/kit.txt" ||
+grep -qE "^cases: [1-9][0-9]* passed, 0 failed, 0 skipped$" "$work/kit.txt" ||
+  fail "test-plugin did not pass every case"
+grep -qE "^abi: [1-9][0-9]* passed, 0 failed, [0-9]+ skipped$" "$work/kit.txt" ||
+  fail "test-plugin's ABI checks did not pass"
+grep -qE "^[1-9][0-9]* passed, 0 failed, [0-9]+ skipped$" "$work/kit.txt" ||
   fail "test-plugin did not pass every case"
 grep -q "<testcase classname=\"binary\" name=\"add_f32\"" "$work/junit.xml" ||
   fail "the JUnit file lacks binary/add_f32"

@@ -18,6 +18,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/base/status_macros.h"
 #include "core/shape/shape_util.h"
 #include "core/text/hlo_parser.h"
 #include "tools/conformance/abi_slots.h"
@@ -310,6 +311,199 @@ std::string ConcurrentExecute(
   return "";
 }
 
+// A check that does not apply to this plugin returns this prefix and why.
+constexpr absl::string_view kSkip = "skip: ";
+
+// The ABI version the plugin reports and the table it hands out agree.
+std::string Version(const host::Plugin& plugin,
+                    const std::vector<host::Plugin::Option>&) {
+  const host::PluginAttributes& a = plugin.attributes();
+  const size_t table = plugin.api()->struct_size;
+  if (a.abi_major != PLX_API_MAJOR) {
+    return absl::StrCat("reports ABI major ", a.abi_major, ", the table ",
+                        PLX_API_MAJOR);
+  }
+  const size_t need =
+      a.abi_minor >= 2 ? PLX_Api_STRUCT_SIZE_1_2 : PLX_Api_STRUCT_SIZE_1_0;
+  if (table < need) {
+    return absl::StrCat("reports ABI 1.", a.abi_minor, " but its table is ",
+                        table, " bytes, less than that version's ", need);
+  }
+  if (a.abi_minor >= 2 && !(plugin.HasAsyncEvents() && plugin.HasMemories())) {
+    return absl::StrCat("reports ABI 1.", a.abi_minor,
+                        " but lacks 1.2's event or memory slots");
+  }
+  return "";
+}
+
+absl::StatusOr<std::unique_ptr<host::Executable>> CompileAdd4(
+    host::Client& client) {
+  PLEXA_ASSIGN_OR_RETURN(std::unique_ptr<Module> module, ParseHloModule(kAdd4));
+  return host::CompileModule(client, *module);
+}
+
+// Runs an add4 executable on {1,2,3,4} + {10,20,30,40}; "" if the result
+// is {11,22,33,44}.
+std::string RunAdd4(host::Client& client, host::Executable& exe) {
+  auto x = client.BufferFromLiteral(
+      Literal::CreateR1<float>(std::vector<float>{1, 2, 3, 4}));
+  auto y = client.BufferFromLiteral(
+      Literal::CreateR1<float>(std::vector<float>{10, 20, 30, 40}));
+  if (!x.ok() || !y.ok()) return "upload failed";
+  auto out = exe.Execute({{x->get(), y->get()}});
+  if (!out.ok()) return absl::StrCat("execute: ", out.status().ToString());
+  auto result = (*out)[0][0]->ToLiteral();
+  if (!result.ok()) return result.status().ToString();
+  const Literal want =
+      Literal::CreateR1<float>(std::vector<float>{11, 22, 33, 44});
+  if (!(*result == want)) {
+    return absl::StrCat("got ", result->ToString(), ", want ", want.ToString());
+  }
+  return "";
+}
+
+std::string Serialization(const host::Plugin& plugin,
+                          const std::vector<host::Plugin::Option>& options) {
+  if (!plugin.HasCapability(PLX_CAPABILITY_SERIALIZE_EXECUTABLE)) {
+    return std::string(kSkip) + "no PLX_CAPABILITY_SERIALIZE_EXECUTABLE";
+  }
+  auto client = const_cast<host::Plugin&>(plugin).CreateClient(options);
+  if (!client.ok()) return client.status().ToString();
+  auto exe = CompileAdd4(**client);
+  if (!exe.ok()) return absl::StrCat("compile: ", exe.status().ToString());
+  auto bytes = (*exe)->Serialize();
+  if (!bytes.ok())
+    return absl::StrCat("serialize: ", bytes.status().ToString());
+  auto back = (*client)->DeserializeExecutable(*bytes);
+  if (!back.ok()) {
+    return absl::StrCat("deserialize: ", back.status().ToString());
+  }
+  if (std::string m = RunAdd4(**client, **back); !m.empty()) {
+    return "the deserialized executable: " + m;
+  }
+  std::string corrupt = *bytes;
+  corrupt.resize(corrupt.size() / 2);
+  if ((*client)->DeserializeExecutable(corrupt).ok()) {
+    return "half of a serialized executable deserialized without error";
+  }
+  return "";
+}
+
+// ABI 1.2: an execution waits, inside the plugin, for a user event.
+std::string AsyncEvents(const host::Plugin& plugin,
+                        const std::vector<host::Plugin::Option>& options) {
+  if (!plugin.HasAsyncEvents()) {
+    return std::string(kSkip) + "no ABI 1.2 event slots";
+  }
+  auto client = const_cast<host::Plugin&>(plugin).CreateClient(options);
+  if (!client.ok()) return client.status().ToString();
+  auto exe = CompileAdd4(**client);
+  if (!exe.ok()) return absl::StrCat("compile: ", exe.status().ToString());
+  const Literal xv = Literal::CreateR1<float>(std::vector<float>{1, 2, 3, 4});
+  const Literal yv =
+      Literal::CreateR1<float>(std::vector<float>{10, 20, 30, 40});
+  auto x = (*client)->BufferFromLiteral(xv);
+  auto y = (*client)->BufferFromLiteral(yv);
+  if (!x.ok() || !y.ok()) return "upload failed";
+  auto gate = (*client)->CreateUserEvent();
+  if (!gate.ok()) return absl::StrCat("user event: ", gate.status().ToString());
+  host::Event* wait[] = {gate->get()};
+  auto run = (*exe)->ExecuteAsync({{x->get(), y->get()}}, {}, wait);
+  if (!run.ok()) return absl::StrCat("execute: ", run.status().ToString());
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  if (run->completion[0]->IsReady()) {
+    return "the execution completed before the event it waits for was set";
+  }
+  if (absl::Status s = (*gate)->Set(absl::OkStatus()); !s.ok()) {
+    return absl::StrCat("set: ", s.ToString());
+  }
+  if (absl::Status s = run->completion[0]->Await(); !s.ok()) {
+    return absl::StrCat("await: ", s.ToString());
+  }
+  auto result = run->outputs[0][0]->ToLiteral();
+  if (!result.ok()) return result.status().ToString();
+  if (!(*result ==
+        Literal::CreateR1<float>(std::vector<float>{11, 22, 33, 44}))) {
+    return absl::StrCat("got ", result->ToString());
+  }
+  // An event set with an error fails the execution waiting on it.
+  auto failing = (*client)->CreateUserEvent();
+  if (!failing.ok()) return failing.status().ToString();
+  host::Event* wait2[] = {failing->get()};
+  auto run2 = (*exe)->ExecuteAsync({{x->get(), y->get()}}, {}, wait2);
+  if (!run2.ok()) return absl::StrCat("execute: ", run2.status().ToString());
+  (void)(*failing)->Set(absl::AbortedError("kit: upstream failed"));
+  absl::Status s2 = run2->completion[0]->Await();
+  if (s2.ok() || !absl::StrContains(s2.message(), "kit: upstream failed")) {
+    return absl::StrCat(
+        "an execution waiting on an event set with an error gave: ",
+        s2.ToString());
+  }
+  return "";
+}
+
+extern "C" void PlexaKitNegate4(void* out, void** in) {
+  const float* x = static_cast<const float*>(in[0]);
+  float* y = static_cast<float*>(out);
+  for (int i = 0; i < 4; ++i) y[i] = -x[i];
+}
+
+extern "C" int32_t PlexaKitTwice4(PLX_CallFrame* f) {
+  if (f->num_args != 1 || f->num_results != 1) {
+    f->error_message = "plexa_kit_twice4: want one argument and one result";
+    return 1;
+  }
+  const float* x = static_cast<const float*>(f->args[0].data);
+  float* y = static_cast<float*>(f->results[0].data);
+  for (int i = 0; i < 4; ++i) y[i] = 2 * x[i];
+  return 0;
+}
+
+std::string CustomCall(const host::Plugin& plugin,
+                       const std::vector<host::Plugin::Option>& options,
+                       bool typed) {
+  const uint64_t bit = typed ? PLX_CAPABILITY_CUSTOM_CALL_TYPED
+                             : PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL;
+  if (!plugin.HasCapability(bit)) {
+    return absl::StrCat(kSkip, "no PLX_CAPABILITY_CUSTOM_CALL_",
+                        typed ? "TYPED" : "ORIGINAL");
+  }
+  host::Plugin& p = const_cast<host::Plugin&>(plugin);
+  const char* target = typed ? "plexa_kit_twice4" : "plexa_kit_negate4";
+  void* fn = typed ? reinterpret_cast<void*>(&PlexaKitTwice4)
+                   : reinterpret_cast<void*>(&PlexaKitNegate4);
+  // Host pointers: the typed frame's platform "host" (docs/abi.md).
+  if (absl::Status s =
+          p.RegisterCustomCall(target, fn, typed ? 1 : 0, typed ? "host" : "*");
+      !s.ok()) {
+    return absl::StrCat("register: ", s.ToString());
+  }
+  auto client = p.CreateClient(options);
+  if (!client.ok()) return client.status().ToString();
+  const std::string text = absl::StrCat(
+      "HloModule kit_custom_call\n\nENTRY main {\n  x = f32[4] parameter(0)\n"
+      "  ROOT y = f32[4] custom-call(x), custom_call_target=\"",
+      target, "\"", typed ? ", api_version=API_VERSION_TYPED_FFI" : "",
+      "\n}\n");
+  auto module = ParseHloModule(text);
+  if (!module.ok()) return module.status().ToString();
+  auto exe = host::CompileModule(**client, **module);
+  if (!exe.ok()) return absl::StrCat("compile: ", exe.status().ToString());
+  auto x = (*client)->BufferFromLiteral(
+      Literal::CreateR1<float>(std::vector<float>{1, -2, 3.5f, 0}));
+  if (!x.ok()) return x.status().ToString();
+  auto out = (*exe)->Execute({{x->get()}});
+  if (!out.ok()) return absl::StrCat("execute: ", out.status().ToString());
+  auto result = (*out)[0][0]->ToLiteral();
+  if (!result.ok()) return result.status().ToString();
+  const Literal want = Literal::CreateR1<float>(
+      typed ? std::vector<float>{2, -4, 7, 0} : std::vector<float>{-1, 2, -3.5f, -0.0f});
+  if (!(*result == want)) {
+    return absl::StrCat("got ", result->ToString(), ", want ", want.ToString());
+  }
+  return "";
+}
+
 // Runs `check` in a child process; "" when it passed.
 std::string RunIsolated(const std::string& path,
                         const std::vector<host::Plugin::Option>& options,
@@ -380,9 +574,8 @@ std::string RunIsolated(const std::string& path,
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) != 0 && message.empty()) {
     // A sanitizer turns a crash into an exit; so does a plugin that exits.
-    return absl::StrCat(
-        "the plugin crashed or exited (status ", WEXITSTATUS(status),
-        ") before the check finished");
+    return absl::StrCat("the plugin crashed or exited (status ",
+                        WEXITSTATUS(status), ") before the check finished");
   }
   return message;
 }
@@ -400,12 +593,27 @@ std::vector<AbiCheckResult> RunAbiChecks(
       {"buffers/round-trip-and-delete", BufferRoundTrip},
       {"compile/malformed-program", CompileError},
       {"execute/8-threads-one-executable", ConcurrentExecute},
+      {"version/table-matches", Version},
+      {"serialize/round-trip", Serialization},
+      {"events/wait-and-error (1.2)", AsyncEvents},
+      {"custom-call/original",
+       [](const host::Plugin& p, const std::vector<host::Plugin::Option>& o) {
+         return CustomCall(p, o, /*typed=*/false);
+       }},
+      {"custom-call/typed",
+       [](const host::Plugin& p, const std::vector<host::Plugin::Option>& o) {
+         return CustomCall(p, o, /*typed=*/true);
+       }},
   };
   std::vector<AbiCheckResult> results;
   for (const auto& [name, check] : checks) {
     AbiCheckResult r;
     r.name = name;
     r.message = RunIsolated(path, options, check, timeout_seconds);
+    if (absl::StartsWith(r.message, kSkip)) {
+      r.skipped = true;
+      r.message = r.message.substr(kSkip.size());
+    }
     r.passed = r.message.empty();
     results.push_back(std::move(r));
   }

@@ -16,7 +16,10 @@ namespace plexa {
 struct AbiCheckResult {
   std::string name;  // "errors/null-args", ...
   bool passed = false;
-  std::string message;  // what failed; empty when passed
+  // The check does not apply: the plugin does not declare the capability
+  // it needs (message says which).
+  bool skipped = false;
+  std::string message;  // what failed, or why skipped; empty when passed
 };
 
 // Runs every check on the plugin at `path` (a path or a name, as

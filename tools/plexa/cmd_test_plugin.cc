@@ -235,22 +235,25 @@ int RunTestPlugin(const Args& args) {
     return ReportError(absl::InvalidArgumentError(
         absl::StrCat("--part expects abi, cases or all, got '", part, "'")));
   }
-  int abi_passed = 0, abi_failed = 0;
+  int abi_passed = 0, abi_failed = 0, abi_skipped = 0;
   if (part != "cases") {
     // First, before this process loads the plugin or starts a thread: each
     // check forks a child that loads the plugin on its own.
     std::printf("ABI contract checks (each in a process of its own):\n");
     std::fflush(stdout);
     for (const AbiCheckResult& r : RunAbiChecks(args.positional[0], *options)) {
-      std::printf("  %-34s %s%s%s\n", r.name.c_str(),
-                  r.passed ? "passed" : "FAILED", r.passed ? "" : ": ",
-                  r.message.c_str());
-      (r.passed ? abi_passed : abi_failed)++;
+      const char* verdict =
+          r.skipped ? "skipped" : (r.passed ? "passed" : "FAILED");
+      std::printf("  %-34s %s%s%s\n", r.name.c_str(), verdict,
+                  r.message.empty() ? "" : ": ", r.message.c_str());
+      (r.skipped ? abi_skipped : r.passed ? abi_passed : abi_failed)++;
     }
-    std::printf("abi: %d passed, %d failed\n\n", abi_passed, abi_failed);
+    std::printf("abi: %d passed, %d failed, %d skipped\n\n", abi_passed,
+                abi_failed, abi_skipped);
     std::fflush(stdout);
     if (part == "abi") {
-      std::printf("%d passed, %d failed, 0 skipped\n", abi_passed, abi_failed);
+      std::printf("%d passed, %d failed, %d skipped\n", abi_passed, abi_failed,
+                  abi_skipped);
       return abi_failed == 0 ? 0 : 1;
     }
   }
@@ -370,7 +373,7 @@ int RunTestPlugin(const Args& args) {
   }
   // The last line counts the ABI checks and the cases together.
   std::printf("%d passed, %d failed, %d skipped\n", total.passed + abi_passed,
-              total.failed + abi_failed, total.skipped);
+              total.failed + abi_failed, total.skipped + abi_skipped);
   return total.failed + abi_failed == 0 ? 0 : 1;
 }
 
