@@ -65,11 +65,11 @@ ErrorInfo Consume(const PLX_Api* api, PLX_Error* error) {
   return info;
 }
 
-// A table slot the plugin's table holds (its struct_size covers it).
-template <typename Fn>
-bool HasSlot(const PLX_Api* api, size_t offset, Fn* fn) {
-  return offset + sizeof(void*) <= api->struct_size && fn != nullptr;
-}
+// A table slot the plugin's table holds (its struct_size covers it), and
+// the slot is not NULL. The slot is read only when the table covers it.
+#define KIT_HAS_SLOT(api, slot)                                     \
+  (offsetof(PLX_Api, slot) + sizeof(void*) <= (api)->struct_size && \
+   (api)->slot != nullptr)
 
 constexpr const char kAdd4[] =
     "HloModule add4\n\nENTRY main {\n  x = f32[4] parameter(0)\n"
@@ -81,7 +81,7 @@ std::string NullArgs(const host::Plugin& plugin,
   const PLX_Api* api = plugin.api();
   std::vector<std::string> bad;
 #define KIT_NULL_ARGS(slot)                                                    \
-  if (HasSlot(api, offsetof(PLX_Api, slot), api->slot)) {                      \
+  if (KIT_HAS_SLOT(api, slot)) {                                               \
     PLX_Error* e = api->slot(nullptr);                                         \
     if (e == nullptr) {                                                        \
       bad.push_back(#slot " returned no error");                               \
@@ -108,7 +108,7 @@ std::string ZeroStructSize(const host::Plugin& plugin,
   std::vector<std::string> bad;
   alignas(16) unsigned char storage[4096];
 #define KIT_ZERO_SIZE(slot)                                                    \
-  if (HasSlot(api, offsetof(PLX_Api, slot), api->slot)) {                      \
+  if (KIT_HAS_SLOT(api, slot)) {                                               \
     std::memset(storage, 0, sizeof(storage));                                  \
     PLX_Error* e = api->slot(reinterpret_cast<slot##_Args*>(storage));         \
     if (e == nullptr) {                                                        \
@@ -496,8 +496,9 @@ std::string CustomCall(const host::Plugin& plugin,
   if (!out.ok()) return absl::StrCat("execute: ", out.status().ToString());
   auto result = (*out)[0][0]->ToLiteral();
   if (!result.ok()) return result.status().ToString();
-  const Literal want = Literal::CreateR1<float>(
-      typed ? std::vector<float>{2, -4, 7, 0} : std::vector<float>{-1, 2, -3.5f, -0.0f});
+  const Literal want =
+      Literal::CreateR1<float>(typed ? std::vector<float>{2, -4, 7, 0}
+                                     : std::vector<float>{-1, 2, -3.5f, -0.0f});
   if (!(*result == want)) {
     return absl::StrCat("got ", result->ToString(), ", want ", want.ToString());
   }
