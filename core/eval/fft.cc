@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/eval/eval_internal.h"
+#include "core/eval/fft_topk_kernels.h"
 
 namespace plexa::eval {
 namespace {
@@ -225,84 +226,104 @@ void RunOne(FftType type, absl::Span<const int64_t> len, const In* in,
 }
 
 template <typename In, typename Out>
-absl::Status RunAll(const Instruction& instr, const Literal& operand,
-                    Literal& result) {
-  const InstructionAttrs& a = instr.attrs();
-  const size_t r = a.fft_length.size();
-  const Shape& is = operand.shape();
-  const Shape& os = result.shape();
-  const size_t rank = static_cast<size_t>(is.rank());
-  absl::Span<const int64_t> in_all = is.dimensions();
-  absl::Span<const int64_t> out_all = os.dimensions();
+void RunAll(FftType type, absl::Span<const int64_t> len,
+            absl::Span<const int64_t> in_all, const void* in_v,
+            absl::Span<const int64_t> out_all, void* out_v) {
+  const size_t r = len.size();
+  const size_t rank = in_all.size();
   absl::Span<const int64_t> in_dims = in_all.subspan(rank - r);
   absl::Span<const int64_t> out_dims = out_all.subspan(rank - r);
   int64_t batch = 1;
   for (size_t d = 0; d + r < rank; ++d) batch *= in_all[d];
   const int64_t in_block = ElementCount(in_dims);
   const int64_t out_block = ElementCount(out_dims);
-  const In* in = DataOf<In>(operand);
-  Out* out = MutableDataOf<Out>(result);
+  const In* in = static_cast<const In*>(in_v);
+  Out* out = static_cast<Out*>(out_v);
   for (int64_t b = 0; b < batch; ++b) {
-    RunOne<In, Out>(a.fft_type, a.fft_length, in + b * in_block, in_dims,
-                    out + b * out_block, out_dims);
+    RunOne<In, Out>(type, len, in + b * in_block, in_dims, out + b * out_block,
+                    out_dims);
   }
-  return absl::OkStatus();
 }
 
 }  // namespace
+
+absl::Status FftKernel(FftType type, absl::Span<const int64_t> fft_length,
+                       PrimitiveType it, absl::Span<const int64_t> in_dims,
+                       const void* in, PrimitiveType ot,
+                       absl::Span<const int64_t> out_dims, void* out) {
+  const size_t r = fft_length.size();
+  if (r < 1 || r > 3 || in_dims.size() < r ||
+      out_dims.size() != in_dims.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "fft: fft_length {", absl::StrJoin(fft_length, ","),
+        "} does not fit operand dimensions {", absl::StrJoin(in_dims, ","),
+        "} and result dimensions {", absl::StrJoin(out_dims, ","), "}"));
+  }
+  for (size_t d = 0; d + r < in_dims.size(); ++d) {
+    if (in_dims[d] != out_dims[d]) {
+      return absl::InvalidArgumentError(
+          "fft: the batch dimensions of operand and result differ");
+    }
+  }
+  int64_t total = 1;
+  for (int64_t n : fft_length) {
+    if (n < 0) return absl::InvalidArgumentError("fft: negative fft_length");
+    // A bound on the work buffer: FFT/IFFT's fft_length is not tied to the
+    // operand's extent, so it could ask for any amount of memory.
+    if (n > 0 && total > (int64_t{1} << 28) / n) {
+      return absl::UnimplementedError(
+          absl::StrCat("fft: fft_length {", absl::StrJoin(fft_length, ","),
+                       "} exceeds 2^28 elements"));
+    }
+    total *= n;
+  }
+  using C64 = std::complex<float>;
+  using C128 = std::complex<double>;
+  const bool complex_to_complex =
+      type == FftType::kFft || type == FftType::kIfft;
+  if (complex_to_complex && it == PrimitiveType::C64 &&
+      ot == PrimitiveType::C64) {
+    RunAll<C64, C64>(type, fft_length, in_dims, in, out_dims, out);
+  } else if (complex_to_complex && it == PrimitiveType::C128 &&
+             ot == PrimitiveType::C128) {
+    RunAll<C128, C128>(type, fft_length, in_dims, in, out_dims, out);
+  } else if (type == FftType::kRfft && it == PrimitiveType::F32 &&
+             ot == PrimitiveType::C64) {
+    RunAll<float, C64>(type, fft_length, in_dims, in, out_dims, out);
+  } else if (type == FftType::kRfft && it == PrimitiveType::F64 &&
+             ot == PrimitiveType::C128) {
+    RunAll<double, C128>(type, fft_length, in_dims, in, out_dims, out);
+  } else if (type == FftType::kIrfft && it == PrimitiveType::C64 &&
+             ot == PrimitiveType::F32) {
+    RunAll<C64, float>(type, fft_length, in_dims, in, out_dims, out);
+  } else if (type == FftType::kIrfft && it == PrimitiveType::C128 &&
+             ot == PrimitiveType::F64) {
+    RunAll<C128, double>(type, fft_length, in_dims, in, out_dims, out);
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "fft: ", FftTypeString(type), " does not take ",
+        primitive_util::Name(it), " to ", primitive_util::Name(ot)));
+  }
+  return absl::OkStatus();
+}
 
 absl::StatusOr<Literal> EvalFft(Interpreter&, const Instruction& instr,
                                 Operands ops) {
   if (ops.size() != 1) return Invalid(instr, "expected one operand");
   const Shape& is = ops[0]->shape();
-  const InstructionAttrs& a = instr.attrs();
-  const size_t r = a.fft_length.size();
-  if (!is.IsArray() || !instr.shape().IsArray() || r < 1 || r > 3 ||
-      static_cast<size_t>(is.rank()) < r || instr.shape().rank() != is.rank()) {
+  if (!is.IsArray() || !instr.shape().IsArray()) {
     return Invalid(instr, absl::StrCat("cannot transform ", is.ToString(),
                                        " into ", instr.shape().ToString()));
   }
-  int64_t total = 1;
-  for (int64_t n : a.fft_length) {
-    if (n < 0) return Invalid(instr, "negative fft_length");
-    // A bound on the work buffer: FFT/IFFT's fft_length is not tied to the
-    // operand's extent, so it could ask for any amount of memory.
-    if (n > 0 && total > (int64_t{1} << 28) / n) {
-      return absl::UnimplementedError(absl::StrCat(
-          "evaluator: ", InstrName(instr), ": fft_length {",
-          absl::StrJoin(a.fft_length, ","), "} exceeds 2^28 elements"));
-    }
-    total *= n;
-  }
-  for (int64_t d = 0; d + static_cast<int64_t>(r) < is.rank(); ++d) {
-    if (is.dimensions(d) != instr.shape().dimensions(d)) {
-      return Invalid(instr,
-                     "the batch dimensions of operand and result differ");
-    }
-  }
   Literal out = MakeLiteral(instr.shape());
-  const PrimitiveType it = is.element_type();
-  const PrimitiveType ot = instr.shape().element_type();
-  using C64 = std::complex<float>;
-  using C128 = std::complex<double>;
-  absl::Status st;
-  if (it == PrimitiveType::C64 && ot == PrimitiveType::C64) {
-    st = RunAll<C64, C64>(instr, *ops[0], out);
-  } else if (it == PrimitiveType::C128 && ot == PrimitiveType::C128) {
-    st = RunAll<C128, C128>(instr, *ops[0], out);
-  } else if (it == PrimitiveType::F32 && ot == PrimitiveType::C64) {
-    st = RunAll<float, C64>(instr, *ops[0], out);
-  } else if (it == PrimitiveType::F64 && ot == PrimitiveType::C128) {
-    st = RunAll<double, C128>(instr, *ops[0], out);
-  } else if (it == PrimitiveType::C64 && ot == PrimitiveType::F32) {
-    st = RunAll<C64, float>(instr, *ops[0], out);
-  } else if (it == PrimitiveType::C128 && ot == PrimitiveType::F64) {
-    st = RunAll<C128, double>(instr, *ops[0], out);
-  } else {
-    return Invalid(instr, absl::StrCat("unsupported types ", is.ToString(),
-                                       " -> ", instr.shape().ToString()));
+  absl::Status st = FftKernel(
+      instr.attrs().fft_type, instr.attrs().fft_length, is.element_type(),
+      is.dimensions(), ops[0]->data().data(), instr.shape().element_type(),
+      instr.shape().dimensions(), out.mutable_data().data());
+  if (!st.ok()) {
+    return absl::Status(st.code(), absl::StrCat("evaluator: ", InstrName(instr),
+                                                ": ", st.message()));
   }
-  PLEXA_RETURN_IF_ERROR(st);
   return out;
 }
 

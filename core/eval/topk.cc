@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/eval/eval_internal.h"
+#include "core/eval/fft_topk_kernels.h"
 
 namespace plexa::eval {
 namespace {
@@ -44,6 +45,42 @@ auto SortKey(T v) {
 
 }  // namespace
 
+absl::Status TopKRowsKernel(PrimitiveType type, int64_t rows, int64_t n,
+                            int64_t k, bool largest, const void* in_v,
+                            void* values_v, int32_t* indices) {
+  if (rows < 0 || n < 0 || k < 0 || k > n) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("topk: cannot take the top ", k, " of rows of ", n));
+  }
+  return ArrayTypeSwitch(type, [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsComplex<T>) {
+      return absl::UnimplementedError(
+          absl::StrCat("topk: complex numbers have no order; got ",
+                       primitive_util::Name(type)));
+    } else {
+      const T* in = static_cast<const T*>(in_v);
+      T* values = static_cast<T*>(values_v);
+      std::vector<int64_t> perm(n);
+      for (int64_t row = 0; row < rows; ++row) {
+        const T* x = in + row * n;
+        std::iota(perm.begin(), perm.end(), 0);
+        // stable_sort with a strict weak order (total-order keys): ties
+        // keep the lower index first.
+        std::stable_sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
+          return largest ? SortKey(x[a]) > SortKey(x[b])
+                         : SortKey(x[a]) < SortKey(x[b]);
+        });
+        for (int64_t j = 0; j < k; ++j) {
+          values[row * k + j] = x[perm[j]];
+          indices[row * k + j] = static_cast<int32_t>(perm[j]);
+        }
+      }
+      return absl::OkStatus();
+    }
+  });
+}
+
 absl::StatusOr<Literal> TopKKernel(const Instruction& instr,
                                    const Literal& operand, int64_t k,
                                    bool largest) {
@@ -68,36 +105,13 @@ absl::StatusOr<Literal> TopKKernel(const Instruction& instr,
   }
   Literal values = MakeLiteral(rs.tuple_shapes()[0]);
   Literal indices = MakeLiteral(rs.tuple_shapes()[1]);
-  PLEXA_RETURN_IF_ERROR(
-      ArrayTypeSwitch(is.element_type(), [&](auto tag) -> absl::Status {
-        using T = typename decltype(tag)::type;
-        if constexpr (kIsComplex<T>) {
-          return absl::UnimplementedError(absl::StrCat(
-              "evaluator: ", InstrName(instr),
-              ": complex numbers have no order; got ", is.ToString()));
-        } else {
-          const T* in = DataOf<T>(operand);
-          T* out_v = MutableDataOf<T>(values);
-          int32_t* out_i = MutableDataOf<int32_t>(indices);
-          std::vector<int64_t> perm(n);
-          for (int64_t row = 0; row < rows; ++row) {
-            const T* x = in + row * n;
-            std::iota(perm.begin(), perm.end(), 0);
-            // stable_sort with a strict weak order (total-order keys): ties
-            // keep the lower index first.
-            std::stable_sort(perm.begin(), perm.end(),
-                             [&](int64_t a, int64_t b) {
-                               return largest ? SortKey(x[a]) > SortKey(x[b])
-                                              : SortKey(x[a]) < SortKey(x[b]);
-                             });
-            for (int64_t j = 0; j < k; ++j) {
-              out_v[row * k + j] = x[perm[j]];
-              out_i[row * k + j] = static_cast<int32_t>(perm[j]);
-            }
-          }
-          return absl::OkStatus();
-        }
-      }));
+  absl::Status st = TopKRowsKernel(
+      is.element_type(), rows, n, k, largest, operand.data().data(),
+      values.mutable_data().data(), MutableDataOf<int32_t>(indices));
+  if (!st.ok()) {
+    return absl::Status(st.code(), absl::StrCat("evaluator: ", InstrName(instr),
+                                                ": ", st.message()));
+  }
   std::vector<Literal> parts;
   parts.push_back(std::move(values));
   parts.push_back(std::move(indices));
