@@ -85,6 +85,9 @@ enum class AttrId {
   kUnitDiagonal,
   kTransposeA,
   kCholeskyLower,
+  kDelta,
+  kAsyncExecutionThread,
+  kCrossProgramPrefetchIndex,
   // Called computations: they name computations, held in
   // Instruction::called_computations() rather than InstructionAttrs, so the
   // value accessors below do not reach them. The printer writes them after
@@ -183,6 +186,9 @@ enum class AttrField {
   kFusionKind,
   kTriangularSolveOptions,
   kCholeskyLower,
+  kRngDelta,
+  kAsyncExecutionThread,
+  kCrossProgramPrefetchIndex,
   kOpaque,
 };
 
@@ -364,6 +370,12 @@ decltype(auto) VisitAttr(Attrs& a, AttrId id, F&& f) {
       return f(&a.triangular_solve_options.transpose_a);
     case AttrId::kCholeskyLower:
       return f(&a.cholesky_lower);
+    case AttrId::kDelta:
+      return f(&a.rng_delta);
+    case AttrId::kAsyncExecutionThread:
+      return f(&a.async_execution_thread);
+    case AttrId::kCrossProgramPrefetchIndex:
+      return f(Group(a.cross_program_prefetch_index));
     case AttrId::kToApply:
     case AttrId::kCondition:
     case AttrId::kBody:

@@ -202,7 +202,9 @@ bool Instruction::SameAttributesAs(const Instruction& other) const {
          a.outfeed_config == b.outfeed_config &&
          a.outfeed_shape == b.outfeed_shape && a.fusion_kind == b.fusion_kind &&
          a.triangular_solve_options == b.triangular_solve_options &&
-         a.cholesky_lower == b.cholesky_lower;
+         a.cholesky_lower == b.cholesky_lower && a.rng_delta == b.rng_delta &&
+         a.async_execution_thread == b.async_execution_thread &&
+         a.cross_program_prefetch_index == b.cross_program_prefetch_index;
 }
 
 const Shape& CollectiveResultShape(const Instruction& instruction) {

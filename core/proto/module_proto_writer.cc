@@ -359,6 +359,17 @@ absl::Status FieldToProto(const InstructionAttrs& a, AttrField field,
     case AttrField::kCholeskyLower:
       p->set_cholesky_lower(a.cholesky_lower);
       return absl::OkStatus();
+    case AttrField::kRngDelta:
+      p->set_rng_delta(a.rng_delta);
+      return absl::OkStatus();
+    case AttrField::kAsyncExecutionThread:
+      p->set_async_execution_thread(a.async_execution_thread);
+      return absl::OkStatus();
+    case AttrField::kCrossProgramPrefetchIndex:
+      if (a.cross_program_prefetch_index) {
+        p->set_cross_program_prefetch_index(*a.cross_program_prefetch_index);
+      }
+      return absl::OkStatus();
     case AttrField::kOpaque:
       for (const auto& [name, value] : a.opaque) {
         pb::OpaqueAttributeProto* o = p->add_opaque();
