@@ -245,6 +245,10 @@ absl::Status VerifyAsyncWrappers(const Computation& c) {
   auto operand_is = [&](const Instruction& inst,
                         std::initializer_list<HloOpcode> allowed,
                         absl::string_view expected) -> absl::Status {
+    if (inst.operand_count() != 1) {
+      return Error(Where(c, inst), ": takes one operand, ", expected,
+                   "; it has ", inst.operand_count(), ".");
+    }
     bool ok = false;
     for (HloOpcode op : allowed) ok |= inst.operand(0)->opcode() == op;
     if (ok) return absl::OkStatus();
@@ -272,7 +276,8 @@ absl::Status VerifyAsyncWrappers(const Computation& c) {
                        kUpdateOrDone));
         }
         const Instruction* start = inst->operand(0);
-        while (start->opcode() == HloOpcode::kAsyncUpdate) {
+        while (start->opcode() == HloOpcode::kAsyncUpdate &&
+               start->operand_count() == 1) {
           start = start->operand(0);
         }
         if (start->opcode() == HloOpcode::kAsyncStart &&

@@ -659,5 +659,16 @@ TEST(VerifierAsyncTest, CopyPairingAndOrderingOps) {
                  "u64[2]", "u64[3]");
 }
 
+// Built through the IR (the text parser checks arity first): a done
+// without an operand is an error, never a crash.
+TEST(VerifierAsyncTest, ADoneWithoutOperandIsAnError) {
+  Module m("m");
+  CompBuilder b("main");
+  Instruction* d = b.Op(HloOpcode::kCopyDone, "f32[4]", {}, "d");
+  b.AddTo(&m, d, /*entry=*/true);
+  EXPECT_INVALID(VerifyModule(m), "instruction 'd' (copy-done)",
+                 "takes one operand");
+}
+
 }  // namespace
 }  // namespace plexa
