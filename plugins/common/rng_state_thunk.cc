@@ -14,8 +14,11 @@ absl::Status RngGetAndUpdateStateThunk::Run(Frame& f) const {
                                             outputs.size()));
   }
   const int64_t replica = f.ctx != nullptr ? f.ctx->replica_id : 0;
+  RngStateTable& table = f.ctx != nullptr && f.ctx->rng_states != nullptr
+                             ? *f.ctx->rng_states
+                             : states_;
   const std::array<uint64_t, 2> state =
-      states_.GetAndUpdate(this, replica, delta_);
+      table.GetAndUpdate(this, replica, delta_);
   std::memcpy(f.ptr[outputs[0]], state.data(), sizeof(state));
   return absl::OkStatus();
 }

@@ -1,8 +1,10 @@
 // rng-get-and-update-state on the host: writes the instruction's 128-bit
 // state as u64[2] {low, high} and advances it by `delta`. The state lives
-// in the thunk, so in the executable that owns it: a second run continues
-// where the first stopped, per replica (core/runtime/rng_state.h: XLA's
-// initial value, one state per instruction as XLA's CPU thunks).
+// in the run's ExecContext::rng_states (the executable's table: a second
+// run continues where the first stopped, per replica; two executables that
+// share one cached program keep two states), else in the thunk
+// (core/runtime/rng_state.h: XLA's initial value, one state per
+// instruction as XLA's CPU thunks).
 #ifndef PLEXA_PLUGINS_COMMON_RNG_STATE_THUNK_H_
 #define PLEXA_PLUGINS_COMMON_RNG_STATE_THUNK_H_
 

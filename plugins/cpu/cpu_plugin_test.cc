@@ -465,6 +465,24 @@ ENTRY main {
     EXPECT_EQ((*out)[0], Literal::CreateR1<uint64_t>({expected, 0}))
         << (*out)[0].ToString();
   }
+  // A second executable of the same module (the compile cache hands it the
+  // same program) has its own state: it starts again.
+  auto again = client->Compile(R"(HloModule rng_state
+ENTRY main {
+  ROOT s = u64[2] rng-get-and-update-state(), delta=5
+}
+)",
+                               "hlo-text");
+  ASSERT_TRUE(again.ok()) << again.status();
+  auto out = Run(*client, **again, {});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0], Literal::CreateR1<uint64_t>({117515157ull, 0}))
+      << (*out)[0].ToString();
+  // And the first goes on where it stopped.
+  out = Run(*client, **exe, {});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0], Literal::CreateR1<uint64_t>({117515172ull, 0}))
+      << (*out)[0].ToString();
 }
 
 TEST_F(CpuPluginTest, FeedsCompileToRuntimeThunks) {
