@@ -170,3 +170,57 @@ ENTRY %main (x: f32[4]) -> f32[2] {
 
 }  // namespace
 }  // namespace plexa::eval_test
+
+namespace plexa::eval_test {
+namespace {
+
+// XLA's sugar: `<op>-start` names the wrapped op and carries its
+// attributes; the parser builds the generic wrapper. sort of {3, 1, 2}
+// ascending is {1, 2, 3} (by hand); the comparator is the wrapped op's.
+TEST(AsyncWrapperTest, SugarFormsBuildTheGenericWrapper) {
+  constexpr char kSugar[] = R"(HloModule m
+%lt (a: s32[], b: s32[]) -> pred[] {
+  %a = s32[] parameter(0)
+  %b = s32[] parameter(1)
+  ROOT %c = pred[] compare(%a, %b), direction=LT
+}
+ENTRY %main (x: s32[3]) -> s32[3] {
+  %x = s32[3] parameter(0)
+  %s = ((s32[3]), s32[3], s32[]) sort-start(%x), dimensions={0}, to_apply=%lt, async_execution_thread="sorter"
+  %u = ((s32[3]), s32[3], s32[]) sort-update(%s)
+  ROOT %d = s32[3] sort-done(%u)
+})";
+  Literal r = RunOk(kSugar, {L("s32[3]", "{3, 1, 2}")});
+  EXPECT_LITERAL(r, "s32[3]", "{1, 2, 3}");
+  std::unique_ptr<Module> m = Parse(kSugar);
+  ASSERT_NE(m, nullptr);
+  const Instruction* done = m->entry_computation()->root_instruction();
+  EXPECT_EQ(done->opcode(), HloOpcode::kAsyncDone);
+  const Instruction* start = done->operand(0)->operand(0);
+  ASSERT_EQ(start->opcode(), HloOpcode::kAsyncStart);
+  EXPECT_EQ(start->attrs().async_execution_thread, "sorter");
+  ASSERT_EQ(start->called_computations().size(), 1u);
+  const Computation* wrapped = start->called_computations()[0];
+  EXPECT_EQ(wrapped->name(), "s.wrapped");
+  const Instruction* sort = wrapped->root_instruction();
+  EXPECT_EQ(sort->opcode(), HloOpcode::kSort);
+  EXPECT_EQ(sort->attrs().dimensions, std::vector<int64_t>{0});
+  ASSERT_EQ(sort->called_computations().size(), 1u);
+  EXPECT_EQ(sort->called_computations()[0]->name(), "lt");
+  EXPECT_EQ(sort->operand(0)->opcode(), HloOpcode::kParameter);
+  // A sugar start needs the wrapper's tuple shape.
+  absl::StatusOr<std::unique_ptr<Module>> bad = ParseHloModule(R"(HloModule m
+ENTRY %main (x: f32[3]) -> f32[3] {
+  %x = f32[3] parameter(0)
+  %s = f32[3] negate-start(%x)
+  ROOT %d = f32[3] negate-done(%s)
+})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(absl::StrContains(bad.status().message(),
+                                "a shape ((operands), result, ...) for "
+                                "negate-start"))
+      << bad.status();
+}
+
+}  // namespace
+}  // namespace plexa::eval_test

@@ -4105,6 +4105,20 @@ def gen_async_misc():
              module('annotation_custom_calls', e), [x], V('f32', x.a * x.a),
              notes=['Sharding, SPMD*, MoveTo*, annotate_device_placement and '
                     'ShardBarrier* are identities on one device'])
+    # XLA's sugar: sort-start names the wrapped op and carries its
+    # attributes (the parser builds the generic wrapper).
+    z = V('s32', rng.randint(-50, 50, size=(5,)).astype(np.int32))
+    c = scalar_comp('lt_s32', 'compare', 's32', ', direction=LT')
+    e = Comp('main', entry=True)
+    p0 = e.param(S('s32', 5))
+    st = '((s32[5]), s32[5], s32[])'
+    s_ = e.op(st, 'sort-start(%s), dimensions={0}, to_apply=%%lt_s32' % p0,
+              'start')
+    e.root(S('s32', 5), 'sort-done(%s)' % s_, 'done')
+    add_case(g, 'async_sugar_sort', 'numpy',
+             module('async_sugar_sort', e, c), [z], V('s32', np.sort(z.a)),
+             notes=['<op>-start/-done: XLA\'s sugar for the async wrapper '
+                    'of <op>'])
 
 
 def gen_collective_permute():
