@@ -174,11 +174,11 @@ static_assert(pb::InstructionAttrsProto::kFusionKindFieldNumber == 40);
 static_assert(pb::InstructionAttrsProto::kTriangularSolveOptionsFieldNumber ==
               41);
 static_assert(pb::InstructionAttrsProto::kCholeskyLowerFieldNumber == 42);
-static_assert(pb::InstructionAttrsProto::kRngDeltaFieldNumber == 46);
+static_assert(pb::InstructionAttrsProto::kRngDeltaFieldNumber == 50);
 static_assert(pb::InstructionAttrsProto::kAsyncExecutionThreadFieldNumber ==
-              47);
+              51);
 static_assert(
-    pb::InstructionAttrsProto::kCrossProgramPrefetchIndexFieldNumber == 48);
+    pb::InstructionAttrsProto::kCrossProgramPrefetchIndexFieldNumber == 52);
 static_assert(pb::InstructionAttrsProto::kOpaqueFieldNumber == 43);
 static_assert(pb::InstructionAttrsProto::kRngAlgorithmFieldNumber == 44);
 static_assert(pb::InstructionProto::kIdFieldNumber == 1);
