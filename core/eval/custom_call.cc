@@ -22,6 +22,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/eval/eval_internal.h"
 #include "core/infer/shape_inference.h"
+#include "core/ir/annotation_targets.h"
 
 namespace plexa {
 namespace eval {
@@ -98,6 +99,14 @@ absl::StatusOr<Literal> EvalCustomCall(Interpreter& interp,
                              shape_inference::TopKCustomCallK(instr));
       return TopKKernel(instr, *ops[0], k, /*largest=*/true);
     }
+  }
+  // XLA's annotation targets (Sharding, MoveToHost, ...) carry no
+  // computation: on one device each is the identity on its operand
+  // (core/ir/annotation_targets.h), whatever its api_version.
+  if (IsAnnotationTarget(attrs.custom_call_target)) {
+    PLEXA_RETURN_IF_ERROR(CheckAnnotationIsIdentity(
+        instr, absl::StrCat("evaluator: ", InstrName(instr), ": ")));
+    return ToDefaultLayout(*ops[0]);
   }
   if (attrs.api_version != CustomCallApiVersion::kUnspecified &&
       attrs.api_version != CustomCallApiVersion::kOriginal) {

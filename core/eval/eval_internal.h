@@ -506,6 +506,12 @@ class Interpreter {
   int64_t replica_count() const { return replica_count_; }
   CollectiveHub* hub() const { return hub_; }
   RandomGenerator& rng() { return rng_; }
+  // rng-get-and-update-state's states: options().rng_states (the
+  // executable's), or this interpreter's own.
+  RngStateTable& rng_states() {
+    return options_.rng_states != nullptr ? *options_.rng_states
+                                          : own_rng_states_;
+  }
   // options().feeds, or the replica's queues from the options.
   HostFeeds& feeds() {
     return options_.feeds != nullptr ? *options_.feeds : queue_feeds_;
@@ -525,6 +531,7 @@ class Interpreter {
   int64_t replica_count_;
   CollectiveHub* hub_;
   RandomGenerator rng_;
+  RngStateTable own_rng_states_;
   QueueFeeds queue_feeds_;
   absl::flat_hash_map<const Computation*, std::unique_ptr<Plan>> plans_;
   absl::flat_hash_map<const Computation*, std::unique_ptr<ScalarFn>>
@@ -600,6 +607,14 @@ PLEXA_EVAL_HANDLER(EvalAsyncStart);
 PLEXA_EVAL_HANDLER(EvalAsyncDone);
 PLEXA_EVAL_HANDLER(EvalReplicaId);
 PLEXA_EVAL_HANDLER(EvalPartitionId);
+// async.cc
+PLEXA_EVAL_HANDLER(EvalAsyncWrapperStart);
+PLEXA_EVAL_HANDLER(EvalAsyncWrapperUpdate);
+PLEXA_EVAL_HANDLER(EvalAsyncWrapperDone);
+PLEXA_EVAL_HANDLER(EvalCopyStart);
+PLEXA_EVAL_HANDLER(EvalCopyDone);
+PLEXA_EVAL_HANDLER(EvalForwardOperand);
+PLEXA_EVAL_HANDLER(EvalRngGetAndUpdateState);
 // feeds.cc
 PLEXA_EVAL_HANDLER(EvalInfeed);
 PLEXA_EVAL_HANDLER(EvalOutfeed);

@@ -250,6 +250,21 @@ absl::StatusOr<Literal> Interpreter::EvaluateInstruction(
     case HloOpcode::kAllReduceDone:
     case HloOpcode::kCollectivePermuteDone:
       return EvalAsyncDone(*this, instr, ops);
+    case HloOpcode::kAsyncStart:
+      return EvalAsyncWrapperStart(*this, instr, ops);
+    case HloOpcode::kAsyncUpdate:
+      return EvalAsyncWrapperUpdate(*this, instr, ops);
+    case HloOpcode::kAsyncDone:
+      return EvalAsyncWrapperDone(*this, instr, ops);
+    case HloOpcode::kCopyStart:
+      return EvalCopyStart(*this, instr, ops);
+    case HloOpcode::kCopyDone:
+      return EvalCopyDone(*this, instr, ops);
+    case HloOpcode::kAddDependency:
+    case HloOpcode::kDomain:
+      return EvalForwardOperand(*this, instr, ops);
+    case HloOpcode::kRngGetAndUpdateState:
+      return EvalRngGetAndUpdateState(*this, instr, ops);
     case HloOpcode::kReplicaId:
       return EvalReplicaId(*this, instr, ops);
     case HloOpcode::kPartitionId:

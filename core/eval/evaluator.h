@@ -29,6 +29,7 @@
 #include "core/literal/literal.h"
 #include "core/runtime/custom_call.h"
 #include "core/runtime/host_feeds.h"
+#include "core/runtime/rng_state.h"
 
 namespace plexa {
 
@@ -38,6 +39,13 @@ struct EvaluatorOptions {
   // the same numbers. Replica r of RunReplicated uses a stream derived from
   // (rng_seed, r).
   uint64_t rng_seed = 0;
+
+  // rng-get-and-update-state reads and advances its state here (borrowed;
+  // thread-safe; must outlive the run). An executable passes the same
+  // table to every run, so the state carries over from run to run. Null:
+  // each Run (each InstructionEvaluator) keeps its own, starting at XLA's
+  // initial state (core/runtime/rng_state.h).
+  RngStateTable* rng_states = nullptr;
 
   // infeed pops from `infeed`, outfeed pushes to `outfeed` (borrowed; must
   // outlive the run). For RunReplicated, replica r uses

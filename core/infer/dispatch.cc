@@ -98,6 +98,9 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
     case HloOpcode::kReduceWindow:
     case HloOpcode::kAllReduce:
     case HloOpcode::kAllReduceStart:
+    case HloOpcode::kAsyncStart:
+    case HloOpcode::kAsyncUpdate:
+    case HloOpcode::kAsyncDone:
     case HloOpcode::kReduceScatter:
     case HloOpcode::kSort:
     case HloOpcode::kScatter:
@@ -369,6 +372,30 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
     case HloOpcode::kAllReduceDone:
     case HloOpcode::kCollectivePermuteDone:
       return InferAsyncDoneShape(opcode, *operands[0]);
+    case HloOpcode::kAsyncStart:
+      PLEXA_RETURN_IF_ERROR(need_called(1, "calls"));
+      return InferAsyncStartShape(operands, called[0], declared);
+    case HloOpcode::kAsyncUpdate:
+    case HloOpcode::kAsyncDone:
+      // calls= is optional here (it must name the start's computation:
+      // the verifier's check).
+      if (called.size() > 1) {
+        return Invalid(op, " calls at most one computation; got ",
+                       called.size(), ".");
+      }
+      return opcode == HloOpcode::kAsyncUpdate
+                 ? InferAsyncUpdateShape(*operands[0])
+                 : InferAsyncWrapperDoneShape(*operands[0]);
+    case HloOpcode::kCopyStart:
+      return InferCopyStartShape(*operands[0], declared);
+    case HloOpcode::kCopyDone:
+      return InferCopyDoneShape(*operands[0]);
+    case HloOpcode::kAddDependency:
+      return InferAddDependencyShape(*operands[0], *operands[1]);
+    case HloOpcode::kDomain:
+      return NoLayout(*operands[0]);
+    case HloOpcode::kRngGetAndUpdateState:
+      return InferRngGetAndUpdateStateShape();
     case HloOpcode::kAllGather:
       return InferAllGatherShape(operands, attrs.replica_groups,
                                  attrs.dimensions, declared);

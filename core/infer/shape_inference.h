@@ -179,6 +179,25 @@ absl::StatusOr<Shape> InferCollectivePermuteStartShape(
     const Shape& operand,
     absl::Span<const std::pair<int64_t, int64_t>> source_target_pairs);
 absl::StatusOr<Shape> InferAsyncDoneShape(HloOpcode done, const Shape& start);
+// The generic async wrappers (XLA's verifier). async-start(operands),
+// calls=%wrapped: ((operands), wrapped result, context...); the context
+// elements come from `declared` (without one: no context). async-update:
+// its operand's shape; async-done: its operand's element 1.
+absl::StatusOr<Shape> InferAsyncStartShape(
+    absl::Span<const Shape* const> operands, const ProgramShape& wrapped,
+    const Shape* declared);
+absl::StatusOr<Shape> InferAsyncUpdateShape(const Shape& operand);
+absl::StatusOr<Shape> InferAsyncWrapperDoneShape(const Shape& operand);
+// copy-start(x): (x, x, u32[]) as XLA (destination, source, context);
+// copy-done: element 0, the destination.
+absl::StatusOr<Shape> InferCopyStartShape(const Shape& operand,
+                                          const Shape* declared);
+absl::StatusOr<Shape> InferCopyDoneShape(const Shape& operand);
+// add-dependency(x, token): x's shape; the second operand is a token.
+absl::StatusOr<Shape> InferAddDependencyShape(const Shape& operand,
+                                              const Shape& token);
+// rng-get-and-update-state(): u64[2].
+absl::StatusOr<Shape> InferRngGetAndUpdateStateShape();
 // collective-permute(x), source_target_pairs: the operand's shape; no
 // replica is a source twice or a target twice.
 absl::StatusOr<Shape> InferCollectivePermuteShape(

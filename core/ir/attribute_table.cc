@@ -180,6 +180,24 @@ constexpr AttrSpec kConditional[] = {
     {"branch_computations", AttrId::kBranchComputations, kOptional, kAlways}};
 constexpr AttrSpec kCall[] = {
     {"to_apply", AttrId::kToApply, kRequired, kAlways}};
+// rng-get-and-update-state(), delta=N: XLA's parser requires delta.
+constexpr AttrSpec kRngGetAndUpdateState[] = {
+    {"delta", AttrId::kDelta, kRequired, kAlways}};
+// XLA prints async-start's wrapped computation (calls=) and, when it is
+// not "main", async_execution_thread. async-update and async-done find
+// their computation through their operand; XLA's parser still accepts
+// calls= on them (the verifier checks it names the start's computation).
+constexpr AttrSpec kAsyncStart[] = {
+    {"async_execution_thread", AttrId::kAsyncExecutionThread, kOptional,
+     kUnlessDefault},
+    {"calls", AttrId::kCalls, kRequired, kAlways}};
+constexpr AttrSpec kAsyncUpdateDone[] = {
+    {"async_execution_thread", AttrId::kAsyncExecutionThread, kOptional,
+     kUnlessDefault},
+    {"calls", AttrId::kCalls, kOptional, kAlways}};
+constexpr AttrSpec kCopyStart[] = {{"cross_program_prefetch_index",
+                                    AttrId::kCrossProgramPrefetchIndex,
+                                    kOptional, kAlways}};
 
 constexpr AttrField kFields[] = {
     AttrField::kDimensions,
@@ -229,6 +247,9 @@ constexpr AttrField kFields[] = {
     AttrField::kFftLength,
     AttrField::kK,
     AttrField::kLargest,
+    AttrField::kRngDelta,
+    AttrField::kAsyncExecutionThread,
+    AttrField::kCrossProgramPrefetchIndex,
     AttrField::kOpaque,
 };
 // The enumerators are dense and kOpaque is the last: every one is listed.
@@ -320,6 +341,15 @@ absl::Span<const AttrSpec> AttributesOf(HloOpcode op) {
       return kConditional;
     case HloOpcode::kCall:
       return kCall;
+    case HloOpcode::kRngGetAndUpdateState:
+      return kRngGetAndUpdateState;
+    case HloOpcode::kAsyncStart:
+      return kAsyncStart;
+    case HloOpcode::kAsyncUpdate:
+    case HloOpcode::kAsyncDone:
+      return kAsyncUpdateDone;
+    case HloOpcode::kCopyStart:
+      return kCopyStart;
     default:
       return {};
   }
@@ -446,6 +476,12 @@ std::optional<AttrField> FieldOf(AttrId id) {
       return AttrField::kK;
     case AttrId::kLargest:
       return AttrField::kLargest;
+    case AttrId::kDelta:
+      return AttrField::kRngDelta;
+    case AttrId::kAsyncExecutionThread:
+      return AttrField::kAsyncExecutionThread;
+    case AttrId::kCrossProgramPrefetchIndex:
+      return AttrField::kCrossProgramPrefetchIndex;
     case AttrId::kToApply:
     case AttrId::kCondition:
     case AttrId::kBody:

@@ -89,6 +89,9 @@ enum class AttrId {
   kFftLength,
   kK,
   kLargest,
+  kDelta,
+  kAsyncExecutionThread,
+  kCrossProgramPrefetchIndex,
   // Called computations: they name computations, held in
   // Instruction::called_computations() rather than InstructionAttrs, so the
   // value accessors below do not reach them. The printer writes them after
@@ -191,6 +194,9 @@ enum class AttrField {
   kFftLength,
   kK,
   kLargest,
+  kRngDelta,
+  kAsyncExecutionThread,
+  kCrossProgramPrefetchIndex,
   kOpaque,
 };
 
@@ -380,6 +386,12 @@ decltype(auto) VisitAttr(Attrs& a, AttrId id, F&& f) {
       return f(&a.k);
     case AttrId::kLargest:
       return f(&a.largest);
+    case AttrId::kDelta:
+      return f(&a.rng_delta);
+    case AttrId::kAsyncExecutionThread:
+      return f(&a.async_execution_thread);
+    case AttrId::kCrossProgramPrefetchIndex:
+      return f(Group(a.cross_program_prefetch_index));
     case AttrId::kToApply:
     case AttrId::kCondition:
     case AttrId::kBody:

@@ -215,6 +215,16 @@ struct InstructionAttrs {
   // rng-bit-generator
   RandomAlgorithm rng_algorithm = RandomAlgorithm::kDefault;
 
+  // rng-get-and-update-state: how far each run advances the 128-bit state.
+  int64_t rng_delta = 0;
+
+  // async-start / -update / -done: the thread the wrapped computation runs
+  // on in XLA; empty is XLA's "main". Plexa runs it synchronously.
+  std::string async_execution_thread;
+
+  // copy-start: which cross-program prefetch this copy is, if any.
+  std::optional<int64_t> cross_program_prefetch_index;
+
   // sort
   bool is_stable = false;
 

@@ -19,6 +19,7 @@ inline constexpr int kVariadic = -1;
   X(kAcos, "acos", 1)                                       \
   X(kAcosh, "acosh", 1)                                     \
   X(kAdd, "add", 2)                                         \
+  X(kAddDependency, "add-dependency", 2)                    \
   X(kAfterAll, "after-all", kVariadic)                      \
   X(kAllGather, "all-gather", kVariadic)                    \
   X(kAllGatherDone, "all-gather-done", 1)                   \
@@ -33,6 +34,9 @@ inline constexpr int kVariadic = -1;
   X(kAtan, "atan", 1)                                       \
   X(kAtan2, "atan2", 2)                                     \
   X(kAtanh, "atanh", 1)                                     \
+  X(kAsyncDone, "async-done", 1)                            \
+  X(kAsyncStart, "async-start", kVariadic)                  \
+  X(kAsyncUpdate, "async-update", 1)                        \
   X(kBatchNormGrad, "batch-norm-grad", 5)                   \
   X(kBatchNormInference, "batch-norm-inference", 5)         \
   X(kBatchNormTraining, "batch-norm-training", 3)           \
@@ -56,10 +60,13 @@ inline constexpr int kVariadic = -1;
   X(kConvert, "convert", 1)                                 \
   X(kConvolution, "convolution", 2)                         \
   X(kCopy, "copy", 1)                                       \
+  X(kCopyDone, "copy-done", 1)                              \
+  X(kCopyStart, "copy-start", 1)                            \
   X(kCos, "cosine", 1)                                      \
   X(kCosh, "cosh", 1)                                       \
   X(kCustomCall, "custom-call", kVariadic)                  \
   X(kDivide, "divide", 2)                                   \
+  X(kDomain, "domain", 1)                                   \
   X(kDot, "dot", 2)                                         \
   X(kDynamicSlice, "dynamic-slice", kVariadic)              \
   X(kDynamicUpdateSlice, "dynamic-update-slice", kVariadic) \
@@ -104,6 +111,7 @@ inline constexpr int kVariadic = -1;
   X(kReverse, "reverse", 1)                                 \
   X(kRng, "rng", 2)                                         \
   X(kRngBitGenerator, "rng-bit-generator", 1)               \
+  X(kRngGetAndUpdateState, "rng-get-and-update-state", 0)   \
   X(kRoundNearestAfz, "round-nearest-afz", 1)               \
   X(kRoundNearestEven, "round-nearest-even", 1)             \
   X(kRsqrt, "rsqrt", 1)                                     \

@@ -1,5 +1,6 @@
 #include "core/passes/constant_folding.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "core/passes/evaluate_util.h"
@@ -29,8 +30,25 @@ bool IsCandidate(const Instruction& inst, const ConstantFolding::Options& o) {
       break;
   }
   if (IsNotFoldable(inst) || inst.operand_count() == 0) return false;
-  if (!inst.shape().IsArray() || inst.shape().is_dynamic() ||
-      ShapeUtil::ElementsIn(inst.shape()) > o.max_result_elements) {
+  if (!inst.shape().IsArray() || inst.shape().is_dynamic()) return false;
+  // XLA's HloConstantFolding: a pad of a broadcast by a constant is never
+  // folded (it only grows a cheap broadcast into a big constant, and costs
+  // compile time).
+  if (inst.opcode() == HloOpcode::kPad &&
+      inst.operand(0)->opcode() == HloOpcode::kBroadcast &&
+      inst.operand(1)->opcode() == HloOpcode::kConstant) {
+    return false;
+  }
+  // XLA's size rule: neither the result nor the operands together may
+  // have more than the limit's elements.
+  int64_t operand_elements = 0;
+  for (const Instruction* op : inst.operands()) {
+    if (op->shape().IsArray()) {
+      operand_elements += ShapeUtil::ElementsIn(op->shape());
+    }
+  }
+  if (std::max(ShapeUtil::ElementsIn(inst.shape()), operand_elements) >
+      o.max_elements) {
     return false;
   }
   for (const Instruction* op : inst.operands()) {

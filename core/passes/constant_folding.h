@@ -11,8 +11,12 @@
 //     large constant (XLA makes the same choice);
 //   - constants, parameters, tuples, after-all, opt-barrier (a barrier
 //     exists to stop this kind of motion);
-//   - results that are not arrays (tuples, tokens) or that have more than
-//     `max_result_elements` elements;
+//   - a pad of a broadcast by a constant padding value (XLA's rule: it
+//     would only grow a cheap broadcast into a big constant);
+//   - results that are not arrays (tuples, tokens), and, as XLA's
+//     HloConstantFolding, instructions whose result or whose operands
+//     together have more than `max_elements` elements (XLA's
+//     kMaximumConstantSizeElements, 45 million);
 //   - while loops that run more than `max_while_iterations` iterations.
 // If the evaluator fails on an instruction (an unsupported type, say) the
 // instruction is left as it is.
@@ -28,7 +32,9 @@ namespace plexa {
 class ConstantFolding : public Pass {
  public:
   struct Options {
-    int64_t max_result_elements = int64_t{1} << 20;
+    // max(result elements, sum of the array operands' elements) above
+    // this is not folded.
+    int64_t max_elements = 45 * 1000 * 1000;
     int64_t max_while_iterations = 1000;
   };
 

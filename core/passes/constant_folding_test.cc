@@ -82,7 +82,7 @@ TEST(ConstantFoldingTest, BroadcastOperandsFoldButBroadcastsDoNot) {
 
 TEST(ConstantFoldingTest, RespectsTheSizeLimit) {
   ConstantFolding::Options options;
-  options.max_result_elements = 2;
+  options.max_elements = 2;
   ConstantFolding folding(options);
   const char* text = R"(
     HloModule m
@@ -90,6 +90,86 @@ TEST(ConstantFoldingTest, RespectsTheSizeLimit) {
     ENTRY %main () -> f32[3] {
       %a = f32[3] constant({1, 2, 3})
       ROOT %n = f32[3] negate(%a)
+    }
+  )";
+  ExpectRewrite(folding, text, text, /*changed=*/false);
+}
+
+// XLA's rule counts the operands too: a 2-element result of 3 + 3
+// operand elements is over a limit of 5, and folded at 6.
+TEST(ConstantFoldingTest, TheSizeLimitCountsTheOperands) {
+  const char* text = R"(
+    HloModule m
+
+    ENTRY %main () -> f32[2] {
+      %a = f32[3] constant({1, 2, 3})
+      %b = f32[3] constant({10, 20, 30})
+      %s = f32[3] add(%a, %b)
+      ROOT %r = f32[2] slice(%s), slice={[0:2]}
+    }
+  )";
+  ConstantFolding::Options five;
+  five.max_elements = 5;
+  ConstantFolding folding_five(five);
+  ExpectRewrite(folding_five, text, text, /*changed=*/false);
+  ConstantFolding::Options six;
+  six.max_elements = 6;
+  ConstantFolding folding_six(six);
+  // add: 3 result, 6 operand elements; then slice of the folded constant.
+  ExpectRewrite(folding_six, text, R"(
+    HloModule m
+
+    ENTRY %main () -> f32[2] {
+      ROOT %constant.1 = f32[2] constant({11, 22})
+    }
+  )");
+}
+
+// XLA's default limit (45 million elements): a pad of a two-element
+// constant to 50,000,002 elements stays a pad, while the same pad to 6
+// elements is folded (by hand: {0, 0, 1, 2, 0, 0}).
+TEST(ConstantFoldingTest, ALargePadIsNotFoldedByDefault) {
+  ConstantFolding folding;
+  const char* large = R"(
+    HloModule m
+
+    ENTRY %main () -> f32[50000002] {
+      %a = f32[2] constant({1, 2})
+      %z = f32[] constant(0)
+      ROOT %p = f32[50000002] pad(%a, %z), padding=0_50000000
+    }
+  )";
+  ExpectRewrite(folding, large, large, /*changed=*/false);
+  ExpectRewrite(folding, R"(
+    HloModule m
+
+    ENTRY %main () -> f32[6] {
+      %a = f32[2] constant({1, 2})
+      %z = f32[] constant(0)
+      ROOT %p = f32[6] pad(%a, %z), padding=2_2
+    }
+  )",
+                R"(
+    HloModule m
+
+    ENTRY %main () -> f32[6] {
+      ROOT %constant.0 = f32[6] constant({0, 0, 1, 2, 0, 0})
+    }
+  )");
+}
+
+// XLA never folds pad(broadcast(constant), constant), whatever its size;
+// an elementwise op on a broadcast of a constant is folded.
+TEST(ConstantFoldingTest, APadOfABroadcastIsNotFolded) {
+  ConstantFolding folding;
+  const char* text = R"(
+    HloModule m
+
+    ENTRY %main () -> f32[4000,4000] {
+      %one = f32[] constant(1)
+      %b = f32[2000,2000] broadcast(%one), dimensions={}
+      %z = f32[] constant(0)
+      ROOT %p = f32[4000,4000] pad(%b, %z), padding=0_2000x0_2000
     }
   )";
   ExpectRewrite(folding, text, text, /*changed=*/false);

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/passes/algebraic_simplifier.h"
+#include "core/passes/async_to_sync.h"
 #include "core/passes/batchnorm_expander.h"
 #include "core/passes/call_inliner.h"
 #include "core/passes/clamp_expander.h"
@@ -56,6 +57,8 @@ const std::map<std::string, Factory>& Registry() {
        [](const PipelineOptions&) {
          return std::make_unique<WhileLoopSimplifier>();
        }},
+      {"async-to-sync",
+       [](const PipelineOptions&) { return std::make_unique<AsyncToSync>(); }},
       {"sharding-remover",
        [](const PipelineOptions&) {
          return std::make_unique<ShardingRemover>();
@@ -109,6 +112,7 @@ PipelineConfig ConfigOf(const PipelineOptions& options) {
 std::unique_ptr<Pipeline> MakeDefaultPipeline(const PipelineOptions& options) {
   auto p = std::make_unique<Pipeline>("default", ConfigOf(options));
   p->AddPass<EntryLayoutPinning>();
+  p->AddPass<AsyncToSync>();
   p->AddPass<ShardingRemover>();
   p->AddPass<TopKCustomCallRewriter>();
   p->AddPass<CallInliner>();

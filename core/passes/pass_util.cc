@@ -16,6 +16,7 @@ namespace plexa {
 bool HasSideEffectNoRecurse(const Instruction& instruction) {
   switch (instruction.opcode()) {
     case HloOpcode::kRng:
+    case HloOpcode::kRngGetAndUpdateState:
     case HloOpcode::kInfeed:
     case HloOpcode::kOutfeed:
       return true;

@@ -1,5 +1,7 @@
 #include "core/passes/sharding_remover.h"
 
+#include "absl/strings/str_cat.h"
+#include "core/ir/annotation_targets.h"
 #include "core/passes/pass_util.h"
 
 namespace plexa {
@@ -10,19 +12,14 @@ absl::StatusOr<bool> ShardingRemover::Run(Module& module) {
   for (Computation* c : module.MakeComputationPostOrder()) {
     for (Instruction* call : c->MakeInstructionPostOrder()) {
       if (call->opcode() != HloOpcode::kCustomCall ||
-          call->operand_count() != 1) {
+          !IsAnnotationTarget(call->attrs().custom_call_target)) {
         continue;
       }
-      const std::string& target = call->attrs().custom_call_target;
-      if (target != "Sharding" && target != "SPMDFullToShardShape" &&
-          target != "SPMDShardToFullShape") {
-        continue;
-      }
-      Instruction* operand = call->mutable_operand(0);
-      if (!Shape::Equal().IgnoreLayout()(operand->shape(), call->shape())) {
-        continue;
-      }
-      PLEXA_RETURN_IF_ERROR(ReplaceInstruction(call, operand, &side_effects));
+      PLEXA_RETURN_IF_ERROR(CheckAnnotationIsIdentity(
+          *call, absl::StrCat("sharding-remover: in computation '", c->name(),
+                              "': ")));
+      PLEXA_RETURN_IF_ERROR(
+          ReplaceInstruction(call, call->mutable_operand(0), &side_effects));
       changed = true;
     }
   }

@@ -1,13 +1,15 @@
 // Removes the annotations a single-device program keeps from SPMD
-// partitioning, as XLA's ShardingRemover does when there is one partition:
-// custom-calls to "Sharding" (jax.lax.with_sharding_constraint,
-// jit's in/out shardings), "SPMDFullToShardShape" and "SPMDShardToFullShape"
-// (shard_map) with one operand whose shape equals the call's (ignoring
-// layout) become that operand. On one device they are identities; no
-// backend has a target for them. Calls whose shapes differ (a program
-// partitioned for several devices) stay, and a backend reports the target
-// as not found. `sharding={...}` attributes are kept verbatim and change
-// nothing.
+// partitioning and host offloading, as XLA's ShardingRemover does with one
+// partition: custom-calls to XLA's annotation targets
+// (core/ir/annotation_targets.h: Sharding, SPMDFullToShardShape,
+// SPMDShardToFullShape, ShardBarrierFrom, ShardBarrierTo, MoveToHost,
+// MoveToDevice, annotate_device_placement) become their one operand. On
+// one device they are identities and no backend has a target for them, so
+// one whose shape differs from its operand's (a program partitioned for
+// several devices) or with another number of operands is an error naming
+// the target, the instruction and its computation — never a plugin's
+// "target not registered". `sharding={...}` attributes are kept verbatim
+// and change nothing.
 #ifndef PLEXA_CORE_PASSES_SHARDING_REMOVER_H_
 #define PLEXA_CORE_PASSES_SHARDING_REMOVER_H_
 

@@ -1,6 +1,8 @@
 #include "core/passes/sharding_remover.h"
 
+#include "absl/strings/match.h"
 #include "core/passes/pass_test_util.h"
+#include "core/text/hlo_parser.h"
 #include "gtest/gtest.h"
 
 namespace plexa {
@@ -35,26 +37,71 @@ TEST(ShardingRemoverTest, ShardingAnnotationsBecomeTheirOperands) {
 }
 
 // A shard shape that differs from the full one means several partitions:
-// not an identity, so the call stays.
-TEST(ShardingRemoverTest, APartitionedShapeStays) {
+// not an identity on one device, and no backend has the target: an error
+// naming the target, the instruction, its computation and the shapes.
+TEST(ShardingRemoverTest, APartitionedShapeIsALocatedError) {
   ShardingRemover remover;
-  ExpectRewrite(remover, R"(
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseHloModule(R"(
     HloModule m
 
     ENTRY %main (x: f32[4,8]) -> f32[2,8] {
       %x = f32[4,8] parameter(0)
       ROOT %shard = f32[2,8] custom-call(%x), custom_call_target="SPMDFullToShardShape", sharding={manual}
+    }
+  )");
+  ASSERT_TRUE(m.ok()) << m.status();
+  absl::StatusOr<bool> r = remover.Run(**m);
+  ASSERT_FALSE(r.ok());
+  const std::string msg(r.status().message());
+  EXPECT_TRUE(absl::StrContains(msg, "computation 'main'")) << msg;
+  EXPECT_TRUE(absl::StrContains(msg, "'shard'")) << msg;
+  EXPECT_TRUE(absl::StrContains(msg, "\"SPMDFullToShardShape\"")) << msg;
+  EXPECT_TRUE(absl::StrContains(msg, "(f32[4,8]) to f32[2,8]")) << msg;
+}
+
+// Host offloading and Shardy's barriers: identities too.
+TEST(ShardingRemoverTest, PlacementAndBarrierAnnotationsBecomeTheirOperands) {
+  ShardingRemover remover;
+  ExpectRewrite(remover, R"(
+    HloModule m
+
+    ENTRY %main (x: f32[4]) -> f32[4] {
+      %x = f32[4] parameter(0)
+      %h = f32[4] custom-call(%x), custom_call_target="MoveToHost"
+      %e = f32[4] exponential(%h)
+      %d = f32[4] custom-call(%e), custom_call_target="MoveToDevice"
+      %a = f32[4] custom-call(%d), custom_call_target="annotate_device_placement", frontend_attributes={_xla_buffer_placement="pinned_host"}
+      %f = f32[4] custom-call(%a), custom_call_target="ShardBarrierFrom"
+      ROOT %t = f32[4] custom-call(%f), custom_call_target="ShardBarrierTo"
     }
   )",
                 R"(
     HloModule m
 
-    ENTRY %main (x: f32[4,8]) -> f32[2,8] {
-      %x = f32[4,8] parameter(0)
-      ROOT %shard = f32[2,8] custom-call(%x), custom_call_target="SPMDFullToShardShape", sharding={manual}
+    ENTRY %main (x: f32[4]) -> f32[4] {
+      %x = f32[4] parameter(0)
+      ROOT %e = f32[4] exponential(%x)
     }
-  )",
-                /*changed=*/false);
+  )");
+}
+
+// Two operands: not an identity either.
+TEST(ShardingRemoverTest, TwoOperandsIsALocatedError) {
+  ShardingRemover remover;
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseHloModule(R"(
+    HloModule m
+
+    ENTRY %main (x: f32[4]) -> f32[4] {
+      %x = f32[4] parameter(0)
+      ROOT %h = f32[4] custom-call(%x, %x), custom_call_target="MoveToHost"
+    }
+  )");
+  ASSERT_TRUE(m.ok()) << m.status();
+  absl::StatusOr<bool> r = remover.Run(**m);
+  ASSERT_FALSE(r.ok());
+  const std::string msg(r.status().message());
+  EXPECT_TRUE(absl::StrContains(msg, "\"MoveToHost\" takes (f32[4], f32[4])"))
+      << msg;
 }
 
 TEST(ShardingRemoverTest, OtherCustomCallsStay) {

@@ -113,6 +113,12 @@ std::string SampleValue(AttrId id) {
       return "{{0,1},{2,3}}";
     case AttrId::kChannelId:
       return "7";
+    case AttrId::kDelta:
+      return "-3";
+    case AttrId::kCrossProgramPrefetchIndex:
+      return "2";
+    case AttrId::kAsyncExecutionThread:
+      return "\"parallel_thread\"";
     case AttrId::kSourceTargetPairs:
       return "{{0,1},{1,0},{3,2}}";
     case AttrId::kInfeedConfig:

@@ -488,6 +488,17 @@ absl::Status FieldFromProto(const pb::InstructionAttrsProto& p, AttrField field,
     case AttrField::kLargest:
       a->largest = p.has_largest() ? p.largest() : true;
       return absl::OkStatus();
+    case AttrField::kRngDelta:
+      a->rng_delta = p.rng_delta();
+      return absl::OkStatus();
+    case AttrField::kAsyncExecutionThread:
+      a->async_execution_thread = p.async_execution_thread();
+      return absl::OkStatus();
+    case AttrField::kCrossProgramPrefetchIndex:
+      if (p.has_cross_program_prefetch_index()) {
+        a->cross_program_prefetch_index = p.cross_program_prefetch_index();
+      }
+      return absl::OkStatus();
     case AttrField::kOpaque:
       for (const pb::OpaqueAttributeProto& o : p.opaque()) {
         a->opaque.emplace_back(o.name(), o.value());

@@ -372,6 +372,17 @@ absl::Status FieldToProto(const InstructionAttrs& a, AttrField field,
       // Written only when false: absent reads as XLA's default, true.
       if (!a.largest) p->set_largest(false);
       return absl::OkStatus();
+    case AttrField::kRngDelta:
+      p->set_rng_delta(a.rng_delta);
+      return absl::OkStatus();
+    case AttrField::kAsyncExecutionThread:
+      p->set_async_execution_thread(a.async_execution_thread);
+      return absl::OkStatus();
+    case AttrField::kCrossProgramPrefetchIndex:
+      if (a.cross_program_prefetch_index) {
+        p->set_cross_program_prefetch_index(*a.cross_program_prefetch_index);
+      }
+      return absl::OkStatus();
     case AttrField::kOpaque:
       for (const auto& [name, value] : a.opaque) {
         pb::OpaqueAttributeProto* o = p->add_opaque();

@@ -255,6 +255,14 @@ ENTRY %main (img: f32[1,5,5,2], ker: f32[3,3,2,4], gker: f32[3,3,1,4], bimg: f32
   %ifelse_pred = pred[] constant(true)
   %ifelse = f32[4] conditional(%ifelse_pred, %v, %v), true_computation=%neg_branch, false_computation=%id_branch
   %called = f32[4] call(%v), to_apply=%neg_branch
+  %astart = ((f32[4]), f32[4], s32[]) async-start(%v), async_execution_thread="parallel_thread", calls=%neg_branch
+  %aupdate = ((f32[4]), f32[4], s32[]) async-update(%astart)
+  %adone = f32[4] async-done(%aupdate)
+  %cstart = (f32[4], f32[4], u32[]) copy-start(%v), cross_program_prefetch_index=0
+  %cdone = f32[4] copy-done(%cstart)
+  %rngstate = u64[2] rng-get-and-update-state(), delta=4096
+  %adep = f32[4] add-dependency(%v, %itok)
+  %dom = f32[4] domain(%v), domain={kind="sharding", entry={maximal device=0}, exit={replicated}}
   %mapped = f32[4] map(%v, %v), dimensions={0}, to_apply=%add
   %reduce = f32[5] reduce(%op, %zero), dimensions={1}, to_apply=%add
   %rwin = f32[2,2] reduce-window(%op, %zero), window={size=2x2 stride=2x2 pad=0_0x0_0}, to_apply=%add
@@ -392,6 +400,11 @@ TEST(HandWrittenTest, CoverEveryAttribute) {
       {"fft_length", [](auto& a) { return a.fft_length.size() > 1; }},
       {"k", [](auto& a) { return a.k != 0; }},
       {"largest=false", [](auto& a) { return !a.largest; }},
+      {"rng_delta", [](auto& a) { return a.rng_delta != 0; }},
+      {"async_execution_thread",
+       [](auto& a) { return !a.async_execution_thread.empty(); }},
+      {"cross_program_prefetch_index",
+       [](auto& a) { return a.cross_program_prefetch_index.has_value(); }},
       {"opaque", [](auto& a) { return a.opaque.size() >= 3; }},
   };
   for (const auto& [name, has] : fields) {
@@ -530,6 +543,9 @@ std::unique_ptr<Module> EveryFieldModule() {
   a.fft_length = {6, 0, 4};
   a.k = 5;
   a.largest = false;
+  a.rng_delta = -7;
+  a.async_execution_thread = "thread\n2";
+  a.cross_program_prefetch_index = 0;  // present-and-zero, as channel_id
   a.opaque = {{"metadata", "{op_name=\"x\"}"},
               {"sharding", "{maximal device=1}"}};
 
@@ -645,6 +661,9 @@ TEST(EveryFieldTest, EachValueArrives) {
   EXPECT_EQ(a.fft_length, (std::vector<int64_t>{6, 0, 4}));
   EXPECT_EQ(a.k, 5);
   EXPECT_FALSE(a.largest);
+  EXPECT_EQ(a.rng_delta, -7);
+  EXPECT_EQ(a.async_execution_thread, "thread\n2");
+  EXPECT_EQ(a.cross_program_prefetch_index, std::optional<int64_t>(0));
   EXPECT_EQ(a.opaque, (std::vector<std::pair<std::string, std::string>>{
                           {"metadata", "{op_name=\"x\"}"},
                           {"sharding", "{maximal device=1}"}}));

@@ -174,6 +174,11 @@ static_assert(pb::InstructionAttrsProto::kFusionKindFieldNumber == 40);
 static_assert(pb::InstructionAttrsProto::kTriangularSolveOptionsFieldNumber ==
               41);
 static_assert(pb::InstructionAttrsProto::kCholeskyLowerFieldNumber == 42);
+static_assert(pb::InstructionAttrsProto::kRngDeltaFieldNumber == 50);
+static_assert(pb::InstructionAttrsProto::kAsyncExecutionThreadFieldNumber ==
+              51);
+static_assert(
+    pb::InstructionAttrsProto::kCrossProgramPrefetchIndexFieldNumber == 52);
 static_assert(pb::InstructionAttrsProto::kOpaqueFieldNumber == 43);
 static_assert(pb::InstructionAttrsProto::kRngAlgorithmFieldNumber == 44);
 static_assert(pb::InstructionAttrsProto::kFftTypeFieldNumber == 46);

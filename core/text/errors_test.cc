@@ -296,5 +296,27 @@ TEST(ErrorsTest, StandaloneShapeLayoutLiteral) {
             "1:5: expected a f32 value, found 'x'");
 }
 
+// XLA's parser requires delta on rng-get-and-update-state, domain= on a
+// domain and the wrapped computation on async-start.
+TEST(ErrorsTest, AsyncAndStateOpsNeedTheirAttributes) {
+  // "  ROOT %r = u64[2] " is 19 characters.
+  EXPECT_EQ(EntryError("  ROOT %r = u64[2] rng-get-and-update-state()"),
+            "3:20: expected attribute 'delta' for rng-get-and-update-state, "
+            "found none");
+  // "  ROOT %r = f32[2] " is 19 characters.
+  EXPECT_EQ(EntryError("  %p = f32[2] parameter(0)\n"
+                       "  ROOT %r = f32[2] domain(%p)"),
+            "4:20: expected attribute 'domain' for domain, found none");
+  // "  %s = ((f32[2]), f32[2]) " is 26 characters.
+  EXPECT_EQ(EntryError("  %p = f32[2] parameter(0)\n"
+                       "  %s = ((f32[2]), f32[2]) async-start(%p)\n"
+                       "  ROOT %d = f32[2] async-done(%s)"),
+            "4:27: expected attribute 'calls' for async-start, found none");
+  // "  ROOT %r = u64[2] rng-get-and-update-state(), delta=" is 53.
+  EXPECT_EQ(EntryError("  ROOT %r = u64[2] rng-get-and-update-state(), "
+                       "delta=x"),
+            "3:54: expected an integer, found 'x'");
+}
+
 }  // namespace
 }  // namespace plexa

@@ -216,6 +216,12 @@ absl::Status Parser::FinishAttributes(
                      "none");
     }
   }
+  // domain={kind="sharding", entry={...}, exit={...}} is kept verbatim
+  // (Plexa runs one device: a domain is the identity), but XLA's parser
+  // requires it, and so does ours.
+  if (rec->opcode == HloOpcode::kDomain && !seen.contains("domain")) {
+    return ErrorAt(rec->opcode_loc, "attribute 'domain' for domain", "none");
+  }
   auto given = [&](AttrId id) -> const std::vector<NameRef>* {
     for (const auto& [role, names] : slots) {
       if (role == id) return &names;

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "core/infer/shape_inference.h"
 #include "core/shape/layout_util.h"
 #include "core/text/hlo_parser.h"
@@ -297,6 +298,33 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
       }
       called.push_back(it->second);
     }
+    if (p.async_wrapped.has_value()) {
+      // The wrapped computation of a sugar `<op>-start`: one parameter per
+      // operand, the <op> as its root (as XLA builds it).
+      std::string name = absl::StrCat(p.instruction->name(), ".wrapped");
+      for (int k = 1; built.contains(name); ++k) {
+        name = absl::StrCat(p.instruction->name(), ".wrapped.", k);
+      }
+      auto wrapped = std::make_unique<Computation>(name);
+      std::vector<Instruction*> params;
+      for (int64_t i = 0; i < p.instruction->operand_count(); ++i) {
+        InstructionAttrs a;
+        a.parameter_number = i;
+        auto param = Instruction::Create(
+            HloOpcode::kParameter, p.instruction->operand(i)->shape(), {}, a);
+        param->set_name(absl::StrCat("param.", i));
+        params.push_back(wrapped->AddInstruction(std::move(param)));
+      }
+      auto root = Instruction::Create(
+          *p.async_wrapped, p.wrapped_shape, std::move(params),
+          std::move(p.wrapped_attrs), std::move(called));
+      root->set_name(p.instruction->name());
+      wrapped->set_root_instruction(wrapped->AddInstruction(std::move(root)));
+      Computation* added = module->AddComputation(std::move(wrapped), false);
+      built[name] = added;
+      p.instruction->set_called_computations({added});
+      continue;
+    }
     p.instruction->set_called_computations(std::move(called));
   }
   if (!omitted_.empty())
@@ -467,6 +495,34 @@ absl::Status Parser::ParseInstructionRest(ComputationRecord* comp,
   const Token& op = lexer_.Peek();
   std::optional<HloOpcode> opcode;
   if (op.kind == TokKind::kIdent) opcode = StringToHloOpcode(op.str);
+  if (!opcode && op.kind == TokKind::kIdent) {
+    // XLA's async sugar: `<op>-start`, `<op>-update`, `<op>-done` for the
+    // generic async wrapper of <op> (all-reduce-start and the other
+    // collective pairs are opcodes of their own, found above).
+    absl::string_view name = op.str;
+    for (auto [suffix, as] :
+         {std::pair{absl::string_view("-start"), HloOpcode::kAsyncStart},
+          std::pair{absl::string_view("-update"), HloOpcode::kAsyncUpdate},
+          std::pair{absl::string_view("-done"), HloOpcode::kAsyncDone}}) {
+      absl::string_view base = name;
+      if (!absl::ConsumeSuffix(&base, suffix)) continue;
+      std::optional<HloOpcode> wrapped = StringToHloOpcode(base);
+      if (!wrapped || *wrapped == HloOpcode::kParameter ||
+          *wrapped == HloOpcode::kConstant ||
+          *wrapped == HloOpcode::kAsyncStart ||
+          *wrapped == HloOpcode::kAsyncUpdate ||
+          *wrapped == HloOpcode::kAsyncDone) {
+        break;
+      }
+      if (as == HloOpcode::kAsyncStart) {
+        opcode = *wrapped;
+        rec->async_wrapped = *wrapped;
+      } else {
+        opcode = as;
+      }
+      break;
+    }
+  }
   if (!opcode) return ErrorHere("an opcode");
   rec->opcode = *opcode;
   rec->opcode_loc = op.begin;
@@ -678,7 +734,42 @@ absl::StatusOr<std::unique_ptr<Computation>> Parser::BuildComputation(
 
   auto computation = std::make_unique<Computation>(comp->name);
   std::vector<Instruction*> ptrs(n);
+  std::vector<std::optional<PendingCalls>> sugar(n);
   for (size_t i = 0; i < n; ++i) {
+    if (recs[i].async_wrapped.has_value()) {
+      // `<op>-start`: an async-start of shape ((operands), result, ...);
+      // the wrapped <op> (its attributes, result element 1) is built into
+      // its own computation once every computation exists.
+      const Shape& s = recs[i].shape;
+      if (!s.IsTuple() || s.tuple_shapes_size() < 2) {
+        return ErrorAt(
+            recs[i].opcode_loc,
+            absl::StrCat("a shape ((operands), result, ...) for ",
+                         HloOpcodeString(*recs[i].async_wrapped), "-start"),
+            s.ToString());
+      }
+      PendingCalls p;
+      p.async_wrapped = recs[i].async_wrapped;
+      p.wrapped_attrs = std::move(recs[i].attrs);
+      p.wrapped_shape = s.tuple_shapes(1);
+      p.called = std::move(recs[i].called);
+      recs[i].called.clear();
+      recs[i].opcode = HloOpcode::kAsyncStart;
+      recs[i].attrs = InstructionAttrs();
+      // async_execution_thread="..." is the start's, not the wrapped op's.
+      auto& opaque = p.wrapped_attrs.opaque;
+      for (auto it = opaque.begin(); it != opaque.end(); ++it) {
+        if (it->first != "async_execution_thread") continue;
+        absl::string_view v = it->second;
+        if (v.size() >= 2 && v.front() == '"' && v.back() == '"') {
+          v = v.substr(1, v.size() - 2);
+        }
+        recs[i].attrs.async_execution_thread = std::string(v);
+        opaque.erase(it);
+        break;
+      }
+      sugar[i] = std::move(p);
+    }
     auto inst = Instruction::Create(recs[i].opcode, std::move(recs[i].shape),
                                     {}, std::move(recs[i].attrs));
     inst->set_name(recs[i].name);
@@ -692,8 +783,14 @@ absl::StatusOr<std::unique_ptr<Computation>> Parser::BuildComputation(
   for (size_t i = 0; i < n; ++i) {
     for (size_t j : operands[i]) ptrs[i]->AppendOperand(ptrs[j]);
     for (size_t j : preds[i]) ptrs[j]->AddControlDependencyTo(ptrs[i]);
-    if (!recs[i].called.empty()) {
-      pending->push_back(PendingCalls{ptrs[i], std::move(recs[i].called)});
+    if (sugar[i].has_value()) {
+      sugar[i]->instruction = ptrs[i];
+      pending->push_back(std::move(*sugar[i]));
+    } else if (!recs[i].called.empty()) {
+      PendingCalls p;
+      p.instruction = ptrs[i];
+      p.called = std::move(recs[i].called);
+      pending->push_back(std::move(p));
     }
   }
   computation->set_root_instruction(ptrs[root]);

@@ -75,6 +75,11 @@ struct InstrRecord {
   InstructionAttrs attrs;
   std::vector<NameRef> called;
   std::vector<OperandRef> control_predecessors;
+  // XLA's sugar for an async wrapper: `<op>-start(...)` with <op>'s
+  // attributes (`custom-call-start`, `fusion-start`, ...). The record holds
+  // the wrapped op; the instruction built is an async-start whose wrapped
+  // computation is made once the module's computations exist.
+  std::optional<HloOpcode> async_wrapped;
 };
 
 struct ComputationRecord {
@@ -94,6 +99,11 @@ struct ComputationRecord {
 struct PendingCalls {
   Instruction* instruction;
   std::vector<NameRef> called;
+  // Sugar async-start (InstrRecord::async_wrapped): `called` belong to the
+  // wrapped instruction, built with these into a computation of its own.
+  std::optional<HloOpcode> async_wrapped;
+  InstructionAttrs wrapped_attrs;
+  Shape wrapped_shape;
 };
 
 class Parser {

@@ -350,5 +350,48 @@ TEST(PrinterTest, LayoutsWithEveryItemRoundTrip) {
   EXPECT_EQ(PrintModule(*m), text);
 }
 
+// The async wrappers, copy-start, rng-get-and-update-state, add-dependency
+// and domain as XLA prints them.
+TEST(PrinterTest, AsyncWrappersAndOrderingOpsAsXlaPrintsThem) {
+  constexpr absl::string_view kWrapped =
+      "%wrapped { %a = f32[4] parameter(0)\n"
+      " ROOT %n = f32[4] negate(%a) }\n";
+  constexpr absl::string_view kChain =
+      "  %x = f32[4]{0} parameter(0)\n"
+      "  %s = ((f32[4]{0}), f32[4]{0}, s32[]) async-start(%x), "
+      "calls=%wrapped, async_execution_thread=\"parallel_thread\"\n"
+      "  %u = ((f32[4]{0}), f32[4]{0}, s32[]) async-update(%s)\n"
+      "  ROOT %d = f32[4]{0} async-done(%u)";
+  EXPECT_EQ(PrintOf(kChain, "s", kWrapped),
+            "%s = ((f32[4]{0}), f32[4]{0}, s32[]) async-start(f32[4]{0} %x), "
+            "async_execution_thread=\"parallel_thread\", calls=%wrapped");
+  EXPECT_EQ(PrintOf(kChain, "d", kWrapped),
+            "%d = f32[4]{0} async-done(((f32[4]{0}), f32[4]{0}, s32[]) "
+            "%u)");
+  EXPECT_EQ(PrintOf("  %x = f32[4]{0} parameter(0)\n"
+                    "  %s = (f32[4]{0}, f32[4]{0}, u32[]) copy-start(%x), "
+                    "cross_program_prefetch_index=0\n"
+                    "  ROOT %d = f32[4]{0} copy-done(%s)",
+                    "s"),
+            "%s = (f32[4]{0}, f32[4]{0}, u32[]) copy-start(f32[4]{0} %x), "
+            "cross_program_prefetch_index=0");
+  EXPECT_EQ(PrintOf("  ROOT %r = u64[2]{0} rng-get-and-update-state(), "
+                    "delta=4096",
+                    "r"),
+            "%r = u64[2]{0} rng-get-and-update-state(), delta=4096");
+  EXPECT_EQ(PrintOf("  %x = f32[4]{0} parameter(0)\n"
+                    "  %t = token[] after-all()\n"
+                    "  ROOT %a = f32[4]{0} add-dependency(%x, %t)",
+                    "a"),
+            "%a = f32[4]{0} add-dependency(f32[4]{0} %x, token[] %t)");
+  EXPECT_EQ(
+      PrintOf("  %x = f32[4]{0} parameter(0)\n"
+              "  ROOT %m = f32[4]{0} domain(%x), domain={kind="
+              "\"sharding\", entry={maximal device=0}, exit={replicated}}",
+              "m"),
+      "%m = f32[4]{0} domain(f32[4]{0} %x), domain={kind="
+      "\"sharding\", entry={maximal device=0}, exit={replicated}}");
+}
+
 }  // namespace
 }  // namespace plexa

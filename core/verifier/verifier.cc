@@ -8,6 +8,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/base/status_macros.h"
 #include "core/infer/shape_inference.h"
 #include "core/shape/shape_util.h"
 
@@ -216,6 +217,97 @@ absl::Status VerifyAsyncPairs(const Computation& c) {
   return absl::OkStatus();
 }
 
+// The generic async wrappers and copy-start/-done (XLA's
+// VerifyAsynchronousInstructionPairs): async-start's one user is an
+// async-update or async-done, so is an async-update's; their operand is an
+// async-start or async-update; a calls= on an update or done names the
+// start's computation. copy-start's one user is a copy-done, whose operand
+// is a copy-start.
+absl::Status VerifyAsyncWrappers(const Computation& c) {
+  auto one_user = [&](const Instruction& inst,
+                      std::initializer_list<HloOpcode> allowed,
+                      absl::string_view expected) -> absl::Status {
+    bool ok = inst.user_count() == 1;
+    if (ok) {
+      ok = false;
+      for (HloOpcode op : allowed) ok |= inst.users()[0]->opcode() == op;
+    }
+    if (ok) return absl::OkStatus();
+    std::vector<std::string> users;
+    for (const Instruction* u : inst.users()) {
+      users.push_back(absl::StrCat("'", u->name(), "' (",
+                                   HloOpcodeString(u->opcode()), ")"));
+    }
+    return Error(Where(c, inst), ": must have exactly one user, ", expected,
+                 "; it has ", inst.user_count(), " user(s)",
+                 users.empty() ? "" : ": ", absl::StrJoin(users, ", "), ".");
+  };
+  auto operand_is = [&](const Instruction& inst,
+                        std::initializer_list<HloOpcode> allowed,
+                        absl::string_view expected) -> absl::Status {
+    if (inst.operand_count() != 1) {
+      return Error(Where(c, inst), ": takes one operand, ", expected,
+                   "; it has ", inst.operand_count(), ".");
+    }
+    bool ok = false;
+    for (HloOpcode op : allowed) ok |= inst.operand(0)->opcode() == op;
+    if (ok) return absl::OkStatus();
+    return Error(Where(c, inst), ": its operand must be ", expected, ", not '",
+                 inst.operand(0)->name(), "' (",
+                 HloOpcodeString(inst.operand(0)->opcode()), ").");
+  };
+  constexpr absl::string_view kUpdateOrDone = "an async-update or async-done";
+  constexpr absl::string_view kStartOrUpdate = "an async-start or async-update";
+  for (const Instruction* inst : c.instructions()) {
+    switch (inst->opcode()) {
+      case HloOpcode::kAsyncStart:
+        PLEXA_RETURN_IF_ERROR(
+            one_user(*inst, {HloOpcode::kAsyncUpdate, HloOpcode::kAsyncDone},
+                     kUpdateOrDone));
+        break;
+      case HloOpcode::kAsyncUpdate:
+      case HloOpcode::kAsyncDone: {
+        PLEXA_RETURN_IF_ERROR(
+            operand_is(*inst, {HloOpcode::kAsyncStart, HloOpcode::kAsyncUpdate},
+                       kStartOrUpdate));
+        if (inst->opcode() == HloOpcode::kAsyncUpdate) {
+          PLEXA_RETURN_IF_ERROR(
+              one_user(*inst, {HloOpcode::kAsyncUpdate, HloOpcode::kAsyncDone},
+                       kUpdateOrDone));
+        }
+        const Instruction* start = inst->operand(0);
+        while (start->opcode() == HloOpcode::kAsyncUpdate &&
+               start->operand_count() == 1) {
+          start = start->operand(0);
+        }
+        if (start->opcode() == HloOpcode::kAsyncStart &&
+            !inst->called_computations().empty() &&
+            inst->called_computations() != start->called_computations()) {
+          return Error(Where(c, *inst), ": calls '",
+                       inst->called_computations()[0]->name(),
+                       "', but its async-start '", start->name(), "' calls '",
+                       start->called_computations().empty()
+                           ? std::string("nothing")
+                           : start->called_computations()[0]->name(),
+                       "'.");
+        }
+        break;
+      }
+      case HloOpcode::kCopyStart:
+        PLEXA_RETURN_IF_ERROR(
+            one_user(*inst, {HloOpcode::kCopyDone}, "a copy-done"));
+        break;
+      case HloOpcode::kCopyDone:
+        PLEXA_RETURN_IF_ERROR(
+            operand_is(*inst, {HloOpcode::kCopyStart}, "a copy-start"));
+        break;
+      default:
+        break;
+    }
+  }
+  return absl::OkStatus();
+}
+
 // Every instruction: a valid shape (layout included) equal, ignoring the
 // layout, to what shape inference derives from its operands.
 absl::Status VerifyShapes(const Computation& c) {
@@ -358,6 +450,8 @@ absl::Status VerifyModule(const Module& module) {
   if (!s.ok()) return s;
   for (const Computation* c : computations) {
     s = VerifyAsyncPairs(*c);
+    if (!s.ok()) return s;
+    s = VerifyAsyncWrappers(*c);
     if (!s.ok()) return s;
   }
   // Callees before callers, so a caller's check sees verified signatures.

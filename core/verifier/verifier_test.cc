@@ -602,3 +602,120 @@ TEST(VerifierTest, TopKShapesAsXla) {
 
 }  // namespace
 }  // namespace plexa
+
+namespace plexa {
+namespace {
+
+constexpr absl::string_view kWrapped = R"(
+HloModule m
+
+wrapped {
+  a = f32[4] parameter(0)
+  ROOT n = f32[4] negate(a)
+}
+
+other {
+  a = f32[4] parameter(0)
+  ROOT e = f32[4] exponential(a)
+}
+)";
+
+std::string AsyncModule(absl::string_view body) {
+  return absl::StrCat(kWrapped, "ENTRY main {\n  p = f32[4] parameter(0)\n",
+                      body, "\n}\n");
+}
+
+absl::Status VerifyAsyncText(absl::string_view text) {
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseHloModule(text);
+  if (!m.ok()) return m.status();
+  return VerifyModule(**m);
+}
+
+// XLA's pairing rules for async-start/-update/-done and copy-start/-done,
+// with located errors.
+TEST(VerifierAsyncTest, WrapperPairing) {
+  EXPECT_TRUE(
+      VerifyAsyncText(
+          AsyncModule("  s = ((f32[4]), f32[4], s32[]) async-start(p), "
+                      "calls=wrapped\n"
+                      "  u = ((f32[4]), f32[4], s32[]) async-update(s)\n"
+                      "  ROOT d = f32[4] async-done(u), calls=wrapped"))
+          .ok());
+  EXPECT_INVALID(VerifyAsyncText(AsyncModule(
+                     "  s = ((f32[4]), f32[4], s32[]) async-start(p), "
+                     "calls=wrapped\n"
+                     "  d = f32[4] async-done(s)\n"
+                     "  ROOT t = (f32[4], ((f32[4]), f32[4], s32[])) "
+                     "tuple(d, s)")),
+                 "instruction 's' (async-start)",
+                 "exactly one user, an async-update or async-done; it has 2 "
+                 "user(s): 'd' (async-done), 't' (tuple)");
+  EXPECT_INVALID(VerifyAsyncText(AsyncModule(
+                     "  t = ((f32[4]), f32[4], s32[]) parameter(1)\n"
+                     "  ROOT d = f32[4] async-done(t)")),
+                 "instruction 'd' (async-done)",
+                 "its operand must be an async-start or async-update, not 't' "
+                 "(parameter)");
+  EXPECT_INVALID(VerifyAsyncText(AsyncModule(
+                     "  s = ((f32[4]), f32[4], s32[]) async-start(p), "
+                     "calls=wrapped\n"
+                     "  ROOT d = f32[4] async-done(s), calls=other")),
+                 "instruction 'd' (async-done)",
+                 "calls 'other', but its async-start 's' calls 'wrapped'");
+  // Shapes: element 1 must be the wrapped computation's result.
+  EXPECT_INVALID(VerifyAsyncText(AsyncModule(
+                     "  s = ((f32[4]), s32[4], s32[]) async-start(p), "
+                     "calls=wrapped\n"
+                     "  ROOT d = s32[4] async-done(s)")),
+                 "async-start", "element 1", "f32[4]", "wrapped result");
+}
+
+TEST(VerifierAsyncTest, CopyPairingAndOrderingOps) {
+  EXPECT_TRUE(VerifyAsyncText(
+                  AsyncModule("  s = (f32[4], f32[4], u32[]) copy-start(p)\n"
+                              "  ROOT d = f32[4] copy-done(s)"))
+                  .ok());
+  EXPECT_INVALID(VerifyAsyncText(
+                     AsyncModule("  s = (f32[4], f32[4], u32[]) copy-start(p)\n"
+                                 "  d = f32[4] copy-done(s)\n"
+                                 "  ROOT t = (f32[4], (f32[4], f32[4], u32[])) "
+                                 "tuple(d, s)")),
+                 "instruction 's' (copy-start)",
+                 "exactly one user, a copy-done; it has 2 user(s)");
+  EXPECT_INVALID(VerifyAsyncText(
+                     AsyncModule("  s = (f32[4], f32[4], u32[]) copy-start(p)\n"
+                                 "  ROOT d = f32[4] copy-done(s)\n"
+                                 "  x = f32[4] copy-done(s)")),
+                 "(copy-start)", "exactly one user");
+  // copy-start's shape is (x, x, u32[]).
+  EXPECT_INVALID(VerifyAsyncText(
+                     AsyncModule("  s = (f32[4], f32[4], s32[]) copy-start(p)\n"
+                                 "  ROOT d = f32[4] copy-done(s)")),
+                 "copy-start", "(f32[4], f32[4], u32[])");
+  // add-dependency's second operand is a token.
+  EXPECT_INVALID(
+      VerifyAsyncText(AsyncModule("  ROOT d = f32[4] add-dependency(p, p)")),
+      "add-dependency", "token");
+  EXPECT_TRUE(VerifyAsyncText(AsyncModule("  t = token[] after-all()\n"
+                                          "  ROOT d = f32[4] "
+                                          "add-dependency(p, t)"))
+                  .ok());
+  // rng-get-and-update-state is u64[2].
+  EXPECT_INVALID(VerifyAsyncText(AsyncModule(
+                     "  ROOT r = u64[3] rng-get-and-update-state(), delta=1")),
+                 "u64[2]", "u64[3]");
+}
+
+// Built through the IR (the text parser checks arity first): a done
+// without an operand is an error, never a crash.
+TEST(VerifierAsyncTest, ADoneWithoutOperandIsAnError) {
+  Module m("m");
+  CompBuilder b("main");
+  Instruction* d = b.Op(HloOpcode::kCopyDone, "f32[4]", {}, "d");
+  b.AddTo(&m, d, /*entry=*/true);
+  EXPECT_INVALID(VerifyModule(m), "instruction 'd' (copy-done)",
+                 "takes one operand");
+}
+
+}  // namespace
+}  // namespace plexa

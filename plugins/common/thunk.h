@@ -70,6 +70,10 @@ struct ExecContext {
   // The client's log and scratch limit for typed custom calls; null: the
   // defaults (stderr).
   const sdk::CallFrameContext* call_frames = nullptr;
+  // rng-get-and-update-state's states, owned by the executable so that
+  // they carry over from run to run and two executables sharing one cached
+  // program do not share them; null: the thunks keep their own.
+  RngStateTable* rng_states = nullptr;
 };
 
 struct Frame {

@@ -18,6 +18,7 @@
 #include "plugins/common/fft_topk_thunks.h"
 #include "plugins/common/reducer.h"
 #include "plugins/common/reference_thunk.h"
+#include "plugins/common/rng_state_thunk.h"
 
 namespace plexa::backend {
 
@@ -354,6 +355,12 @@ absl::Status ThunkEmitter::EmitInstruction(CompiledComputation& cc,
     case HloOpcode::kFft:
     case HloOpcode::kTopK:
       return EmitFftOrTopK(cc, h);
+    case HloOpcode::kRngGetAndUpdateState:
+      // Host state that outlives the run: the thunk keeps it.
+      AddRuntimeThunk(
+          cc, h,
+          std::make_unique<RngGetAndUpdateStateThunk>(h.attrs().rng_delta));
+      return absl::OkStatus();
     case HloOpcode::kInfeed:
     case HloOpcode::kOutfeed:
       // Through the evaluator, which talks to the execution's HostFeeds

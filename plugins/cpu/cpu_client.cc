@@ -230,7 +230,7 @@ class CpuExecutable : public sdk::Executable {
     if (replicas == 1) {
       absl::Status s =
           program_->Run(arg_ptrs[0], result_ptrs[0], pool_.get(), 0, 1, nullptr,
-                        feeds, profiler, call_frames);
+                        feeds, profiler, call_frames, &rng_states_);
       if (!s.ok()) return s;
       return out;
     }
@@ -239,8 +239,9 @@ class CpuExecutable : public sdk::Executable {
     std::vector<std::thread> threads;
     for (int64_t r = 0; r < replicas; ++r) {
       threads.emplace_back([&, r] {
-        status[r] = program_->Run(arg_ptrs[r], result_ptrs[r], pool_.get(), r,
-                                  replicas, &hub, feeds, profiler, call_frames);
+        status[r] =
+            program_->Run(arg_ptrs[r], result_ptrs[r], pool_.get(), r, replicas,
+                          &hub, feeds, profiler, call_frames, &rng_states_);
         // Members still waiting for this replica in a collective are
         // released (ABORTED) rather than left hanging.
         hub.MarkDone(r, !status[r].ok());
@@ -282,6 +283,8 @@ class CpuExecutable : public sdk::Executable {
  private:
   std::string plugin_name_;
   std::shared_ptr<const CpuProgram> program_;
+  // rng-get-and-update-state's states: this executable's, across runs.
+  RngStateTable rng_states_;
   std::vector<Device*> replica_devices_;
   // Shared with the client: an executable may outlive its client.
   std::shared_ptr<ThreadPool> pool_;

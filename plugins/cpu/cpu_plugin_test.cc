@@ -445,6 +445,46 @@ ENTRY main {
 
 // Feeds themselves are tested on both plugins in tests/abi/feeds_test.cc;
 // here: the CPU plugin compiles them to runtime thunks it reports.
+// rng-get-and-update-state keeps its state in the executable: each
+// execution reads the next one. XLA's first state 0x7012395 = 117515157,
+// then + 5 per execution (by hand).
+TEST_F(CpuPluginTest, RngStateCarriesOverBetweenExecutions) {
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  auto exe = client->Compile(R"(HloModule rng_state
+ENTRY main {
+  ROOT s = u64[2] rng-get-and-update-state(), delta=5
+}
+)",
+                             "hlo-text");
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  for (uint64_t expected : {117515157ull, 117515162ull, 117515167ull}) {
+    auto out = Run(*client, **exe, {});
+    ASSERT_TRUE(out.ok()) << out.status();
+    ASSERT_EQ(out->size(), 1u);
+    EXPECT_EQ((*out)[0], Literal::CreateR1<uint64_t>({expected, 0}))
+        << (*out)[0].ToString();
+  }
+  // A second executable of the same module (the compile cache hands it the
+  // same program) has its own state: it starts again.
+  auto again = client->Compile(R"(HloModule rng_state
+ENTRY main {
+  ROOT s = u64[2] rng-get-and-update-state(), delta=5
+}
+)",
+                               "hlo-text");
+  ASSERT_TRUE(again.ok()) << again.status();
+  auto out = Run(*client, **again, {});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0], Literal::CreateR1<uint64_t>({117515157ull, 0}))
+      << (*out)[0].ToString();
+  // And the first goes on where it stopped.
+  out = Run(*client, **exe, {});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0], Literal::CreateR1<uint64_t>({117515172ull, 0}))
+      << (*out)[0].ToString();
+}
+
 TEST_F(CpuPluginTest, FeedsCompileToRuntimeThunks) {
   auto client = NewClient();
   ASSERT_NE(client, nullptr);

@@ -91,8 +91,10 @@ absl::Status CpuProgram::Run(absl::Span<const void* const> args,
                              int64_t replica_id, int64_t replica_count,
                              ReplicaHub* hub, HostFeeds* feeds,
                              Profiler* profiler,
-                             const sdk::CallFrameContext* call_frames) const {
+                             const sdk::CallFrameContext* call_frames,
+                             RngStateTable* rng_states) const {
   CpuExecContext ctx;
+  ctx.rng_states = rng_states;
   ctx.profiler = profiler;
   ctx.call_frames = call_frames;
   ctx.pool = pool;

@@ -91,7 +91,8 @@ class CpuProgram {
                    absl::Span<void* const> results, ThreadPool* pool,
                    int64_t replica_id, int64_t replica_count, ReplicaHub* hub,
                    HostFeeds* feeds = nullptr, Profiler* profiler = nullptr,
-                   const sdk::CallFrameContext* call_frames = nullptr) const;
+                   const sdk::CallFrameContext* call_frames = nullptr,
+                   RngStateTable* rng_states = nullptr) const;
 
  private:
   friend absl::StatusOr<std::shared_ptr<const CpuProgram>> CompileProgram(

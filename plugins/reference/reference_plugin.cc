@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/eval/evaluator.h"
 #include "core/passes/topk_custom_call_rewriter.h"
+#include "core/ir/annotation_targets.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
 #include "plugins/common/custom_call.h"
@@ -264,6 +265,8 @@ class ReferenceExecutable : public sdk::Executable {
     };
     // Verified at compile time; not again per run.
     options.verify_module = false;
+    // rng-get-and-update-state's states live as long as the executable.
+    options.rng_states = &rng_states_;
     Evaluator evaluator(std::move(options));
     std::vector<Literal> results;
     if (args.size() == 1) {
@@ -296,6 +299,7 @@ class ReferenceExecutable : public sdk::Executable {
   std::vector<size_t> parameter_leaf_counts_;
   std::vector<Shape> parameters_;  // array leaves
   std::vector<Shape> outputs_;     // array leaves
+  RngStateTable rng_states_;       // rng-get-and-update-state, across runs
 };
 
 class ReferenceClient : public sdk::Client {
@@ -339,6 +343,16 @@ class ReferenceClient : public sdk::Client {
     for (Computation* c : module->computations()) {
       for (Instruction* inst : c->instructions()) {
         if (inst->opcode() != HloOpcode::kCustomCall) continue;
+        // XLA's annotation targets (Sharding, MoveToHost, ...) have no
+        // library: the evaluator runs them as identities, or this is the
+        // error naming the target.
+        if (IsAnnotationTarget(inst->attrs().custom_call_target)) {
+          absl::Status identity = CheckAnnotationIsIdentity(
+              *inst, absl::StrCat("the reference plugin: computation '",
+                                  c->name(), "': "));
+          if (!identity.ok()) return identity;
+          continue;
+        }
         auto target = backend::ResolveCustomCallTarget(*inst, resolver,
                                                        "the reference plugin");
         if (!target.ok()) return target.status();

@@ -170,8 +170,9 @@ class VulkanExecutable : public sdk::Executable {
     Profiler* profiler = options.profiler.get();
     const sdk::CallFrameContext* call_frames = options.call_frames.get();
     if (replicas == 1) {
-      absl::Status s = program_->Run(arg_ptrs[0], result_ptrs[0], 0, 1, nullptr,
-                                     feeds, profiler, call_frames);
+      absl::Status s =
+          program_->Run(arg_ptrs[0], result_ptrs[0], 0, 1, nullptr, feeds,
+                        profiler, call_frames, &rng_states_);
       if (!s.ok()) return s;
       return out;
     }
@@ -180,8 +181,9 @@ class VulkanExecutable : public sdk::Executable {
     std::vector<std::thread> threads;
     for (int64_t r = 0; r < replicas; ++r) {
       threads.emplace_back([&, r] {
-        status[r] = program_->Run(arg_ptrs[r], result_ptrs[r], r, replicas,
-                                  &hub, feeds, profiler, call_frames);
+        status[r] =
+            program_->Run(arg_ptrs[r], result_ptrs[r], r, replicas, &hub, feeds,
+                          profiler, call_frames, &rng_states_);
         hub.MarkDone(r, !status[r].ok());
       });
     }
@@ -214,6 +216,8 @@ class VulkanExecutable : public sdk::Executable {
 
  private:
   std::shared_ptr<const VulkanProgram> program_;
+  // rng-get-and-update-state's states: this executable's, across runs.
+  RngStateTable rng_states_;
   std::shared_ptr<VulkanDevice> device_;
   std::vector<Device*> replica_devices_;
 };

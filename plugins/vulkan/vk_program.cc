@@ -231,8 +231,10 @@ absl::Status VulkanProgram::Run(absl::Span<const void* const> args,
                                 int64_t replica, int64_t replicas,
                                 backend::ReplicaHub* hub, HostFeeds* feeds,
                                 Profiler* profiler,
-                                const sdk::CallFrameContext* call_frames) const {
+                                const sdk::CallFrameContext* call_frames,
+                                RngStateTable* rng_states) const {
   VulkanExecContext ctx;
+  ctx.rng_states = rng_states;
   ctx.device = device_.get();
   ctx.replica_id = replica;
   ctx.replica_count = replicas;

@@ -55,7 +55,8 @@ class VulkanProgram {
                    absl::Span<void* const> results, int64_t replica,
                    int64_t replicas, backend::ReplicaHub* hub, HostFeeds* feeds,
                    Profiler* profiler,
-                   const sdk::CallFrameContext* call_frames = nullptr) const;
+                   const sdk::CallFrameContext* call_frames = nullptr,
+                   RngStateTable* rng_states = nullptr) const;
 
  private:
   using Arenas = std::vector<std::unique_ptr<DeviceMemory>>;

@@ -3984,6 +3984,143 @@ def gen_async_collectives():
              replica_expects=[V('f32', a[0].a + a[1].a + a[2].a)] * 3)
 
 
+def gen_async_misc():
+    """XLA's async wrappers (async-start/-update/-done), copy-start/-done,
+    add-dependency, domain, rng-get-and-update-state and the annotation
+    custom-calls: run synchronously (numpy, or by hand)."""
+    g = 'async'
+    rng = np.random.RandomState(1414)
+    # async-start(x, y) wrapping a multiply; an update; the done.
+    x = V('f32', rng.uniform(-4, 4, size=(2, 3)).astype(np.float32))
+    y = V('f32', rng.uniform(-4, 4, size=(2, 3)).astype(np.float32))
+    w = Comp('wrapped_multiply')
+    a = w.param(S('f32', 2, 3), 'a')
+    b = w.param(S('f32', 2, 3), 'b')
+    w.root(S('f32', 2, 3), 'multiply(%s, %s)' % (a, b), 'm')
+    e = Comp('main', entry=True)
+    p0 = e.param(S('f32', 2, 3))
+    p1 = e.param(S('f32', 2, 3))
+    st = '((f32[2,3], f32[2,3]), f32[2,3], s32[])'
+    s_ = e.op(st, 'async-start(%s, %s), calls=%%wrapped_multiply' % (p0, p1),
+              'start')
+    u = e.op(st, 'async-update(%s)' % s_, 'update')
+    e.root(S('f32', 2, 3), 'async-done(%s)' % u, 'done')
+    add_case(g, 'async_wrapped_multiply', 'numpy',
+             module('async_wrapped_multiply', e, w), [x, y],
+             V('f32', x.a * y.a),
+             notes=['the async chain runs synchronously: the wrapped '
+                    'computation on the start\'s operands'])
+    # async-start wrapping a reduce (calling add) on another thread.
+    z = V('s32', rng.randint(-50, 50, size=(3, 4)).astype(np.int32))
+    c = add_comp('s32')
+    w = Comp('wrapped_reduce')
+    a = w.param(S('s32', 3, 4), 'a')
+    zero = w.op(S('s32'), 'constant(0)', 'zero')
+    w.root(S('s32', 3), 'reduce(%s, %s), dimensions={1}, to_apply=%%add_s32'
+           % (a, zero), 'r')
+    e = Comp('main', entry=True)
+    p0 = e.param(S('s32', 3, 4))
+    st = '((s32[3,4]), s32[3], u32[], s32[])'
+    s_ = e.op(st, 'async-start(%s), async_execution_thread="parallel_thread", '
+              'calls=%%wrapped_reduce' % p0, 'start')
+    u1 = e.op(st, 'async-update(%s)' % s_, 'update')
+    u2 = e.op(st, 'async-update(%s)' % u1, 'update')
+    e.root(S('s32', 3), 'async-done(%s)' % u2, 'done')
+    add_case(g, 'async_wrapped_reduce_thread', 'numpy',
+             module('async_wrapped_reduce_thread', e, c, w), [z],
+             V('s32', z.a.sum(axis=1, dtype=np.int32)),
+             notes=['async_execution_thread is kept and changes nothing'])
+    # copy-start / copy-done: (destination, source, u32[]); the done is
+    # the destination, a copy.
+    x = V('f32', rng.uniform(-4, 4, size=(2, 3)).astype(np.float32))
+    e = Comp('main', entry=True)
+    p0 = e.param(S('f32', 2, 3))
+    cs = e.op('(f32[2,3], f32[2,3], u32[])',
+              'copy-start(%s), cross_program_prefetch_index=0' % p0, 'cs')
+    cd = e.op(S('f32', 2, 3), 'copy-done(%s)' % cs, 'cd')
+    e.root(S('f32', 2, 3), 'negate(%s)' % cd, 'neg')
+    add_case(g, 'copy_start_done', 'numpy', module('copy_start_done', e),
+             [x], V('f32', -x.a))
+    # add-dependency(x, token) is x; domain(x) is x.
+    x = V('f32', rng.uniform(-4, 4, size=(4,)).astype(np.float32))
+    e = Comp('main', entry=True)
+    p0 = e.param(S('f32', 4))
+    one = e.op(S('f32'), 'constant(1)', 'one')
+    b1 = e.op(S('f32', 4), 'broadcast(%s), dimensions={}' % one, 'ones')
+    t = e.op('token[]', 'after-all()', 'tok')
+    ad = e.op(S('f32', 4), 'add-dependency(%s, %s)' % (p0, t), 'dep')
+    dm = e.op(S('f32', 4), 'domain(%s), domain={kind="sharding", '
+              'entry={maximal device=0}, exit={replicated}}' % ad, 'dom')
+    e.root(S('f32', 4), 'add(%s, %s)' % (dm, b1), 'sum')
+    add_case(g, 'add_dependency_domain', 'numpy',
+             module('add_dependency_domain', e), [x],
+             V('f32', x.a + np.float32(1)),
+             notes=['add-dependency and domain are identities'])
+    # rng-get-and-update-state: XLA's first state 0x7012395 (its CPU
+    # thunk's kRngStateInitialValue), advanced by delta per execution and
+    # kept per instruction. A loop of 3 iterations with delta=10 reads
+    # 0x7012395 + 20 last; another instruction reads the first state.
+    first = 0x7012395
+    cond = Comp('cond')
+    cs_ = cond.param('(s32[], u64[2])', 's')
+    i = cond.op(S('s32'), 'get-tuple-element(%s), index=0' % cs_, 'i')
+    n = cond.op(S('s32'), 'constant(3)', 'n')
+    cond.root(S('pred'), 'compare(%s, %s), direction=LT' % (i, n), 'lt')
+    body = Comp('body')
+    bs = body.param('(s32[], u64[2])', 's')
+    i = body.op(S('s32'), 'get-tuple-element(%s), index=0' % bs, 'i')
+    one = body.op(S('s32'), 'constant(1)', 'one')
+    nxt = body.op(S('s32'), 'add(%s, %s)' % (i, one), 'next')
+    st_ = body.op(S('u64', 2), 'rng-get-and-update-state(), delta=10',
+                  'state')
+    body.root('(s32[], u64[2])', 'tuple(%s, %s)' % (nxt, st_), 't')
+    e = Comp('main', entry=True)
+    zero = e.op(S('s32'), 'constant(0)', 'zero')
+    init = e.op(S('u64', 2), 'constant({0, 0})', 'init')
+    t0 = e.op('(s32[], u64[2])', 'tuple(%s, %s)' % (zero, init), 't')
+    wl = e.op('(s32[], u64[2])', 'while(%s), condition=%%cond, body=%%body'
+              % t0, 'w')
+    last = e.op(S('u64', 2), 'get-tuple-element(%s), index=1' % wl, 'last')
+    other = e.op(S('u64', 2), 'rng-get-and-update-state(), delta=-5',
+                 'other')
+    e.root('(u64[2], u64[2])', 'tuple(%s, %s)' % (last, other), 'r')
+    add_case(g, 'rng_get_and_update_state', 'hand',
+             module('rng_get_and_update_state', e, cond, body), [],
+             Tup(V('u64', [first + 20, 0]), V('u64', [first, 0])),
+             notes=['the state starts at XLA\'s 0x7012395 (= %d) per '
+                    'instruction and advances by delta per execution'
+                    % first])
+    # XLA's annotation custom-calls: identities on one device.
+    x = V('f32', rng.uniform(-4, 4, size=(2, 4)).astype(np.float32))
+    e = Comp('main', entry=True)
+    v = e.param(S('f32', 2, 4))
+    for target in ['Sharding', 'SPMDFullToShardShape', 'MoveToHost',
+                   'MoveToDevice', 'annotate_device_placement',
+                   'ShardBarrierFrom', 'ShardBarrierTo',
+                   'SPMDShardToFullShape']:
+        v = e.op(S('f32', 2, 4), 'custom-call(%s), custom_call_target="%s"'
+                 % (v, target), 'cc')
+    e.root(S('f32', 2, 4), 'multiply(%s, %s)' % (v, v), 'sq')
+    add_case(g, 'annotation_custom_calls', 'numpy',
+             module('annotation_custom_calls', e), [x], V('f32', x.a * x.a),
+             notes=['Sharding, SPMD*, MoveTo*, annotate_device_placement and '
+                    'ShardBarrier* are identities on one device'])
+    # XLA's sugar: sort-start names the wrapped op and carries its
+    # attributes (the parser builds the generic wrapper).
+    z = V('s32', rng.randint(-50, 50, size=(5,)).astype(np.int32))
+    c = scalar_comp('lt_s32', 'compare', 's32', ', direction=LT')
+    e = Comp('main', entry=True)
+    p0 = e.param(S('s32', 5))
+    st = '((s32[5]), s32[5], s32[])'
+    s_ = e.op(st, 'sort-start(%s), dimensions={0}, to_apply=%%lt_s32' % p0,
+              'start')
+    e.root(S('s32', 5), 'sort-done(%s)' % s_, 'done')
+    add_case(g, 'async_sugar_sort', 'numpy',
+             module('async_sugar_sort', e, c), [z], V('s32', np.sort(z.a)),
+             notes=['<op>-start/-done: XLA\'s sugar for the async wrapper '
+                    'of <op>'])
+
+
 def gen_collective_permute():
     g = 'collective'
     rng = np.random.RandomState(1402)
@@ -4487,6 +4624,7 @@ def main():
     gen_collective_permute()
     gen_all_to_all()
     gen_async_collectives()
+    gen_async_misc()
     gen_rng()
     gen_layout()
     gen_feeds()
