@@ -21,9 +21,10 @@
 // for sparse arrays and TPU memory (D(...), #(type), *(type), SC(...),
 // P(shape), M(n)). A constant XLA elided as `{...}` reads as zeros (XLA's
 // parser fills it with arbitrary values).
-// Refused: element types and opcodes Plexa does not have (f8*, s4, fft,
-// all-gather, send/recv, async ops, ...), unbounded dynamic dimensions (`?`),
-// instructions written without a shape, and constants over 256 MiB.
+// Refused, with a located error: the opcodes docs/opcodes.md lists as
+// missing (send/recv, set-dimension-size, ...), unbounded dynamic
+// dimensions (`?`), and constants over 256 MiB. Instructions written
+// without a shape get the inferred one (as XLA's parser does).
 #ifndef PLEXA_CORE_TEXT_HLO_PARSER_H_
 #define PLEXA_CORE_TEXT_HLO_PARSER_H_
 
