@@ -869,6 +869,23 @@ absl::Status ConvertBuffer(PrimitiveType from, PrimitiveType to, const void* in,
       using To = typename decltype(to_tag)::type;
       const From* a = static_cast<const From*>(in);
       To* o = static_cast<To*>(out);
+      if constexpr (kIsFloat<From> && kIsInt<To>) {
+        if (primitive_util::IsSubByteType(to)) {
+          // Floating -> s4/u4/s2/u2 truncates and saturates to the type's
+          // own range (XLA: to ml_dtypes' int4 limits), NaN -> 0.
+          const int bits = static_cast<int>(primitive_util::BitWidth(to));
+          const bool is_signed = primitive_util::IsSignedIntegralType(to);
+          const double lo = is_signed ? -std::ldexp(1.0, bits - 1) : 0.0;
+          const double hi = is_signed ? std::ldexp(1.0, bits - 1) - 1
+                                      : std::ldexp(1.0, bits) - 1;
+          for (int64_t i = 0; i < n; ++i) {
+            double d = ToDouble(a[i]);
+            d = std::isnan(d) ? 0.0 : std::trunc(d);
+            o[i] = static_cast<To>(d < lo ? lo : d > hi ? hi : d);
+          }
+          return absl::OkStatus();
+        }
+      }
       for (int64_t i = 0; i < n; ++i) o[i] = ConvertElement<To>(a[i]);
       return absl::OkStatus();
     });

@@ -348,8 +348,10 @@ T* MutableDataOf(Literal& l) {
 // foreign code (custom calls, bitcasts, feeds) are valid bools.
 void NormalizePred(Literal* literal);
 // Wraps every S4/U4/S2/U2 element (recursively) to its width, sign-extended
-// for the signed types: the interpreter applies it to every instruction's
-// result, so integer ops computed in a byte wrap as in 4 or 2 bits.
+// for the signed types, and keeps the low 4 bits of F4E2M1FN elements: the
+// interpreter applies it to every instruction's result, so integer ops
+// computed in a byte wrap as in 4 or 2 bits and bitcasts between sub-byte
+// types leave canonical bytes.
 void WrapSubByteIntegers(Literal* literal);
 
 // Calls f(index) for every index of `dims` in row-major order (last

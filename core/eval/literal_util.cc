@@ -175,9 +175,7 @@ void WrapSubByteIntegers(Literal* literal) {
     return;
   }
   const PrimitiveType t = shape.element_type();
-  if (!primitive_util::IsSubByteType(t) || !primitive_util::IsIntegralType(t)) {
-    return;
-  }
+  if (!primitive_util::IsSubByteType(t)) return;
   const int bits = static_cast<int>(primitive_util::BitWidth(t));
   const bool is_signed = primitive_util::IsSignedIntegralType(t);
   for (uint8_t& b : literal->mutable_data()) {

@@ -221,6 +221,28 @@ T WrapToElementType(PrimitiveType type, T v) {
   return v;
 }
 
+// ConvertValue into an element of `type`: sub-byte integers wrap from
+// integers and saturate from floating values (to [-8, 7] for s4, as the
+// saturation to int8's range would not).
+template <typename T, typename V>
+T ConvertToElement(PrimitiveType type, V v) {
+  if constexpr ((std::is_same_v<T, int8_t> ||
+                 std::is_same_v<T, uint8_t>)&&!std::is_integral_v<V>) {
+    if (primitive_util::IsSubByteType(type)) {
+      const int bits = static_cast<int>(primitive_util::BitWidth(type));
+      const bool is_signed = primitive_util::IsSignedIntegralType(type);
+      const double lo = is_signed ? -std::ldexp(1.0, bits - 1) : 0.0;
+      const double hi =
+          is_signed ? std::ldexp(1.0, bits - 1) - 1 : std::ldexp(1.0, bits) - 1;
+      double d = ConvertValue<double>(v);
+      if (d != d) return T{0};
+      d = std::trunc(d);
+      return static_cast<T>(d < lo ? lo : d > hi ? hi : d);
+    }
+  }
+  return WrapToElementType<T>(type, ConvertValue<T>(v));
+}
+
 template <typename T>
 T ReadAt(const uint8_t* p) {
   T v;
@@ -582,8 +604,7 @@ absl::Status SetFromImpl(Literal* lit, absl::string_view op,
   if (!InBounds(shape, index)) return IndexOutOfRange(op, shape, index);
   Dispatch(shape.element_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    lit->Set<T>(index,
-                WrapToElementType<T>(shape.element_type(), ConvertValue<T>(v)));
+    lit->Set<T>(index, ConvertToElement<T>(shape.element_type(), v));
   });
   return absl::OkStatus();
 }
@@ -644,8 +665,7 @@ absl::StatusOr<Literal> Literal::Convert(PrimitiveType type) const {
     Dispatch(type, [&](auto dst_tag) {
       using To = typename decltype(dst_tag)::type;
       ShapeUtil::ForEachIndex(shape_, [&](absl::Span<const int64_t> index) {
-        out.Set<To>(index, WrapToElementType<To>(
-                               type, ConvertValue<To>(Get<From>(index))));
+        out.Set<To>(index, ConvertToElement<To>(type, Get<From>(index)));
       });
     });
   });
