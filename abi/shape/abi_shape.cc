@@ -111,8 +111,13 @@ absl::Status ArrayShapeStorage::Set(const Shape& shape) {
         "only arrays cross the ABI as PLX_ArrayShape, not ", shape.ToString()));
   }
   const int64_t type = static_cast<int64_t>(shape.element_type());
-  if (type <= PLX_Type_INVALID || type > PLX_Type_F8E8M0FNU ||
-      primitive_util::IsSubByteType(shape.element_type())) {
+  if (primitive_util::IsSubByteType(shape.element_type())) {
+    return absl::UnimplementedError(absl::StrCat(
+        "element type ", primitive_util::Name(shape.element_type()), " of ",
+        shape.ToString(),
+        ": packed sub-byte buffers do not cross the ABI in this build"));
+  }
+  if (type <= PLX_Type_INVALID || type > PLX_Type_F8E8M0FNU) {
     return absl::InvalidArgumentError(
         absl::StrCat("element type of ", shape.ToString(),
                      " has no PLX_Type value in this ABI version"));
