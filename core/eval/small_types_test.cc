@@ -126,6 +126,32 @@ ENTRY e {
   EXPECT_LITERAL(r, "f8e5m2[2,2]", "{ {1, 7}, {1, 7} }");
 }
 
+TEST(SmallTypesEvalTest, SelectAndReduce) {
+  // reduce rounds to the element type after every step, as for f16:
+  // 1 + 0.0625 = 1.0625 ties to 1, and again; in float it would be 1.125.
+  Literal r = RunOk(R"(
+HloModule m
+add {
+  x = f8e4m3fn[] parameter(0)
+  y = f8e4m3fn[] parameter(1)
+  ROOT s = f8e4m3fn[] add(x, y)
+}
+ENTRY e {
+  p = pred[3] parameter(0)
+  a = f8e4m3fn[3] parameter(1)
+  b = f8e4m3fn[3] parameter(2)
+  s = f8e4m3fn[3] select(p, a, b)
+  z = f8e4m3fn[] constant(0)
+  r = f8e4m3fn[] reduce(b, z), dimensions={0}, to_apply=add
+  ROOT t = (f8e4m3fn[3], f8e4m3fn[]) tuple(s, r)
+})",
+                    {L("pred[3]", "{1, 0, 1}"), L("f8e4m3fn[3]", "{-2, 3, 4}"),
+                     L("f8e4m3fn[3]", "{1, 0.0625, 0.0625}")});
+  ASSERT_EQ(r.tuple_element_count(), 2);
+  EXPECT_LITERAL(r.tuple_element(0), "f8e4m3fn[3]", "{-2, 0.0625, 4}");
+  EXPECT_LITERAL(r.tuple_element(1), "f8e4m3fn[]", "1");
+}
+
 TEST(SmallTypesEvalTest, BitcastConvertBetweenEqualWidths) {
   Literal r = RunOk(R"(
 HloModule m

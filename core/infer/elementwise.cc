@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "core/infer/infer_util.h"
 #include "core/infer/shape_inference.h"
 
@@ -445,16 +444,17 @@ absl::StatusOr<Shape> InferBitcastConvertShape(const Shape& operand,
   }
   // The sub-byte types (s4, u4, s2, u2, f4e2m1fn) reinterpret only their
   // own bits, so they bitcast to and from a type of the same bit width;
-  // XLA's packing into wider types (u8 <-> s4[..., 2]) is not supported.
+  // XLA's packing into wider types (u8 <-> s4[..., 2]) is not supported
+  // (InvalidArgument, as every shape this inference rejects).
   if ((primitive_util::IsSubByteType(old_type) ||
        primitive_util::IsSubByteType(new_type)) &&
       primitive_util::BitWidth(old_type) !=
           primitive_util::BitWidth(new_type)) {
-    return absl::UnimplementedError(absl::StrCat(
-        "bitcast-convert between ", Str(operand), " and ", TypeName(new_type),
-        " (bit widths ", primitive_util::BitWidth(old_type), " and ",
-        primitive_util::BitWidth(new_type),
-        "): sub-byte types bitcast only to the same bit width"));
+    return Invalid("bitcast-convert between ", Str(operand), " and ",
+                   TypeName(new_type), " (bit widths ",
+                   primitive_util::BitWidth(old_type), " and ",
+                   primitive_util::BitWidth(new_type),
+                   "): sub-byte types bitcast only to the same bit width");
   }
   // Storage widths: pred occupies a byte, so pred <-> s8/u8 is same-width.
   const int64_t in_bits = primitive_util::ByteWidth(old_type) * 8;
