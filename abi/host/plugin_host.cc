@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <type_traits>
 
 #include "abi/shape/abi_shape.h"
 #include "absl/strings/match.h"
@@ -268,6 +269,34 @@ const PLX_ApiExtension* Plugin::FindApiExtension(int32_t type,
   return nullptr;
 }
 
+std::vector<std::string> CapabilityNames(uint64_t capabilities) {
+  static constexpr std::pair<uint64_t, const char*> kKnown[] = {
+      {PLX_CAPABILITY_SERIALIZE_EXECUTABLE, "serialize-executable"},
+      {PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL, "custom-call-original"},
+      {PLX_CAPABILITY_CUSTOM_CALL_TYPED, "custom-call-typed"},
+      {PLX_CAPABILITY_REPLICAS, "replicas"},
+      {PLX_CAPABILITY_DEVICE_MEMORY_IS_HOST, "device-memory-is-host"},
+      {PLX_CAPABILITY_ASYNC_TRANSFERS, "async-transfers"},
+      {PLX_CAPABILITY_FEEDS, "feeds"},
+      {PLX_CAPABILITY_TUPLE_PARAMETERS, "tuple-parameters"},
+      {PLX_CAPABILITY_PROFILER, "profiler"},
+  };
+  std::vector<std::string> names;
+  uint64_t known = 0;
+  for (const auto& [bit, name] : kKnown) {
+    known |= bit;
+    if ((capabilities & bit) != 0) names.emplace_back(name);
+  }
+  for (int bit = 0; bit < 64; ++bit) {
+    const uint64_t mask = uint64_t{1} << bit;
+    if ((capabilities & mask) != 0 && (known & mask) == 0) {
+      names.push_back(absl::StrCat("bit ", bit, " (unknown to ABI ",
+                                   PLX_API_MAJOR, ".", PLX_API_MINOR, ")"));
+    }
+  }
+  return names;
+}
+
 std::string MemoryKindName(int64_t kind) {
   switch (kind) {
     case PLX_MemoryKind_DEVICE:
@@ -432,8 +461,40 @@ absl::StatusOr<std::unique_ptr<Client>> Plugin::CreateClient(
     auto d = PLX_ARGS(PLX_Device_Describe_Args);
     d.device = devs.devices[i];
     RETURN_IF_PLX_ERROR(api_, api_->PLX_Device_Describe(&d));
-    client->devices_.push_back(DeviceInfo{
-        devs.devices[i], d.id, d.kind ? d.kind : "", d.memory_bytes});
+    DeviceInfo info{
+        devs.devices[i], d.id, d.kind ? d.kind : "", d.memory_bytes, {}};
+    if (d.num_attributes > 0 && d.attributes == nullptr) {
+      return absl::InternalError(absl::StrCat(
+          "plugin '", attributes_.name, "': PLX_Device_Describe gave ",
+          d.num_attributes, " attributes and a NULL array"));
+    }
+    for (size_t j = 0; j < d.num_attributes; ++j) {
+      const PLX_NamedValue& v = d.attributes[j];
+      std::string value;
+      // Read as an integer: a later minor's kind is out of this enum's range.
+      std::underlying_type_t<PLX_ValueKind> kind;
+      std::memcpy(&kind, &v.kind, sizeof(kind));
+      switch (kind) {
+        case PLX_Value_STRING:
+          value = v.string_value ? v.string_value : "";
+          break;
+        case PLX_Value_INT64:
+          value = absl::StrCat(v.int64_value);
+          break;
+        case PLX_Value_BOOL:
+          value = v.bool_value ? "true" : "false";
+          break;
+        case PLX_Value_FLOAT:
+          value = absl::StrCat(v.float_value);
+          break;
+        default:
+          value = absl::StrCat("(value kind ", static_cast<int64_t>(kind),
+                               ", unknown to ABI ", PLX_API_MAJOR, ".",
+                               PLX_API_MINOR, ")");
+      }
+      info.attributes.emplace_back(v.name ? v.name : "", std::move(value));
+    }
+    client->devices_.push_back(std::move(info));
   }
   return client;
 }

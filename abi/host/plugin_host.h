@@ -117,6 +117,10 @@ struct DeviceInfo {
   int64_t id = 0;
   std::string kind;
   uint64_t memory_bytes = 0;
+  // The device's attributes (PLX_Device_Describe), each value as text:
+  // strings as they are, integers and floats in decimal, bools as
+  // true/false.
+  std::vector<std::pair<std::string, std::string>> attributes;
 };
 
 // One of a device's memories (ABI 1.2).
@@ -129,6 +133,11 @@ struct MemoryInfo {
   std::string kind_name;  // the plugin's own name ("device", ...)
   int64_t device_index = 0;
 };
+// The PLX_CAPABILITY_* bits set in `capabilities`, by name
+// ("serialize-executable", ...); a bit this host does not know as
+// "bit N (unknown to ABI 1.x)".
+std::vector<std::string> CapabilityNames(uint64_t capabilities);
+
 // "device", "host_visible", "host", or "kind N (unknown to ABI 1.x)".
 std::string MemoryKindName(int64_t kind);
 

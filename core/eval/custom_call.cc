@@ -21,6 +21,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "core/eval/eval_internal.h"
+#include "core/infer/shape_inference.h"
 
 namespace plexa {
 namespace eval {
@@ -84,6 +85,20 @@ absl::StatusOr<Literal> EvalCustomCall(Interpreter& interp,
       return dense;
     }
   }
+  const CustomCallResolver& resolver = interp.options().custom_call_resolver;
+  if (attrs.custom_call_target == "TopK") {
+    // XLA's well-known TopK (largest first), unless something registered
+    // the name: the default pipeline rewrites it into topk
+    // (TopKCustomCallRewriter); a module run unoptimized gets it here.
+    CustomCallTarget registered =
+        resolver ? resolver(attrs.custom_call_target)
+                 : DefaultCustomCallResolver(attrs.custom_call_target);
+    if (registered == nullptr) {
+      PLEXA_ASSIGN_OR_RETURN(int64_t k,
+                             shape_inference::TopKCustomCallK(instr));
+      return TopKKernel(instr, *ops[0], k, /*largest=*/true);
+    }
+  }
   if (attrs.api_version != CustomCallApiVersion::kUnspecified &&
       attrs.api_version != CustomCallApiVersion::kOriginal) {
     return absl::UnimplementedError(absl::StrCat(
@@ -93,7 +108,6 @@ absl::StatusOr<Literal> EvalCustomCall(Interpreter& interp,
         "; the reference evaluator calls only API_VERSION_ORIGINAL targets "
         "(void target(void* out, const void** in))"));
   }
-  const CustomCallResolver& resolver = interp.options().custom_call_resolver;
   CustomCallTarget target =
       resolver ? resolver(attrs.custom_call_target)
                : DefaultCustomCallResolver(attrs.custom_call_target);

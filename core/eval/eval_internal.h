@@ -621,6 +621,14 @@ PLEXA_EVAL_HANDLER(EvalConvolution);
 // linalg.cc
 PLEXA_EVAL_HANDLER(EvalTriangularSolve);
 PLEXA_EVAL_HANDLER(EvalCholesky);
+// fft.cc, topk.cc
+PLEXA_EVAL_HANDLER(EvalFft);
+PLEXA_EVAL_HANDLER(EvalTopK);
+// topk's kernel: the top k of `operand` along its last dimension into
+// instr's (values, s32 indices) shape; also runs XLA's "TopK" custom call.
+absl::StatusOr<Literal> TopKKernel(const Instruction& instr,
+                                   const Literal& operand, int64_t k,
+                                   bool largest);
 // batch_norm.cc
 PLEXA_EVAL_HANDLER(EvalBatchNormTraining);
 PLEXA_EVAL_HANDLER(EvalBatchNormInference);

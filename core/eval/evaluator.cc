@@ -216,6 +216,10 @@ absl::StatusOr<Literal> Interpreter::EvaluateInstruction(
       return EvalTriangularSolve(*this, instr, ops);
     case HloOpcode::kCholesky:
       return EvalCholesky(*this, instr, ops);
+    case HloOpcode::kFft:
+      return EvalFft(*this, instr, ops);
+    case HloOpcode::kTopK:
+      return EvalTopK(*this, instr, ops);
     case HloOpcode::kBatchNormTraining:
       return EvalBatchNormTraining(*this, instr, ops);
     case HloOpcode::kBatchNormInference:

@@ -407,6 +407,10 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
                                        attrs.triangular_solve_options);
     case HloOpcode::kCholesky:
       return InferCholeskyShape(*operands[0]);
+    case HloOpcode::kFft:
+      return InferFftShape(*operands[0], attrs.fft_type, attrs.fft_length);
+    case HloOpcode::kTopK:
+      return InferTopKShape(*operands[0], attrs.k);
     case HloOpcode::kBatchNormTraining:
       return InferBatchNormTrainingShape(*operands[0], *operands[1],
                                          *operands[2], attrs.feature_index);

@@ -204,6 +204,24 @@ absl::StatusOr<Shape> InferConvolveShape(
 absl::StatusOr<Shape> InferTriangularSolveShape(
     const Shape& a, const Shape& b, const TriangularSolveOptions& options);
 absl::StatusOr<Shape> InferCholeskyShape(const Shape& a);
+
+// ---- fft and topk (infer/fft_topk.cc) -------------------------------------
+// fft(x), fft_type, fft_length (1 to 3 innermost dimensions): FFT/IFFT keep
+// the complex operand's shape; RFFT takes f32/f64 whose innermost dimensions
+// equal fft_length and gives c64/c128 with the last one fft_length/2+1;
+// IRFFT takes complex whose last dimension is fft_length/2+1 (the others
+// equal fft_length) and gives f32/f64 with the last one fft_length.
+absl::StatusOr<Shape> InferFftShape(const Shape& operand, FftType fft_type,
+                                    absl::Span<const int64_t> fft_length);
+// topk(x), k: (values, s32 indices), both x's shape with the last
+// dimension k (0 <= k <= that dimension).
+absl::StatusOr<Shape> InferTopKShape(const Shape& operand, int64_t k);
+// XLA's well-known custom-call "TopK": one operand of rank 1 or 2, the
+// result (values, s32 indices) as topk's with k the result's last
+// dimension, largest first. Returns k, or an error naming the call and its
+// shapes. (Read by the rewriting pass and by the evaluator, which runs the
+// call itself when nothing registered the target.)
+absl::StatusOr<int64_t> TopKCustomCallK(const Instruction& call);
 absl::StatusOr<Shape> InferBatchNormTrainingShape(const Shape& operand,
                                                   const Shape& scale,
                                                   const Shape& offset,

@@ -160,6 +160,15 @@ constexpr AttrSpec kTriangularSolve[] = {
     {"transpose_a", AttrId::kTransposeA, kOptional, kAlways}};
 constexpr AttrSpec kCholesky[] = {
     {"lower", AttrId::kCholeskyLower, kOptional, kUnlessDefault}};
+// XLA: fft_type=RFFT, fft_length={4,8}; both required.
+constexpr AttrSpec kFft[] = {
+    {"fft_type", AttrId::kFftType, kRequired, kAlways},
+    {"fft_length", AttrId::kFftLength, kRequired, kAlways}};
+// XLA: k=2, largest=true; largest is printed always and read as true when
+// left out.
+constexpr AttrSpec kTopK[] = {
+    {"k", AttrId::kK, kRequired, kAlways},
+    {"largest", AttrId::kLargest, kOptional, kAlways}};
 constexpr AttrSpec kWhile[] = {
     {"condition", AttrId::kCondition, kRequired, kAlways},
     {"body", AttrId::kBody, kRequired, kAlways}};
@@ -216,6 +225,10 @@ constexpr AttrField kFields[] = {
     AttrField::kFusionKind,
     AttrField::kTriangularSolveOptions,
     AttrField::kCholeskyLower,
+    AttrField::kFftType,
+    AttrField::kFftLength,
+    AttrField::kK,
+    AttrField::kLargest,
     AttrField::kOpaque,
 };
 // The enumerators are dense and kOpaque is the last: every one is listed.
@@ -297,6 +310,10 @@ absl::Span<const AttrSpec> AttributesOf(HloOpcode op) {
       return kTriangularSolve;
     case HloOpcode::kCholesky:
       return kCholesky;
+    case HloOpcode::kFft:
+      return kFft;
+    case HloOpcode::kTopK:
+      return kTopK;
     case HloOpcode::kWhile:
       return kWhile;
     case HloOpcode::kConditional:
@@ -421,6 +438,14 @@ std::optional<AttrField> FieldOf(AttrId id) {
       return AttrField::kTriangularSolveOptions;
     case AttrId::kCholeskyLower:
       return AttrField::kCholeskyLower;
+    case AttrId::kFftType:
+      return AttrField::kFftType;
+    case AttrId::kFftLength:
+      return AttrField::kFftLength;
+    case AttrId::kK:
+      return AttrField::kK;
+    case AttrId::kLargest:
+      return AttrField::kLargest;
     case AttrId::kToApply:
     case AttrId::kCondition:
     case AttrId::kBody:

@@ -85,6 +85,10 @@ enum class AttrId {
   kUnitDiagonal,
   kTransposeA,
   kCholeskyLower,
+  kFftType,
+  kFftLength,
+  kK,
+  kLargest,
   // Called computations: they name computations, held in
   // Instruction::called_computations() rather than InstructionAttrs, so the
   // value accessors below do not reach them. The printer writes them after
@@ -183,6 +187,10 @@ enum class AttrField {
   kFusionKind,
   kTriangularSolveOptions,
   kCholeskyLower,
+  kFftType,
+  kFftLength,
+  kK,
+  kLargest,
   kOpaque,
 };
 
@@ -364,6 +372,14 @@ decltype(auto) VisitAttr(Attrs& a, AttrId id, F&& f) {
       return f(&a.triangular_solve_options.transpose_a);
     case AttrId::kCholeskyLower:
       return f(&a.cholesky_lower);
+    case AttrId::kFftType:
+      return f(&a.fft_type);
+    case AttrId::kFftLength:
+      return f(&a.fft_length);
+    case AttrId::kK:
+      return f(&a.k);
+    case AttrId::kLargest:
+      return f(&a.largest);
     case AttrId::kToApply:
     case AttrId::kCondition:
     case AttrId::kBody:

@@ -70,6 +70,13 @@ constexpr std::array<std::pair<TriangularSolveTranspose, absl::string_view>, 3>
                     {TriangularSolveTranspose::kTranspose, "TRANSPOSE"},
                     {TriangularSolveTranspose::kAdjoint, "ADJOINT"}}};
 
+// XLA's spelling (FftType_Name): upper case.
+constexpr std::array<std::pair<FftType, absl::string_view>, 4> kFftTypes = {
+    {{FftType::kFft, "FFT"},
+     {FftType::kIfft, "IFFT"},
+     {FftType::kRfft, "RFFT"},
+     {FftType::kIrfft, "IRFFT"}}};
+
 }  // namespace
 
 absl::string_view ComparisonDirectionString(ComparisonDirection d) {
@@ -117,6 +124,10 @@ absl::string_view TriangularSolveTransposeString(TriangularSolveTranspose t) {
 std::optional<TriangularSolveTranspose> StringToTriangularSolveTranspose(
     absl::string_view s) {
   return FromName(kTransposes, s);
+}
+absl::string_view FftTypeString(FftType t) { return ToName(kFftTypes, t); }
+std::optional<FftType> StringToFftType(absl::string_view s) {
+  return FromName(kFftTypes, s);
 }
 
 ComparisonType DefaultComparisonType(PrimitiveType type) {

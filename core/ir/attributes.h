@@ -140,6 +140,14 @@ enum class TriangularSolveTranspose : int32_t {
   kAdjoint,
 };
 
+// fft(x), fft_type=RFFT: XLA's FftType (xla_data.proto), its numbers.
+enum class FftType : int32_t {
+  kFft = 0,    // complex -> complex, forward
+  kIfft = 1,   // complex -> complex, inverse (scaled by 1/N)
+  kRfft = 2,   // real -> complex, the non-negative frequencies
+  kIrfft = 3,  // complex (Hermitian half) -> real, inverse
+};
+
 struct TriangularSolveOptions {
   bool left_side = false;
   bool lower = false;
@@ -238,6 +246,15 @@ struct InstructionAttrs {
   TriangularSolveOptions triangular_solve_options;
   bool cholesky_lower = false;
 
+  // fft: the transform and the lengths of its 1 to 3 innermost dimensions.
+  FftType fft_type = FftType::kFft;
+  std::vector<int64_t> fft_length;
+
+  // topk: the k largest (or smallest) along the last dimension. XLA's
+  // parser takes largest=true when the text leaves it out.
+  int64_t k = 0;
+  bool largest = true;
+
   // Attributes kept verbatim and never interpreted: metadata, sharding,
   // frontend_attributes, statistics, ... (name, raw text after '='), in the
   // order they appeared. The printer writes them back unchanged.
@@ -259,6 +276,8 @@ std::optional<RandomAlgorithm> StringToRandomAlgorithm(absl::string_view s);
 absl::string_view CustomCallApiVersionString(CustomCallApiVersion v);
 std::optional<CustomCallApiVersion> StringToCustomCallApiVersion(
     absl::string_view s);
+absl::string_view FftTypeString(FftType t);  // "RFFT"
+std::optional<FftType> StringToFftType(absl::string_view s);
 absl::string_view TriangularSolveTransposeString(TriangularSolveTranspose t);
 std::optional<TriangularSolveTranspose> StringToTriangularSolveTranspose(
     absl::string_view s);

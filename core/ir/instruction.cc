@@ -202,7 +202,10 @@ bool Instruction::SameAttributesAs(const Instruction& other) const {
          a.outfeed_config == b.outfeed_config &&
          a.outfeed_shape == b.outfeed_shape && a.fusion_kind == b.fusion_kind &&
          a.triangular_solve_options == b.triangular_solve_options &&
-         a.cholesky_lower == b.cholesky_lower;
+         a.cholesky_lower == b.cholesky_lower &&
+         a.source_target_pairs == b.source_target_pairs &&
+         a.fft_type == b.fft_type && a.fft_length == b.fft_length &&
+         a.k == b.k && a.largest == b.largest;
 }
 
 const Shape& CollectiveResultShape(const Instruction& instruction) {

@@ -66,6 +66,7 @@ inline constexpr int kVariadic = -1;
   X(kErf, "erf", 1)                                         \
   X(kExp, "exponential", 1)                                 \
   X(kExpm1, "exponential-minus-one", 1)                     \
+  X(kFft, "fft", 1)                                         \
   X(kFloor, "floor", 1)                                     \
   X(kFusion, "fusion", kVariadic)                           \
   X(kGather, "gather", 2)                                   \
@@ -121,6 +122,7 @@ inline constexpr int kVariadic = -1;
   X(kSubtract, "subtract", 2)                               \
   X(kTan, "tan", 1)                                         \
   X(kTanh, "tanh", 1)                                       \
+  X(kTopK, "topk", 1)                                       \
   X(kTranspose, "transpose", 1)                             \
   X(kTriangularSolve, "triangular-solve", 2)                \
   X(kTuple, "tuple", kVariadic)                             \

@@ -29,8 +29,8 @@
 #include "core/text/hlo_printer.h"
 #include "core/verifier/verifier.h"
 #include "gtest/gtest.h"
-#include "tests/conformance/case_file.h"
-#include "tests/conformance/compare.h"
+#include "tools/conformance/case_file.h"
+#include "tools/conformance/compare.h"
 
 namespace plexa {
 namespace {

@@ -141,5 +141,48 @@ TEST(CseTest, CallsOfSideEffectingComputationsAreNotMerged) {
   ExpectRewrite(cse, text, text, /*changed=*/false);
 }
 
+// Instructions that differ only in an attribute stay apart: an FFT and an
+// IFFT of one operand, topk with other k or largest, collective-permutes
+// with other pairs. The two identical topks merge.
+TEST(CseTest, AttributesKeepInstructionsApart) {
+  CommonSubexpressionElimination cse;
+  const char* text = R"(
+    HloModule m
+
+    ENTRY %main (x: c64[4], y: f32[4]) -> (c64[4], c64[4], (f32[1], s32[1]), (f32[1], s32[1]), (f32[2], s32[2]), f32[4], f32[4]) {
+      %x = c64[4] parameter(0)
+      %f = c64[4] fft(%x), fft_type=FFT, fft_length={4}
+      %i = c64[4] fft(%x), fft_type=IFFT, fft_length={4}
+      %y = f32[4] parameter(1)
+      %t1 = (f32[1], s32[1]) topk(%y), k=1, largest=true
+      %t2 = (f32[1], s32[1]) topk(%y), k=1, largest=false
+      %t3 = (f32[2], s32[2]) topk(%y), k=2, largest=true
+      %p1 = f32[4] collective-permute(%y), source_target_pairs={{0,1},{1,0}}
+      %p2 = f32[4] collective-permute(%y), source_target_pairs={{0,0},{1,1}}
+      ROOT %r = (c64[4], c64[4], (f32[1], s32[1]), (f32[1], s32[1]), (f32[2], s32[2]), f32[4], f32[4]) tuple(%f, %i, %t1, %t2, %t3, %p1, %p2)
+    }
+  )";
+  ExpectRewrite(cse, text, text, /*changed=*/false);
+  ExpectRewrite(cse, R"(
+    HloModule m
+
+    ENTRY %main (y: f32[4]) -> ((f32[1], s32[1]), (f32[1], s32[1])) {
+      %y = f32[4] parameter(0)
+      %t1 = (f32[1], s32[1]) topk(%y), k=1, largest=false
+      %t2 = (f32[1], s32[1]) topk(%y), k=1, largest=false
+      ROOT %r = ((f32[1], s32[1]), (f32[1], s32[1])) tuple(%t1, %t2)
+    }
+  )",
+                R"(
+    HloModule m
+
+    ENTRY %main (y: f32[4]) -> ((f32[1], s32[1]), (f32[1], s32[1])) {
+      %y = f32[4] parameter(0)
+      %t1 = (f32[1], s32[1]) topk(%y), k=1, largest=false
+      ROOT %r = ((f32[1], s32[1]), (f32[1], s32[1])) tuple(%t1, %t1)
+    }
+  )");
+}
+
 }  // namespace
 }  // namespace plexa

@@ -13,6 +13,7 @@
 #include "core/passes/dce.h"
 #include "core/passes/map_inliner.h"
 #include "core/passes/sharding_remover.h"
+#include "core/passes/topk_custom_call_rewriter.h"
 #include "core/passes/tuple_simplifier.h"
 #include "core/passes/while_loop_simplifier.h"
 
@@ -58,6 +59,10 @@ const std::map<std::string, Factory>& Registry() {
       {"sharding-remover",
        [](const PipelineOptions&) {
          return std::make_unique<ShardingRemover>();
+       }},
+      {"topk-custom-call-rewriter",
+       [](const PipelineOptions&) {
+         return std::make_unique<TopKCustomCallRewriter>();
        }},
       {"call-inliner",
        [](const PipelineOptions&) { return std::make_unique<CallInliner>(); }},
@@ -105,6 +110,7 @@ std::unique_ptr<Pipeline> MakeDefaultPipeline(const PipelineOptions& options) {
   auto p = std::make_unique<Pipeline>("default", ConfigOf(options));
   p->AddPass<EntryLayoutPinning>();
   p->AddPass<ShardingRemover>();
+  p->AddPass<TopKCustomCallRewriter>();
   p->AddPass<CallInliner>();
   p->AddPass<MapInliner>();
   if (options.expand_batch_norm) {

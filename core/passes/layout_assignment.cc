@@ -147,6 +147,10 @@ Shape Assigner::ResultShape(const Instruction& inst) {
       // Backends move rows of row-major buffers between replicas: the
       // default layout, whatever a backend prefers or the text constrains.
       return Defaulted(inst.shape());
+    case HloOpcode::kFft:
+    case HloOpcode::kTopK:
+      // The toolkit's fft and topk thunks read and write row-major buffers.
+      return Defaulted(inst.shape());
     default:
       break;
   }
@@ -207,8 +211,10 @@ std::optional<Shape> Assigner::RequiredOperand(const Instruction& inst,
     case HloOpcode::kCollectivePermuteStart:
     case HloOpcode::kCollectivePermuteDone:
     case HloOpcode::kReduceScatter:
+    case HloOpcode::kFft:
+    case HloOpcode::kTopK:
       // Callee parameters have default layouts; so have the operands of
-      // collectives that move rows.
+      // collectives that move rows, and of fft and topk (row-major thunks).
       return Defaulted(op.shape());
     case HloOpcode::kConditional:
       if (i > 0) return Defaulted(op.shape());

@@ -124,6 +124,14 @@ std::string SampleValue(AttrId id) {
       return "kOutput";
     case AttrId::kTransposeA:
       return "ADJOINT";
+    case AttrId::kFftType:
+      return "IRFFT";
+    case AttrId::kFftLength:
+      return "{4,8}";
+    case AttrId::kK:
+      return "3";
+    case AttrId::kLargest:
+      return "false";  // the default is true
     case AttrId::kToApply:
     case AttrId::kCondition:
     case AttrId::kBody:

@@ -132,6 +132,13 @@ inline constexpr EnumEntry<RandomDistribution, pb::RandomDistribution>
         {RandomDistribution::kNormal, pb::RANDOM_DISTRIBUTION_NORMAL},
 };
 
+inline constexpr EnumEntry<FftType, pb::FftType> kFftTypes[] = {
+    {FftType::kFft, pb::FFT_TYPE_FFT},
+    {FftType::kIfft, pb::FFT_TYPE_IFFT},
+    {FftType::kRfft, pb::FFT_TYPE_RFFT},
+    {FftType::kIrfft, pb::FFT_TYPE_IRFFT},
+};
+
 inline constexpr EnumEntry<RandomAlgorithm, pb::RandomAlgorithm> kAlgorithms[] =
     {
         {RandomAlgorithm::kDefault, pb::RANDOM_ALGORITHM_DEFAULT},

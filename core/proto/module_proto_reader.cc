@@ -493,6 +493,20 @@ absl::Status FieldFromProto(const pb::InstructionAttrsProto& p, AttrField field,
     case AttrField::kCholeskyLower:
       a->cholesky_lower = p.cholesky_lower();
       return absl::OkStatus();
+    case AttrField::kFftType: {
+      PLEXA_ASSIGN_OR_RETURN(
+          a->fft_type, ReadEnum(kFftTypes, p.fft_type(), "fft_type", where));
+      return absl::OkStatus();
+    }
+    case AttrField::kFftLength:
+      a->fft_length = ToVector(p.fft_length());
+      return absl::OkStatus();
+    case AttrField::kK:
+      a->k = p.k();
+      return absl::OkStatus();
+    case AttrField::kLargest:
+      a->largest = p.has_largest() ? p.largest() : true;
+      return absl::OkStatus();
     case AttrField::kOpaque:
       for (const pb::OpaqueAttributeProto& o : p.opaque()) {
         a->opaque.emplace_back(o.name(), o.value());

@@ -359,6 +359,19 @@ absl::Status FieldToProto(const InstructionAttrs& a, AttrField field,
     case AttrField::kCholeskyLower:
       p->set_cholesky_lower(a.cholesky_lower);
       return absl::OkStatus();
+    case AttrField::kFftType:
+      return WriteEnum(kFftTypes, a.fft_type, "fft_type", where,
+                       [&](pb::FftType v) { p->set_fft_type(v); });
+    case AttrField::kFftLength:
+      for (int64_t n : a.fft_length) p->add_fft_length(n);
+      return absl::OkStatus();
+    case AttrField::kK:
+      p->set_k(a.k);
+      return absl::OkStatus();
+    case AttrField::kLargest:
+      // Written only when false: absent reads as XLA's default, true.
+      if (!a.largest) p->set_largest(false);
+      return absl::OkStatus();
     case AttrField::kOpaque:
       for (const auto& [name, value] : a.opaque) {
         pb::OpaqueAttributeProto* o = p->add_opaque();

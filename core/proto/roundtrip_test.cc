@@ -232,6 +232,10 @@ ENTRY %main (img: f32[1,5,5,2], ker: f32[3,3,2,4], gker: f32[3,3,1,4], bimg: f32
   %iota = s32[3,4] iota(), iota_dimension=1
   %tsolve = f32[3,4] triangular-solve(%ta, %tb), left_side=false, lower=false, unit_diagonal=true, transpose_a=ADJOINT
   %chol = f32[4,4] cholesky(%ta), lower=true
+  %rfft = c64[4,3] fft(%ta), fft_type=RFFT, fft_length={4}
+  %cfft = c64[4,3] fft(%rfft), fft_type=IFFT, fft_length={4,3}
+  %irfft = f32[4,4] fft(%cfft), fft_type=IRFFT, fft_length={4}
+  %topk = (f32[4,2], s32[4,2]) topk(%ta), k=2, largest=false
   %ar = f32[4] all-reduce(%v), channel_id=7, replica_groups={{0,1},{2,3}}, use_global_device_ids=true, constrain_layout=true, to_apply=%add
   %cp = f32[4] collective-permute(%v), channel_id=2, source_target_pairs={{0,1},{1,0},{3,2}}
   %infeed = ((f32[2]), token[]) infeed(%tk), infeed_config="in-config"
@@ -385,6 +389,9 @@ TEST(HandWrittenTest, CoverEveryAttribute) {
       {"triangular left_side=false lower=false unit_diagonal",
        [](auto& a) { return a.triangular_solve_options.unit_diagonal; }},
       {"cholesky_lower", [](auto& a) { return a.cholesky_lower; }},
+      {"fft_length", [](auto& a) { return a.fft_length.size() > 1; }},
+      {"k", [](auto& a) { return a.k != 0; }},
+      {"largest=false", [](auto& a) { return !a.largest; }},
       {"opaque", [](auto& a) { return a.opaque.size() >= 3; }},
   };
   for (const auto& [name, has] : fields) {
@@ -415,6 +422,9 @@ TEST(HandWrittenTest, CoverEveryAttribute) {
   for (RandomAlgorithm r :
        {RandomAlgorithm::kThreeFry, RandomAlgorithm::kPhilox}) {
     EXPECT_GT(count([](auto& a) { return a.rng_algorithm; }, r), 0);
+  }
+  for (FftType t : {FftType::kIfft, FftType::kRfft, FftType::kIrfft}) {
+    EXPECT_GT(count([](auto& a) { return a.fft_type; }, t), 0);
   }
   for (FusionKind k :
        {FusionKind::kInput, FusionKind::kOutput, FusionKind::kCustom}) {
@@ -516,6 +526,10 @@ std::unique_ptr<Module> EveryFieldModule() {
   a.triangular_solve_options = TriangularSolveOptions{
       true, true, true, TriangularSolveTranspose::kAdjoint};
   a.cholesky_lower = true;
+  a.fft_type = FftType::kIrfft;
+  a.fft_length = {6, 0, 4};
+  a.k = 5;
+  a.largest = false;
   a.opaque = {{"metadata", "{op_name=\"x\"}"},
               {"sharding", "{maximal device=1}"}};
 
@@ -627,6 +641,10 @@ TEST(EveryFieldTest, EachValueArrives) {
             (TriangularSolveOptions{true, true, true,
                                     TriangularSolveTranspose::kAdjoint}));
   EXPECT_TRUE(a.cholesky_lower);
+  EXPECT_EQ(a.fft_type, FftType::kIrfft);
+  EXPECT_EQ(a.fft_length, (std::vector<int64_t>{6, 0, 4}));
+  EXPECT_EQ(a.k, 5);
+  EXPECT_FALSE(a.largest);
   EXPECT_EQ(a.opaque, (std::vector<std::pair<std::string, std::string>>{
                           {"metadata", "{op_name=\"x\"}"},
                           {"sharding", "{maximal device=1}"}}));
@@ -704,7 +722,7 @@ TEST(ShapeTest, EmptyScalarLayoutIsKept) {
 // to module.proto (a new field number, appended), to the two converters
 // in module_proto.cc and to EveryFieldModule, then update the number here.
 TEST(TripwireTest, AttributeStructsHaveTheSizesTheFormatKnows) {
-  EXPECT_EQ(sizeof(InstructionAttrs), 1280u)
+  EXPECT_EQ(sizeof(InstructionAttrs), 1328u)
       << "InstructionAttrs changed: update core/proto (see comment)";
   EXPECT_EQ(sizeof(Layout), 104u)
       << "Layout changed: update core/proto (see comment)";

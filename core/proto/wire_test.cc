@@ -176,6 +176,10 @@ static_assert(pb::InstructionAttrsProto::kTriangularSolveOptionsFieldNumber ==
 static_assert(pb::InstructionAttrsProto::kCholeskyLowerFieldNumber == 42);
 static_assert(pb::InstructionAttrsProto::kOpaqueFieldNumber == 43);
 static_assert(pb::InstructionAttrsProto::kRngAlgorithmFieldNumber == 44);
+static_assert(pb::InstructionAttrsProto::kFftTypeFieldNumber == 46);
+static_assert(pb::InstructionAttrsProto::kFftLengthFieldNumber == 47);
+static_assert(pb::InstructionAttrsProto::kKFieldNumber == 48);
+static_assert(pb::InstructionAttrsProto::kLargestFieldNumber == 49);
 static_assert(pb::InstructionProto::kIdFieldNumber == 1);
 static_assert(pb::InstructionProto::kNameFieldNumber == 2);
 static_assert(pb::InstructionProto::kOpcodeFieldNumber == 3);

@@ -136,6 +136,23 @@ TEST(ErrorsTest, RngBitGeneratorAlgorithm) {
             "found none");
 }
 
+TEST(ErrorsTest, FftAndTopKAttributes) {
+  // "  ROOT %r = c64[8]{0} fft(%x), fft_type=" is 40 characters.
+  EXPECT_EQ(EntryError("  %x = c64[8]{0} parameter(0)\n"
+                       "  ROOT %r = c64[8]{0} fft(%x), fft_type=DCT, "
+                       "fft_length={8}"),
+            "4:41: expected an fft type (FFT, IFFT, RFFT, IRFFT), found 'DCT'");
+  // "  ROOT %r = c64[8]{0} " is 22 characters: the opcode is at 23.
+  EXPECT_EQ(EntryError("  %x = c64[8]{0} parameter(0)\n"
+                       "  ROOT %r = c64[8]{0} fft(%x), fft_type=FFT"),
+            "4:23: expected attribute 'fft_length' for fft, found none");
+  // "  ROOT %r = (f32[2]{0}, s32[2]{0}) " is 35 characters.
+  EXPECT_EQ(EntryError("  %x = f32[4]{0} parameter(0)\n"
+                       "  ROOT %r = (f32[2]{0}, s32[2]{0}) topk(%x), "
+                       "largest=false"),
+            "4:36: expected attribute 'k' for topk, found none");
+}
+
 TEST(ErrorsTest, MissingPieces) {
   EXPECT_EQ(EntryError("  %p = f32[] parameter(0)\n"
                        "  ROOT %r = f32[] negate(%p"),

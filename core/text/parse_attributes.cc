@@ -130,6 +130,14 @@ absl::Status Parser::ParseAttributeValue(absl::string_view name, T* out) {
                   this, "NO_TRANSPOSE, TRANSPOSE or ADJOINT",
                   &StringToTriangularSolveTranspose, /*upper=*/true,
                   /*lower=*/false));
+  } else if constexpr (std::is_same_v<T, FftType>) {
+    // XLA spells them upper case (FftType_Name); read in any case, as the
+    // other enums are.
+    PLEXA_ASSIGN_OR_RETURN(
+        *out,
+        ParseEnumValue<FftType>(this, "an fft type (FFT, IFFT, RFFT, IRFFT)",
+                                &StringToFftType, /*upper=*/true,
+                                /*lower=*/false));
   } else if constexpr (std::is_same_v<T, const CalledComputationAttr>) {
     // Called computations are read above, by name.
     return absl::InternalError(

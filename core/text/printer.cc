@@ -250,6 +250,8 @@ std::string AttributeValueToString(const T& v) {
     return std::string(FusionKindString(v));
   } else if constexpr (std::is_same_v<T, TriangularSolveTranspose>) {
     return std::string(TriangularSolveTransposeString(v));
+  } else if constexpr (std::is_same_v<T, FftType>) {
+    return std::string(FftTypeString(v));
   } else {
     static_assert(sizeof(T) == 0, "a kind of attribute value with no writer");
   }

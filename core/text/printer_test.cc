@@ -249,6 +249,29 @@ TEST(PrinterTest, RngBitGeneratorAsXlaPrintsIt) {
             "%state), algorithm=rng_default");
 }
 
+TEST(PrinterTest, FftAndTopKAsXlaPrintsThem) {
+  // XLA prints fft_type then fft_length, and topk's largest always (the
+  // parser takes largest=true when it is left out); fft types are read in
+  // any case.
+  const std::string body = R"(  %x = f32[4,8]{1,0} parameter(0)
+  %r = c64[4,5]{1,0} fft(f32[4,8]{1,0} %x), fft_type=rfft, fft_length={4,8}
+  %i = f32[4,8]{1,0} fft(c64[4,5]{1,0} %r), fft_length={4,8}, fft_type=IRFFT
+  %t = (f32[4,2]{1,0}, s32[4,2]{1,0}) topk(f32[4,8]{1,0} %x), k=2
+  ROOT %s = (f32[4,3]{1,0}, s32[4,3]{1,0}) topk(f32[4,8]{1,0} %i), largest=false, k=3)";
+  EXPECT_EQ(PrintOf(body, "r"),
+            "%r = c64[4,5]{1,0} fft(f32[4,8]{1,0} %x), fft_type=RFFT, "
+            "fft_length={4,8}");
+  EXPECT_EQ(PrintOf(body, "i"),
+            "%i = f32[4,8]{1,0} fft(c64[4,5]{1,0} %r), fft_type=IRFFT, "
+            "fft_length={4,8}");
+  EXPECT_EQ(PrintOf(body, "t"),
+            "%t = (f32[4,2]{1,0}, s32[4,2]{1,0}) topk(f32[4,8]{1,0} %x), "
+            "k=2, largest=true");
+  EXPECT_EQ(PrintOf(body, "s"),
+            "%s = (f32[4,3]{1,0}, s32[4,3]{1,0}) topk(f32[4,8]{1,0} %i), "
+            "k=3, largest=false");
+}
+
 TEST(PrinterTest, ConditionalFormsFollowTheSelectorType) {
   const std::string prefix =
       "%f { ROOT %a = f32[] parameter(0) }\n"

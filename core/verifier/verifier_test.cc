@@ -553,5 +553,52 @@ add {
                  "instruction 'r'", "f32[2,4]", "f32[4,2]");
 }
 
+// fft and topk: the declared shape must be XLA's inferred one; the error
+// names the computation, the instruction and both shapes.
+TEST(VerifierTest, FftShapesAsXla) {
+  auto verify = [](const char* operand, const char* result, FftType type,
+                   std::vector<int64_t> length) {
+    auto m = std::make_unique<Module>("m");
+    CompBuilder b("main");
+    Instruction* x = b.Param(0, operand, "x");
+    InstructionAttrs a;
+    a.fft_type = type;
+    a.fft_length = std::move(length);
+    b.AddTo(m.get(), b.Op(HloOpcode::kFft, result, {x}, "f", a), true);
+    return VerifyModule(*m);
+  };
+  EXPECT_TRUE(verify("f32[3,8]", "c64[3,5]", FftType::kRfft, {8}).ok());
+  EXPECT_TRUE(verify("c128[2,5]", "f64[2,8]", FftType::kIrfft, {2, 8}).ok());
+  EXPECT_TRUE(verify("c64[4,6]", "c64[4,6]", FftType::kIfft, {4, 6}).ok());
+  // RFFT's last dimension is fft_length/2+1, not fft_length.
+  EXPECT_INVALID(verify("f32[3,8]", "c64[3,8]", FftType::kRfft, {8}), "main",
+                 "f", "c64[3,8]", "c64[3,5]");
+  // IRFFT's operand must hold fft_length/2+1 values.
+  EXPECT_INVALID(verify("c64[8]", "f32[8]", FftType::kIrfft, {8}), "f",
+                 "fft_length/2+1");
+  // The element type follows the transform.
+  EXPECT_INVALID(verify("c64[8]", "c128[8]", FftType::kFft, {8}), "f",
+                 "c128[8]", "c64[8]");
+}
+
+TEST(VerifierTest, TopKShapesAsXla) {
+  auto verify = [](const char* operand, const char* result, int64_t k) {
+    auto m = std::make_unique<Module>("m");
+    CompBuilder b("main");
+    Instruction* x = b.Param(0, operand, "x");
+    InstructionAttrs a;
+    a.k = k;
+    b.AddTo(m.get(), b.Op(HloOpcode::kTopK, result, {x}, "t", a), true);
+    return VerifyModule(*m);
+  };
+  EXPECT_TRUE(verify("f32[4,16]", "(f32[4,2], s32[4,2])", 2).ok());
+  EXPECT_INVALID(verify("f32[4,16]", "(f32[4,2], s64[4,2])", 2), "t",
+                 "s64[4,2]", "s32[4,2]");
+  EXPECT_INVALID(verify("f32[4,16]", "(f32[4,3], s32[4,3])", 2), "t",
+                 "(f32[4,3], s32[4,3])");
+  EXPECT_INVALID(verify("f32[4,16]", "(f32[4,20], s32[4,20])", 20), "t",
+                 "k=20");
+}
+
 }  // namespace
 }  // namespace plexa

@@ -15,6 +15,7 @@
 #include "plugins/common/buffer_assignment.h"
 #include "plugins/common/collective_permute_thunk.h"
 #include "plugins/common/control_flow_thunks.h"
+#include "plugins/common/fft_topk_thunks.h"
 #include "plugins/common/reducer.h"
 #include "plugins/common/reference_thunk.h"
 
@@ -350,6 +351,9 @@ absl::Status ThunkEmitter::EmitInstruction(CompiledComputation& cc,
       return EmitCollectivePermute(cc, h);
     case HloOpcode::kAllToAll:
       return EmitAllToAll(cc, h);
+    case HloOpcode::kFft:
+    case HloOpcode::kTopK:
+      return EmitFftOrTopK(cc, h);
     case HloOpcode::kInfeed:
     case HloOpcode::kOutfeed:
       // Through the evaluator, which talks to the execution's HostFeeds
@@ -617,6 +621,46 @@ absl::Status ThunkEmitter::EmitAllToAll(CompiledComputation& cc,
       cc, h,
       std::make_unique<AllToAllThunk>(h.name(), std::move(operands), split,
                                       h.attrs().replica_groups));
+  return absl::OkStatus();
+}
+
+absl::Status ThunkEmitter::EmitFftOrTopK(CompiledComputation& cc,
+                                         const Instruction& h) {
+  std::vector<Shape> operands = OperandLeafShapes(h);
+  std::vector<Shape> results = Leaves(h.shape());
+  // Layout assignment gives both the default layout; a module compiled
+  // without it (or a layout the kernels cannot read) takes the evaluator.
+  auto row_major = [](const std::vector<Shape>& leaves) {
+    for (const Shape& s : leaves) {
+      if (s.has_layout() &&
+          (!LayoutUtil::IsMonotonicWithDim0Major(s.layout()) ||
+           !ShapeUtil::IsDenseArray(s))) {
+        return false;
+      }
+    }
+    return true;
+  };
+  if (operands.size() != 1 || !row_major(operands) || !row_major(results)) {
+    EmitReference(cc, h);
+    return absl::OkStatus();
+  }
+  std::unique_ptr<Thunk> t;
+  if (h.opcode() == HloOpcode::kFft) {
+    if (results.size() != 1) {
+      EmitReference(cc, h);
+      return absl::OkStatus();
+    }
+    t = std::make_unique<FftThunk>(h.attrs().fft_type, h.attrs().fft_length,
+                                   operands[0], results[0]);
+  } else {
+    if (results.size() != 2) {
+      EmitReference(cc, h);
+      return absl::OkStatus();
+    }
+    t = std::make_unique<TopKThunk>(operands[0], h.attrs().k,
+                                    h.attrs().largest);
+  }
+  AddRuntimeThunk(cc, h, std::move(t));
   return absl::OkStatus();
 }
 

@@ -105,6 +105,9 @@ class ThunkEmitter {
   absl::Status EmitCollectivePermute(CompiledComputation& cc,
                                      const Instruction& h);
   absl::Status EmitAllToAll(CompiledComputation& cc, const Instruction& h);
+  // fft, topk: native thunks on row-major buffers (the evaluator's kernels);
+  // other layouts take the evaluator.
+  absl::Status EmitFftOrTopK(CompiledComputation& cc, const Instruction& h);
   // Lets each dynamic-update-slice or scatter of `c` whose operand buffer
   // nothing reads afterwards write into that buffer (see the definition).
   void MakeUpdatesInPlace(CompiledComputation& cc, const Computation& c,

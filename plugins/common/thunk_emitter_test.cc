@@ -6,6 +6,7 @@
 // replica hub. Expected values are worked out by hand.
 #include "plugins/common/thunk_emitter.h"
 
+#include <complex>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -210,6 +211,64 @@ TEST(ThunkEmitterTest, AnAllReduceOfOneParameterTwiceIsNotASum) {
   ASSERT_FALSE(compiled.ok());
   EXPECT_EQ(compiled.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_THAT(compiled.status().message(), HasSubstr("ar: all-reduce"));
+}
+
+}  // namespace
+}  // namespace plexa::backend
+
+namespace plexa::backend {
+namespace {
+
+// fft and topk run as the toolkit's native thunks (no evaluator thunk):
+// rfft({1,2,3,4}) = {10, -2+2i, -2}, by hand.
+TEST(ThunkEmitterTest, FftIsANativeThunk) {
+  auto compiled = Compile(R"(HloModule fft
+ENTRY main {
+  x = f32[4]{0} parameter(0)
+  ROOT f = c64[3]{0} fft(x), fft_type=RFFT, fft_length={4}
+}
+)");
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  EXPECT_EQ((*compiled)->stats.runtime_thunks, 1);
+  EXPECT_EQ((*compiled)->stats.reference_thunks, 0);
+  auto out = RunProgram(*(*compiled)->executor,
+                        {Literal::CreateR1<float>({1, 2, 3, 4})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  const std::complex<float> want[] = {{10, 0}, {-2, 2}, {-2, 0}};
+  for (int64_t i = 0; i < 3; ++i) {
+    EXPECT_LT(std::abs(out->Get<std::complex<float>>({i}) - want[i]), 1e-6)
+        << i;
+  }
+}
+
+// topk along the last dimension, ties in index order: the indices of the
+// two largest of {3, 9, 1, 9} are {1, 3}.
+TEST(ThunkEmitterTest, TopKIsANativeThunk) {
+  auto compiled = Compile(R"(HloModule topk
+ENTRY main {
+  x = s32[4]{0} parameter(0)
+  t = (s32[2]{0}, s32[2]{0}) topk(x), k=2, largest=true
+  ROOT i = s32[2]{0} get-tuple-element(t), index=1
+}
+)");
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  EXPECT_EQ((*compiled)->stats.reference_thunks, 0);
+  auto out = RunProgram(*(*compiled)->executor,
+                        {Literal::CreateR1<int32_t>({3, 9, 1, 9})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(*out, Literal::CreateR1<int32_t>({1, 3}));
+}
+
+// A layout the row-major kernels cannot read takes the evaluator.
+TEST(ThunkEmitterTest, FftInAnotherLayoutTakesTheEvaluator) {
+  auto compiled = Compile(R"(HloModule fft
+ENTRY main {
+  x = c64[2,2]{0,1} parameter(0)
+  ROOT f = c64[2,2]{1,0} fft(x), fft_type=FFT, fft_length={2}
+}
+)");
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  EXPECT_EQ((*compiled)->stats.reference_thunks, 1);
 }
 
 }  // namespace

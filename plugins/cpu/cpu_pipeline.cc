@@ -52,6 +52,8 @@ std::optional<Layout> DenseOperandLayout(const Instruction& inst,
     case HloOpcode::kReduceScatter:
     case HloOpcode::kCustomCall:
     case HloOpcode::kOptimizationBarrier:
+    case HloOpcode::kFft:   // layout assignment gives the default layout
+    case HloOpcode::kTopK:  // (the toolkit's row-major thunks)
       return std::nullopt;
     default:
       break;

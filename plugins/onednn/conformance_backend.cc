@@ -3,11 +3,12 @@
 // libplexa_plugin_onednn.so, with min_flops=0, min_elements=0 and
 // all_primitives=1 so that every pattern oneDNN takes reaches it, however
 // small (by default small ones stay on the CPU plugin).
-#include "tests/conformance/plugin_backend.h"
+#include "tools/conformance/plugin_backend.h"
 
 PLEXA_REGISTER_CONFORMANCE_BACKEND(
     onednnplugin,
     plexa::MakePluginBackend("onednnplugin", PLEXA_ONEDNN_PLUGIN,
-                             {{"min_flops", PLX_Value_INT64, "", 0},
+                             {{"num_devices", PLX_Value_INT64, "", 4},
+                              {"min_flops", PLX_Value_INT64, "", 0},
                               {"min_elements", PLX_Value_INT64, "", 0},
                               {"all_primitives", PLX_Value_INT64, "", 1}}));

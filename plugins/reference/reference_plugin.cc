@@ -15,6 +15,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "core/eval/evaluator.h"
+#include "core/passes/topk_custom_call_rewriter.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
 #include "plugins/common/custom_call.h"
@@ -325,6 +326,11 @@ class ReferenceClient : public sdk::Client {
         sdk::AssignedDevices(*this, options.device_assignment);
     if (!assigned.ok()) return assigned.status();
     std::vector<Device*> replica_devices = std::move(*assigned);
+    // No optimization pipeline here, but XLA's well-known TopK custom call
+    // becomes the topk opcode as in every other plugin's pipeline (no
+    // backend registers a "TopK" target).
+    absl::StatusOr<bool> rewritten = TopKCustomCallRewriter().Run(*module);
+    if (!rewritten.ok()) return rewritten.status();
     // Resolve every custom-call target now (the toolkit's checks): a
     // missing one is a compile error naming it and where it was looked for.
     // The targets hold their libraries for as long as the executable lives.
@@ -366,6 +372,7 @@ class ReferencePlugin : public sdk::Plugin {
     info.platform = "host";
     info.formats = {"plexa-module", "hlo-text"};
     info.capabilities = PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL |
+                        PLX_CAPABILITY_CUSTOM_CALL_TYPED |
                         PLX_CAPABILITY_REPLICAS | PLX_CAPABILITY_FEEDS |
                         PLX_CAPABILITY_TUPLE_PARAMETERS;
     return info;

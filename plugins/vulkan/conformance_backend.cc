@@ -4,7 +4,7 @@
 // cases; "vulkanvalidated" runs them again under the Khronos validation
 // layer (scripts/setup.sh installs it), where any validation error fails
 // the case.
-#include "tests/conformance/plugin_backend.h"
+#include "tools/conformance/plugin_backend.h"
 
 PLEXA_REGISTER_CONFORMANCE_BACKEND(
     vulkanplugin,

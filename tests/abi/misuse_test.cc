@@ -13,6 +13,7 @@
 #include "abi_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tools/conformance/abi_slots.h"
 
 namespace plexa::abi_test {
 namespace {
@@ -46,38 +47,9 @@ void SetRawEnum(E* field, int32_t value) {
   std::memcpy(field, &value, sizeof(value));
 }
 
-// Every slot that returns PLX_Error* and takes an args struct.
-#define PLX_ERROR_SLOTS(X)              \
-  X(PLX_Error_GetCode)                  \
-  X(PLX_Plugin_Initialize)              \
-  X(PLX_Plugin_Attributes)              \
-  X(PLX_Client_Create)                  \
-  X(PLX_Client_Destroy)                 \
-  X(PLX_Client_Devices)                 \
-  X(PLX_Client_DefaultDeviceAssignment) \
-  X(PLX_Device_Describe)                \
-  X(PLX_Event_Destroy)                  \
-  X(PLX_Event_IsReady)                  \
-  X(PLX_Event_Await)                    \
-  X(PLX_Event_OnReady)                  \
-  X(PLX_Client_BufferFromHost)          \
-  X(PLX_Buffer_Shape)                   \
-  X(PLX_Buffer_ToHost)                  \
-  X(PLX_Buffer_CopyToDevice)            \
-  X(PLX_Buffer_Delete)                  \
-  X(PLX_Buffer_IsDeleted)               \
-  X(PLX_Buffer_Destroy)                 \
-  X(PLX_Client_Compile)                 \
-  X(PLX_Executable_Destroy)             \
-  X(PLX_Executable_Signature)           \
-  X(PLX_Executable_Execute)             \
-  X(PLX_Executable_Serialize)           \
-  X(PLX_Client_DeserializeExecutable)   \
-  X(PLX_CustomCall_Register)            \
-  X(PLX_Executable_Statistics)          \
-  X(PLX_Buffer_ReadyEvent)              \
-  X(PLX_Client_CreateUserEvent)         \
-  X(PLX_Event_Set)
+// Every slot that returns PLX_Error* and takes an args struct:
+// PLX_ERROR_SLOTS (tools/conformance/abi_slots.h, shared with `plexa
+// test-plugin`).
 
 class MisuseTest : public ::testing::Test {
  protected:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs Plexa's development files to a temporary prefix, builds
 # examples/out_of_tree_plugin against that install alone (find_package(Plexa),
-# Plexa::sdk), and runs a program on the built plugin with `plexa run`.
+# Plexa::sdk), runs a program on the built plugin with `plexa run`, and
+# checks it with `plexa test-plugin`.
 #   out_of_tree_test.sh CMAKE BUILD_DIR SOURCE_DIR PLEXA_EXE
 set -euo pipefail
 cmake=$1 build_dir=$2 source_dir=$3 plexa=$4
@@ -85,4 +86,19 @@ fi
 cat "$work/err.txt"
 grep -q "'d' (dot" "$work/err.txt" || fail "the error does not name the instruction"
 grep -q "elementwise" "$work/err.txt" || fail "the error does not name the plugin"
+
+echo "== plexa test-plugin: the conformance cases of the plugin's op family"
+# Plexa's own suite, run on the plugin built out of tree (the f32 cases of
+# the ops it implements; everything else it refuses by design).
+"$plexa" test-plugin "$plugin" --jobs=2 --junit="$work/junit.xml" \
+  --filter='binary/add_f32*,binary/subtract_f32*,binary/multiply_f32*,binary/divide_f32.hlo,binary/maximum_f32.hlo,binary/minimum_f32.hlo,unary/abs_f32*,unary/negate_f32*,unary/sqrt_f32*' \
+  | tee "$work/kit.txt" || fail "test-plugin failed on the out-of-tree plugin"
+grep -qE "^cases: [1-9][0-9]* passed, 0 failed, 0 skipped$" "$work/kit.txt" ||
+  fail "test-plugin did not pass every case"
+grep -qE "^abi: [1-9][0-9]* passed, 0 failed, [0-9]+ skipped$" "$work/kit.txt" ||
+  fail "test-plugin's ABI checks did not pass"
+grep -qE "^[1-9][0-9]* passed, 0 failed, [0-9]+ skipped$" "$work/kit.txt" ||
+  fail "test-plugin did not pass every case"
+grep -q "<testcase classname=\"binary\" name=\"add_f32\"" "$work/junit.xml" ||
+  fail "the JUnit file lacks binary/add_f32"
 echo "ok"

@@ -2,10 +2,11 @@
 # End-to-end tests of the `plexa` command line. Expected .npy files come
 # from numpy (gen_cli_data.py); our writer produces numpy's exact bytes, so
 # results are compared with cmp.
-#   cli_test.sh PLEXA_BINARY BACKEND
+#   cli_test.sh PLEXA_BINARY BACKEND CUSTOM_CALL_LIBRARY
 set -u
 plexa=$1
 backend=$2
+custom_lib=$3
 here=$(cd "$(dirname "$0")" && pwd)
 data=$here/data
 tmp=$(mktemp -d)
@@ -120,6 +121,98 @@ check_error "diverging replicas are an error, not a hang" \
   --replicas=2
 check_error "unknown option" "unknown option '--frobnicate'" \
   "$plexa" run "$here/sum_rows.hlo" --frobnicate
+check_error "an unknown option suggests the nearest" \
+  "unknown option '--outptu' \(did you mean '--output'\?\); \`plexa run --help\` lists the options" \
+  "$plexa" run "$here/sum_rows.hlo" --outptu=x.npy
+check_error "an unknown command suggests the nearest" \
+  "unknown command 'rnu' \(did you mean 'run'\?\)" "$plexa" rnu
+
+# Help: every command has its own, on stdout, exit 0.
+check "plexa help" "$plexa" help
+verify "help lists every command" grep -qE "^  plugins +list the plugins" "$tmp/out"
+for command in check fmt run opt plugins test-plugin; do
+  check "plexa $command --help" "$plexa" "$command" --help
+  verify "$command --help is its usage" grep -q "^usage: plexa $command" "$tmp/out"
+  check "plexa help $command" "$plexa" help "$command"
+  verify "help $command is its usage" grep -q "^usage: plexa $command" "$tmp/out"
+done
+check "-h after other arguments" "$plexa" run "$here/sum_rows.hlo" -h
+verify "run -h documents --custom-call-lib" grep -q -- "--custom-call-lib=PATH" "$tmp/out"
+check_error "help for an unknown command" "unknown command 'nosuch'" \
+  "$plexa" help nosuch
+
+# --custom-call-lib: the target is found only in the library named.
+check_error "a custom call without its library" "row_sums_f32_2x3" \
+  run "$here/custom_row_sums.hlo" --input="$data/x.npy"
+check "--custom-call-lib" run "$here/custom_row_sums.hlo" \
+  --input="$data/x.npy" --custom-call-lib="$custom_lib" --output="$tmp/cc.npy"
+verify "custom-call result" cmp "$tmp/cc.npy" "$data/sum_rows.npy"
+check_error "--custom-call-lib that cannot be loaded" \
+  "--custom-call-lib: cannot load '$tmp/nope.so'" \
+  run "$here/custom_row_sums.hlo" --custom-call-lib="$tmp/nope.so"
+
+# plugins: the plugin this test runs on is listed with its ABI version; a
+# library that is not a plugin is refused with the reason, exit 1.
+if [ "$backend" != interpreter ]; then
+  check "plexa plugins $backend" "$plexa" plugins "$backend"
+  verify "plugins names the plugin and its ABI" \
+    grep -qE "^$backend  /.*libplexa_plugin_$backend\.so" "$tmp/out"
+  verify "plugins gives the ABI version" grep -qE "^  ABI 1\.[0-9]+ \(this host: 1\.[0-9]+\)" "$tmp/out"
+  check "plexa plugins --verbose" "$plexa" plugins "$backend" --verbose
+  verify "verbose lists the devices" grep -qE "^    device 0: " "$tmp/out"
+  check "plexa plugins (search path)" "$plexa" plugins
+  verify "the search finds $backend" grep -qE "^$backend  /" "$tmp/out"
+fi
+# test-plugin: the conformance cases through the ABI on this plugin.
+if [ "$backend" != interpreter ]; then
+  check "test-plugin" "$plexa" test-plugin "$backend" --jobs=2 \
+    --filter='binary/add*,collective/all_reduce*' \
+    --plugin-option=num_devices=4 --junit="$tmp/junit.xml"
+  verify "test-plugin's cases line" \
+    grep -qE "^cases: [1-9][0-9]* passed, 0 failed, 0 skipped$" "$tmp/out"
+  verify "test-plugin's last line" \
+    grep -qE "^[1-9][0-9]* passed, 0 failed, [0-9]+ skipped$" "$tmp/out"
+  verify "test-plugin's table" grep -qE "^collective +[1-9][0-9]* +0 +0$" "$tmp/out"
+  verify "test-plugin's ABI checks" grep -qE "^abi: [0-9]+ passed, 0 failed, [0-9]+ skipped$" "$tmp/out"
+  verify "JUnit XML" grep -q '<testcase classname="collective" name="all_reduce' \
+    "$tmp/junit.xml"
+  # Without devices for the replicas the replicated cases are skipped, each
+  # with the reason.
+  check "test-plugin skips what the plugin cannot run" \
+    "$plexa" test-plugin "$backend" --filter='collective/all_reduce*'
+  verify "the skip says why" \
+    grep -qE "^skipped [0-9]+: needs [0-9] replicas; the client has 1 device" \
+    "$tmp/out"
+  # A case with a wrong expected value fails, naming the element.
+  mkdir -p "$tmp/cases/bad"
+  cat >"$tmp/cases/bad/wrong_sum.hlo" <<'HLO'
+// source: hand (deliberately wrong: 1 + 2 is 3)
+// input: f32[2] {1, 5}
+// input: f32[2] {2, 5}
+// expect: f32[2] {4, 10}
+HloModule wrong_sum
+ENTRY %main (a: f32[2], b: f32[2]) -> f32[2] {
+  %a = f32[2]{0} parameter(0)
+  %b = f32[2]{0} parameter(1)
+  ROOT %s = f32[2]{0} add(%a, %b)
+}
+HLO
+  if "$plexa" test-plugin "$backend" --part=cases --cases="$tmp/cases" >"$tmp/out" 2>"$tmp/err"; then
+    fail=$((fail + 1)); echo "FAIL: test-plugin passed a wrong case"; cat "$tmp/out"
+  elif grep -q "^0 passed, 1 failed, 0 skipped$" "$tmp/out" &&
+       grep -q "^FAILED bad/wrong_sum" "$tmp/out"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1)); echo "FAIL: test-plugin on a wrong case:"; cat "$tmp/out" "$tmp/err"
+  fi
+fi
+if "$plexa" plugins "$custom_lib" >"$tmp/out" 2>"$tmp/err"; then
+  fail=$((fail + 1)); echo "FAIL: plugins accepted a library that is not a plugin"
+elif grep -q "refused: .*is not a Plexa plugin" "$tmp/out"; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1)); echo "FAIL: plugins refusal:"; cat "$tmp/out" "$tmp/err"
+fi
 
 # check and fmt print a module that parses again to the same text.
 check "check" "$plexa" check "$here/sum_rows.hlo"

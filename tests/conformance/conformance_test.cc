@@ -19,9 +19,10 @@
 #include "absl/strings/strip.h"
 #include "core/text/hlo_parser.h"
 #include "gtest/gtest.h"
-#include "tests/conformance/backend.h"
-#include "tests/conformance/case_file.h"
-#include "tests/conformance/compare.h"
+#include "tools/conformance/backend.h"
+#include "tools/conformance/case_file.h"
+#include "tools/conformance/compare.h"
+#include "tools/conformance/run_case.h"
 
 namespace plexa {
 namespace {
@@ -160,53 +161,11 @@ TEST_P(ConformanceTest, Run) {
   ASSERT_NE(backend, nullptr);
   absl::StatusOr<ConformanceCase> c = LoadCaseFile(p.path, p.name);
   ASSERT_TRUE(c.ok()) << c.status();
-  const std::string where = absl::StrCat(p.path, " (source: ", c->source, ")");
   for (const std::string& note : c->notes) {
     RecordProperty("note", note);
   }
-  absl::StatusOr<std::unique_ptr<Module>> module = ParseHloModule(c->text);
-  ASSERT_TRUE(module.ok()) << where << ": the module does not parse: "
-                           << module.status();
-
-  if (c->uses_feeds) {
-    ASSERT_TRUE(static_cast<bool>(backend->run_with_feeds))
-        << where << ": the case uses host feeds and backend '" << p.backend
-        << "' has no run_with_feeds; list the case in skips.txt";
-    absl::StatusOr<ConformanceFeedResult> r =
-        backend->run_with_feeds(**module, c->inputs[0], c->infeed);
-    ASSERT_TRUE(r.ok()) << where << ": backend '" << p.backend
-                        << "' failed: " << r.status();
-    const std::string m =
-        CompareLiterals(c->expected[0], r->result, c->tolerance);
-    EXPECT_TRUE(m.empty()) << where << ": " << m;
-    ASSERT_EQ(r->outfeed.size(), c->outfeed.size())
-        << where << ": number of outfeed values";
-    for (size_t i = 0; i < c->outfeed.size(); ++i) {
-      const std::string mo =
-          CompareLiterals(c->outfeed[i], r->outfeed[i], c->tolerance);
-      EXPECT_TRUE(mo.empty()) << where << ": outfeed value " << i << ": " << mo;
-    }
-    return;
-  }
-
-  absl::StatusOr<std::vector<Literal>> results =
-      backend->run(**module, c->inputs);
-  ASSERT_TRUE(results.ok()) << where << ": backend '" << p.backend
-                            << "' failed: " << results.status();
-  ASSERT_EQ(static_cast<int64_t>(results->size()), c->replica_count())
-      << where << ": one result per replica";
-  for (int64_t r = 0; r < c->replica_count(); ++r) {
-    const std::string rep =
-        c->replica_count() > 1 ? absl::StrCat(" (replica ", r, ")") : "";
-    if (!c->expected.empty()) {
-      const std::string m =
-          CompareLiterals(c->expected[r], (*results)[r], c->tolerance);
-      EXPECT_TRUE(m.empty()) << where << rep << ": " << m;
-    }
-    for (const ValueCheck& check : c->checks) {
-      const std::string m = CheckLiteral(check, (*results)[r]);
-      EXPECT_TRUE(m.empty()) << where << rep << ": " << m;
-    }
+  for (const std::string& failure : RunConformanceCase(*c, *backend)) {
+    ADD_FAILURE() << failure;
   }
 }
 

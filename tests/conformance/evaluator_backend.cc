@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/eval/evaluator.h"
-#include "tests/conformance/backend.h"
+#include "tools/conformance/backend.h"
 
 namespace plexa {
 namespace {

@@ -4292,6 +4292,162 @@ def gen_feeds():
              outfeed=[V('f32', [-1.5, 2])])
 
 
+def gen_fft():
+    """fft against numpy.fft (fftn, ifftn, rfftn, irfftn over the innermost
+    1 to 3 dimensions), computed in double and rounded to the result type."""
+    g = 'fft'
+    rng = np.random.RandomState(1414)
+    tols = {'c64': tol_str(rtol=1e-5, atol=1e-4),
+            'f32': tol_str(rtol=1e-5, atol=1e-4),
+            'c128': tol_str(rtol=1e-12, atol=1e-12),
+            'f64': tol_str(rtol=1e-12, atol=1e-12)}
+    ctype = {'c64': np.complex64, 'c128': np.complex128,
+             'f32': np.float32, 'f64': np.float64}
+
+    def rand(t, dims):
+        if t in ('c64', 'c128'):
+            a = rng.uniform(-4, 4, dims) + 1j * rng.uniform(-4, 4, dims)
+        else:
+            a = rng.uniform(-4, 4, dims)
+        return a.astype(ctype[t])
+
+    def case(name, fft_type, in_t, dims, length, notes=()):
+        r = len(length)
+        axes = tuple(range(len(dims) - r, len(dims)))
+        if fft_type == 'IRFFT':
+            # A Hermitian half spectrum: the rfftn of a real array, so the
+            # imaginary parts numpy ignores are (nearly) zero anyway.
+            real_t = 'f32' if in_t == 'c64' else 'f64'
+            full = list(dims[:-r]) + list(length)
+            x = np.fft.rfftn(rand(real_t, full).astype(np.float64),
+                             axes=axes).astype(ctype[in_t])
+        else:
+            x = rand(in_t, dims)
+        xd = x.astype(np.complex128 if in_t in ('c64', 'c128')
+                      else np.float64)
+        if fft_type == 'FFT':
+            out, out_t = np.fft.fftn(xd, s=length, axes=axes), in_t
+        elif fft_type == 'IFFT':
+            out, out_t = np.fft.ifftn(xd, s=length, axes=axes), in_t
+        elif fft_type == 'RFFT':
+            out = np.fft.rfftn(xd, s=length, axes=axes)
+            out_t = 'c64' if in_t == 'f32' else 'c128'
+        else:
+            out = np.fft.irfftn(xd, s=length, axes=axes)
+            out_t = 'f32' if in_t == 'c64' else 'f64'
+        xv = V(in_t, x)
+        ov = V(out_t, out.astype(ctype[out_t]))
+        e = Comp('main', entry=True)
+        p = e.param(xv.shape())
+        e.root(ov.shape(), 'fft(%s), fft_type=%s, fft_length={%s}' %
+               (p, fft_type, ','.join(str(n) for n in length)), 'r')
+        add_case(g, name, 'numpy', module(name, e), [xv], ov, tols[out_t],
+                 notes=list(notes))
+
+    case('fft_c64_8', 'FFT', 'c64', (8,), (8,),
+         ['numpy.fft.fft: unnormalized forward transform'])
+    case('ifft_c64_8', 'IFFT', 'c64', (8,), (8,),
+         ['numpy.fft.ifft: scaled by 1/N'])
+    case('fft_c64_6', 'FFT', 'c64', (6,), (6,),
+         ['a length that is not a power of two'])
+    case('fft_c64_12_batch', 'FFT', 'c64', (3, 12), (12,),
+         ['3 independent rows of length 12'])
+    case('ifft_c64_5_batch', 'IFFT', 'c64', (2, 2, 5), (5,),
+         ['prime length, two batch dimensions'])
+    case('fft_c128_7', 'FFT', 'c128', (7,), (7,))
+    case('ifft_c128_16', 'IFFT', 'c128', (16,), (16,))
+    case('rfft_f32_8', 'RFFT', 'f32', (8,), (8,),
+         ['numpy.fft.rfft: the last dimension is 8/2+1 = 5'])
+    case('rfft_f32_6_batch', 'RFFT', 'f32', (4, 6), (6,))
+    case('rfft_f64_9', 'RFFT', 'f64', (9,), (9,),
+         ['odd length: 9/2+1 = 5 values'])
+    case('irfft_c64_8', 'IRFFT', 'c64', (5,), (8,),
+         ['numpy.fft.irfft: 5 = 8/2+1 values give 8 reals'])
+    case('irfft_c128_7_batch', 'IRFFT', 'c128', (3, 4), (7,),
+         ['odd length 7 from 7/2+1 = 4 values'])
+    case('fft2_c64_4x6', 'FFT', 'c64', (4, 6), (4, 6),
+         ['numpy.fft.fftn over two dimensions'])
+    case('ifft2_c128_batch_3x4', 'IFFT', 'c128', (2, 3, 4), (3, 4))
+    case('fft3_c64_2x3x4', 'FFT', 'c64', (2, 3, 4), (2, 3, 4),
+         ['numpy.fft.fftn over three dimensions'])
+    case('ifft3_c64_batch_2x2x3', 'IFFT', 'c64', (2, 2, 2, 3), (2, 2, 3))
+    case('rfft2_f32_4x6', 'RFFT', 'f32', (4, 6), (4, 6),
+         ['numpy.fft.rfftn: last dimension 6/2+1 = 4'])
+    case('rfft3_f64_batch_2x3x5', 'RFFT', 'f64', (2, 2, 3, 5), (2, 3, 5))
+    case('irfft2_c64_4x6', 'IRFFT', 'c64', (4, 4), (4, 6),
+         ['numpy.fft.irfftn over two dimensions'])
+    case('irfft3_c128_2x3x5', 'IRFFT', 'c128', (2, 3, 3), (2, 3, 5))
+    case('fft_c64_1', 'FFT', 'c64', (3, 1), (1,),
+         ['length 1 is the identity'])
+
+
+def gen_topk():
+    """topk against numpy: argsort with kind='stable' on XLA's total-order
+    key (largest: of the negated key), so ties keep the lower index."""
+    g = 'topk'
+    rng = np.random.RandomState(2718)
+
+    def key(t, a):
+        if is_float(t):
+            return np.vectorize(lambda v: total_order_key(t, v),
+                                otypes=[np.int64])(a)
+        return a.astype(np.int64)
+
+    def case(name, x, k, largest=True, notes=(), explicit=True):
+        kk = key(x.t, x.a)
+        order = np.argsort(-kk if largest else kk, axis=-1, kind='stable')
+        idx = order[..., :k]
+        vals = np.take_along_axis(x.a, idx, axis=-1)
+        out = Tup(V(x.t, vals), V('s32', idx.astype(np.int32)))
+        e = Comp('main', entry=True)
+        p = e.param(x.shape())
+        attrs = 'k=%d' % k
+        if explicit:
+            attrs += ', largest=%s' % ('true' if largest else 'false')
+        e.root(out.shape(), 'topk(%s), %s' % (p, attrs), 'r')
+        add_case(g, name, 'numpy', module(name, e), [x], out,
+                 notes=list(notes))
+
+    case('largest_f32_4x16', V('f32', rng.uniform(-8, 8, (4, 16))), 2,
+         notes=['the example of the issue: k=2 along the last dimension'])
+    case('smallest_f32_3x10', V('f32', rng.uniform(-8, 8, (3, 10))), 4,
+         largest=False, notes=['largest=false: the smallest first'])
+    case('ties_s32', V('s32', rng.randint(0, 3, (2, 12))), 5,
+         notes=['ties keep the lower index first (a stable order)'])
+    case('ties_smallest_s32', V('s32', rng.randint(-2, 2, (2, 12))), 6,
+         largest=False)
+    case('default_largest_f64', V('f64', rng.uniform(-1, 1, (5,))), 3,
+         explicit=False, notes=['largest left out reads as true (XLA)'])
+    case('all_of_row_u8', V('u8', rng.randint(0, 255, (3, 4))), 4)
+    case('k0_f32', V('f32', rng.uniform(-1, 1, (2, 3))), 0)
+    case('rank3_bf16', V('bf16', bf16_from_f32(
+        rng.uniform(-4, 4, (2, 3, 6)).astype(np.float32))), 3)
+    nn = neg_nan('f32')
+    special = V('f32', [[0.0, float('nan'), -np.inf, nn, -0.0, np.inf, 1.0,
+                         -0.0],
+                        [2.0, 2.0, float('nan'), -1.0, 0.0, nn, 2.0, -1.0]])
+    case('total_order_largest_f32', special, 5,
+         notes=['XLA total order: -nan < -inf < -0 < +0 < inf < +nan'])
+    case('total_order_smallest_f32', special, 5, largest=False)
+
+    # XLA's well-known custom call: TopK, rewritten into the topk opcode by
+    # the topk-custom-call-rewriter pass of the default pipeline.
+    for name, dims, k in (('custom_call_topk_2d', (3, 8), 3),
+                          ('custom_call_topk_1d', (7,), 2)):
+        x = V('f32', rng.uniform(-8, 8, dims))
+        kk = key('f32', x.a)
+        idx = np.argsort(-kk, axis=-1, kind='stable')[..., :k]
+        vals = np.take_along_axis(x.a, idx, axis=-1)
+        out = Tup(V('f32', vals), V('s32', idx.astype(np.int32)))
+        e = Comp('main', entry=True)
+        p = e.param(x.shape())
+        e.root(out.shape(), 'custom-call(%s), custom_call_target="TopK"' % p,
+               'r')
+        add_case(g, name, 'numpy', module(name, e), [x], out,
+                 notes=['XLA\'s TopK custom call (largest first), rewritten '
+                        'into topk by a pass of the default pipeline'])
+
+
 def check_opcode_coverage():
     """Every opcode of core/ir/opcode.h appears in some case (custom-call
     is covered by its own tests)."""
@@ -4617,6 +4773,8 @@ def main():
     gen_rng()
     gen_layout()
     gen_feeds()
+    gen_fft()
+    gen_topk()
     check_opcode_coverage()
     write_all()
     counts = OrderedDict()

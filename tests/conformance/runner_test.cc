@@ -8,8 +8,8 @@
 #include "absl/strings/match.h"
 #include "core/shape/shape_util.h"
 #include "gtest/gtest.h"
-#include "tests/conformance/case_file.h"
-#include "tests/conformance/compare.h"
+#include "tools/conformance/case_file.h"
+#include "tools/conformance/compare.h"
 
 namespace plexa {
 namespace {

@@ -1,10 +1,12 @@
 #include "tools/plexa/cli.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "core/text/hlo_parser.h"
 #include "core/verifier/verifier.h"
@@ -34,6 +36,49 @@ std::vector<std::string> Args::GetAll(absl::string_view name) const {
   return out;
 }
 
+namespace {
+
+// Levenshtein distance (insertions, deletions, substitutions).
+size_t EditDistance(absl::string_view a, absl::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
+                         diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string DidYouMean(absl::string_view word,
+                       const std::vector<std::string>& candidates,
+                       absl::string_view prefix) {
+  const std::string* best = nullptr;
+  size_t best_distance = 0;
+  for (const std::string& c : candidates) {
+    const size_t d = EditDistance(word, c);
+    if (best == nullptr || d < best_distance) {
+      best = &c;
+      best_distance = d;
+    }
+  }
+  // A typo: a third of the word's letters or fewer (at least 2), or the
+  // word is a prefix of the candidate ("--out" for "--output").
+  const size_t allowed = std::max<size_t>(2, word.size() / 3);
+  if (best == nullptr) return "";
+  if (best_distance > allowed && !absl::StartsWith(*best, word)) {
+    return "";
+  }
+  return absl::StrCat(" (did you mean '", prefix, *best, "'?)");
+}
+
 absl::StatusOr<Args> ParseArgs(int argc, char** argv, int first,
                                const std::vector<std::string>& known_flags) {
   Args args;
@@ -52,11 +97,33 @@ absl::StatusOr<Args> ParseArgs(int argc, char** argv, int first,
     for (const std::string& k : known_flags) known |= k == name;
     if (!known) {
       return absl::InvalidArgumentError(
-          absl::StrCat("unknown option '--", name, "'"));
+          absl::StrCat("unknown option '--", name, "'",
+                       DidYouMean(name, known_flags, "--")));
     }
     args.flags.emplace_back(std::move(name), std::move(value));
   }
   return args;
+}
+
+absl::StatusOr<std::vector<host::Plugin::Option>> ParsePluginOptions(
+    const Args& args) {
+  std::vector<host::Plugin::Option> options;
+  for (const std::string& o : args.GetAll("plugin-option")) {
+    const size_t eq = o.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--plugin-option expects NAME=VALUE, got '", o, "'"));
+    }
+    host::Plugin::Option option;
+    option.name = o.substr(0, eq);
+    option.kind = PLX_Value_STRING;
+    option.string_value = o.substr(eq + 1);
+    if (absl::SimpleAtoi(option.string_value, &option.int64_value)) {
+      option.kind = PLX_Value_INT64;
+    }
+    options.push_back(std::move(option));
+  }
+  return options;
 }
 
 absl::StatusOr<std::unique_ptr<Module>> LoadModule(const std::string& path) {

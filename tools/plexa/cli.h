@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "abi/host/plugin_host.h"
 #include "absl/status/statusor.h"
 #include "core/ir/module.h"
 
@@ -24,8 +25,21 @@ struct Args {
 };
 
 // Flags that take no value are given as `--print`; the value is then "".
+// An unknown flag is an error naming it and, when one is close, the known
+// flag meant.
 absl::StatusOr<Args> ParseArgs(int argc, char** argv, int first,
                                const std::vector<std::string>& known_flags);
+
+// " (did you mean 'PREFIXc'?)" for the candidate c nearest to `word` in
+// edit distance when it is close enough to be a typo; "" otherwise.
+std::string DidYouMean(absl::string_view word,
+                       const std::vector<std::string>& candidates,
+                       absl::string_view prefix);
+
+// --plugin-option=NAME=VALUE (repeatable): client options as given, an
+// integer when VALUE reads as one, else a string.
+absl::StatusOr<std::vector<host::Plugin::Option>> ParsePluginOptions(
+    const Args& args);
 
 // Reads, parses and verifies PROGRAM. Errors are formatted as the CLI
 // prints them: "PROGRAM:LINE:COL: error: ..." for text errors.
@@ -38,6 +52,8 @@ int RunCheck(const Args& args);
 int RunFmt(const Args& args);
 int RunRun(const Args& args);
 int RunOpt(const Args& args);
+int RunPlugins(const Args& args);
+int RunTestPlugin(const Args& args);
 
 }  // namespace plexa::cli
 

@@ -2,6 +2,7 @@
 //   --output-dir=DIR] [--backend=NAME|PATH] [--replicas=N] [--print]
 //   [--repeat=N] [--seed=N] [--no-opt] [--threads=N] [--report]
 //   [--infeed=x.npy ...] [--outfeed-dir=DIR] [--memory-limit=BYTES]
+//   [--custom-call-lib=PATH ...] (`plexa run --help` explains each)
 //
 // --memory-limit (default: the machine's memory) bounds every array the
 // program sizes, checked before anything is allocated for it (and passed to
@@ -17,8 +18,14 @@
 // The backend is the CPU plugin unless --backend names another plugin (by
 // name or path) or `interpreter` (the evaluator in process).
 //
+// --custom-call-lib=PATH (repeatable): custom-call targets are looked up in
+// these libraries, in order, before the process's own symbols; a plugin gets
+// them as its compile options' custom_call_libraries.
+//
 // The default optimization pipeline (core/passes/default_pipeline.h) runs
 // on the program before it is compiled or interpreted, unless --no-opt.
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -183,17 +190,72 @@ struct Runner {
       run;
 };
 
-absl::StatusOr<Runner> MakeInterpreterRunner(const Module& module,
-                                             std::vector<Literal> inputs,
-                                             int64_t replicas,
-                                             int64_t memory_limit) {
+// --custom-call-lib=PATH: the libraries, loaded (RTLD_LOCAL) for as long as
+// a runner holds them. Loading them here also gives every backend the same
+// early error for a library that cannot be loaded.
+class CustomCallLibraries {
+ public:
+  static absl::StatusOr<std::shared_ptr<CustomCallLibraries>> Load(
+      const std::vector<std::string>& paths) {
+    auto libs = std::make_shared<CustomCallLibraries>();
+    for (const std::string& path : paths) {
+      // dlopen searches the library path for a bare name; a file given
+      // relative to the working directory is meant as such.
+      const std::string name =
+          path.find('/') == std::string::npos && std::filesystem::exists(path)
+              ? "./" + path
+              : path;
+      void* handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (handle == nullptr) {
+        const char* why = dlerror();
+        return absl::NotFoundError(
+            absl::StrCat("--custom-call-lib: cannot load '", path,
+                         "': ", why ? why : "dlopen failed"));
+      }
+      libs->handles_.push_back(handle);
+      libs->paths_.push_back(name);
+    }
+    return libs;
+  }
+  CustomCallLibraries() = default;
+  CustomCallLibraries(const CustomCallLibraries&) = delete;
+  CustomCallLibraries& operator=(const CustomCallLibraries&) = delete;
+  ~CustomCallLibraries() {
+    for (void* h : handles_) dlclose(h);
+  }
+  const std::vector<std::string>& paths() const { return paths_; }
+
+  // The libraries in the order given, then the process (registry, dlsym).
+  CustomCallTarget Resolve(absl::string_view target) const {
+    const std::string name(target);
+    for (void* h : handles_) {
+      if (void* f = dlsym(h, name.c_str())) {
+        return reinterpret_cast<CustomCallTarget>(f);
+      }
+    }
+    return DefaultCustomCallResolver(target);
+  }
+
+ private:
+  std::vector<void*> handles_;
+  std::vector<std::string> paths_;
+};
+
+absl::StatusOr<Runner> MakeInterpreterRunner(
+    const Module& module, std::vector<Literal> inputs, int64_t replicas,
+    int64_t memory_limit, std::shared_ptr<CustomCallLibraries> libraries) {
   auto shared = std::make_shared<std::vector<Literal>>(std::move(inputs));
   return Runner{
-      [&module, shared, replicas, memory_limit](
+      [&module, shared, replicas, memory_limit, libraries](
           HostFeeds* feeds, Profiler*) -> absl::StatusOr<std::vector<Literal>> {
         EvaluatorOptions options;
         options.feeds = feeds;
         options.memory_limit_bytes = memory_limit;
+        if (!libraries->paths().empty()) {
+          options.custom_call_resolver = [libraries](absl::string_view t) {
+            return libraries->Resolve(t);
+          };
+        }
         Evaluator evaluator(std::move(options));
         if (replicas == 1) {
           auto r = evaluator.Run(module, *shared);
@@ -216,6 +278,8 @@ struct PluginFlags {
   // --plugin-option=NAME=VALUE: client options passed as they are.
   std::vector<host::Plugin::Option> extra;
   bool profile = false;  // --profile: the plugin must report profiles
+  // --custom-call-lib: handed to the plugin in the compile options.
+  std::vector<std::string> custom_call_libraries;
 };
 
 absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
@@ -259,6 +323,7 @@ absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
   if (!client.ok()) return client.status();
   host::CompileOptions compile;
   compile.num_replicas = replicas;
+  compile.custom_call_libraries = flags.custom_call_libraries;
   auto exe = host::CompileModule(**client, module, compile);
   if (!exe.ok()) return exe.status();
   if (flags.report) {
@@ -450,6 +515,9 @@ int RunRun(const Args& args) {
     if (!bytes.ok()) return ReportError(bytes.status());
     flags.memory_limit = *bytes;
   }
+  auto libraries = CustomCallLibraries::Load(args.GetAll("custom-call-lib"));
+  if (!libraries.ok()) return ReportError(libraries.status());
+  flags.custom_call_libraries = (*libraries)->paths();
   auto module = LoadModule(args.positional[0]);
   if (!module.ok()) return ReportError(module.status());
   // Before anything is allocated for it (random inputs, constant folding):
@@ -474,21 +542,10 @@ int RunRun(const Args& args) {
     }
   }
   flags.report = args.Has("report");
-  for (const std::string& o : args.GetAll("plugin-option")) {
-    const size_t eq = o.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      return ReportError(absl::InvalidArgumentError(
-          absl::StrCat("--plugin-option expects NAME=VALUE, got '", o, "'")));
-    }
-    host::Plugin::Option option;
-    option.name = o.substr(0, eq);
-    option.kind = PLX_Value_STRING;
-    option.string_value = o.substr(eq + 1);
-    if (absl::SimpleAtoi(option.string_value, &option.int64_value)) {
-      option.kind = PLX_Value_INT64;
-    }
-    flags.extra.push_back(std::move(option));
-  }
+  absl::StatusOr<std::vector<host::Plugin::Option>> extra =
+      ParsePluginOptions(args);
+  if (!extra.ok()) return ReportError(extra.status());
+  flags.extra = *std::move(extra);
   const std::string backend = args.Get("backend").value_or("cpu");
   const std::optional<std::string> profile_path = args.Get("profile");
   flags.profile = profile_path.has_value();
@@ -500,7 +557,7 @@ int RunRun(const Args& args) {
   absl::StatusOr<Runner> runner =
       backend == "interpreter"
           ? MakeInterpreterRunner(**module, std::move(*inputs), replicas,
-                                  flags.memory_limit)
+                                  flags.memory_limit, *libraries)
           : MakePluginRunner(backend, **module, *inputs, replicas, flags);
   if (!runner.ok()) return ReportError(runner.status());
 

@@ -11,6 +11,8 @@
  *     lists one memory per device of a kind 1.3 added
  *     (PLX_MemoryKind_DEVICE_SHARED), which older hosts do not know;
  *   - with -DOLD_PLUGIN_MAJOR=2            -> a plugin of another major;
+ *   - with -DOLD_PLUGIN_CRASH_ON_NULL      -> a plugin that crashes on
+ *     NULL args to PLX_Device_Describe (plexa test-plugin must survive it);
  *   - with -DOLD_PLUGIN_SHORT_TABLE or -DOLD_PLUGIN_EMPTY_SLOT -> broken
  *     1.0 plugins (a table shorter than v1.0, an empty v1.0 slot).
  */
@@ -255,6 +257,11 @@ static PLX_Error* ClientDefaultDeviceAssignment(
 }
 
 static PLX_Error* DeviceDescribe(PLX_Device_Describe_Args* args) {
+#ifdef OLD_PLUGIN_CRASH_ON_NULL
+  /* A broken plugin for `plexa test-plugin`'s crash isolation: it reads
+   * its args before checking them, so NULL args crash it. */
+  if (args->struct_size == 12345) return NULL;
+#endif
   CHECK_ARGS("PLX_Device_Describe", PLX_Device_Describe_Args_STRUCT_SIZE_V1);
   if (args->device == NULL)
     return MakeError(PLX_Error_Code_INVALID_ARGUMENT,

@@ -1,4 +1,4 @@
-#include "tests/conformance/compare.h"
+#include "tools/conformance/compare.h"
 
 #include <cmath>
 #include <complex>

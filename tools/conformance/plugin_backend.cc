@@ -1,11 +1,10 @@
-// Plugins loaded through the C ABI (abi/host) as conformance backends:
-// the reference plugin ("referenceplugin") is registered here; other
-// plugins register themselves with MakePluginBackend (plugin_backend.h),
-// so the whole suite runs through dlopen, the function table, buffers and
-// executables.
+// Plugins loaded through the C ABI (abi/host) as conformance backends
+// (the in-tree plugins register themselves with MakePluginBackend; `plexa
+// test-plugin` makes one for any plugin), so the whole suite runs through
+// dlopen, the function table, buffers and executables.
 // Programs are handed over in the plexa-module format when the plugin
 // accepts it (else HLO text), exactly as `plexa run --backend=...` does.
-#include "tests/conformance/plugin_backend.h"
+#include "tools/conformance/plugin_backend.h"
 
 #include <memory>
 #include <string>
@@ -15,29 +14,23 @@
 #include "abi/host/replicated_run.h"
 #include "absl/strings/str_cat.h"
 #include "core/eval/evaluator.h"
-#include "tests/conformance/backend.h"
+#include "tools/conformance/backend.h"
 
 namespace plexa {
 namespace {
 
-// Enough virtual devices for the suite's replicated cases.
-constexpr int64_t kDevices = 4;
-
 absl::StatusOr<std::vector<Literal>> RunOnPlugin(
     const std::string& path, std::vector<host::Plugin::Option> options,
-    const Module& module,
+    const std::vector<std::string>& custom_call_libraries, const Module& module,
     const std::vector<std::vector<Literal>>& per_replica_inputs,
     HostFeeds* feeds = nullptr) {
   auto plugin = host::Plugin::Load(path);
   if (!plugin.ok()) return plugin.status();
-  const std::string& name = (*plugin)->attributes().name;
-  if (name == "reference" || name == "cpu" || name == "onednn") {
-    options.push_back({"num_devices", PLX_Value_INT64, "", kDevices});
-  }
   auto client = (*plugin)->CreateClient(options);
   if (!client.ok()) return client.status();
   host::CompileOptions compile;
   compile.num_replicas = static_cast<int64_t>(per_replica_inputs.size());
+  compile.custom_call_libraries = custom_call_libraries;
   auto exe = host::CompileModule(**client, module, compile);
   if (!exe.ok()) return exe.status();
   auto run = host::ReplicatedRun::Create(
@@ -52,22 +45,25 @@ absl::StatusOr<std::vector<Literal>> RunOnPlugin(
 
 ConformanceBackend MakePluginBackend(
     std::string name, std::string path,
-    std::vector<host::Plugin::Option> options) {
+    std::vector<host::Plugin::Option> options,
+    std::vector<std::string> custom_call_libraries) {
   ConformanceBackend backend;
   backend.name = std::move(name);
-  backend.run = [path, options](
+  backend.run = [path, options, custom_call_libraries](
                     const Module& module,
                     const std::vector<std::vector<Literal>>& inputs) {
-    return RunOnPlugin(path, options, module, inputs);
+    return RunOnPlugin(path, options, custom_call_libraries, module, inputs);
   };
   // Host feed queues through the ABI's PLX_FeedsExtension.
-  backend.run_with_feeds = [path, options](const Module& module,
-                                           const std::vector<Literal>& inputs,
-                                           const std::vector<Literal>& infeed)
+  backend.run_with_feeds = [path, options, custom_call_libraries](
+                               const Module& module,
+                               const std::vector<Literal>& inputs,
+                               const std::vector<Literal>& infeed)
       -> absl::StatusOr<ConformanceFeedResult> {
     return RunWithFeedQueues(
         infeed, [&](HostFeeds* feeds) -> absl::StatusOr<Literal> {
-          auto results = RunOnPlugin(path, options, module, {inputs}, feeds);
+          auto results = RunOnPlugin(path, options, custom_call_libraries,
+                                     module, {inputs}, feeds);
           if (!results.ok()) return results.status();
           return std::move(results->front());
         });
@@ -76,7 +72,3 @@ ConformanceBackend MakePluginBackend(
 }
 
 }  // namespace plexa
-
-PLEXA_REGISTER_CONFORMANCE_BACKEND(
-    referenceplugin,
-    plexa::MakePluginBackend("referenceplugin", PLEXA_REFERENCE_PLUGIN));

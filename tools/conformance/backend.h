@@ -13,8 +13,8 @@
 //   }());
 //
 // and the suite runs every case file against it (see README.md).
-#ifndef PLEXA_TESTS_CONFORMANCE_BACKEND_H_
-#define PLEXA_TESTS_CONFORMANCE_BACKEND_H_
+#ifndef PLEXA_TOOLS_CONFORMANCE_BACKEND_H_
+#define PLEXA_TOOLS_CONFORMANCE_BACKEND_H_
 
 #include <functional>
 #include <string>
@@ -79,4 +79,4 @@ const std::vector<ConformanceBackend>& ConformanceBackends();
   static const bool plexa_conformance_backend_registered_##id \
       [[maybe_unused]] = ::plexa::RegisterConformanceBackend(__VA_ARGS__)
 
-#endif  // PLEXA_TESTS_CONFORMANCE_BACKEND_H_
+#endif  // PLEXA_TOOLS_CONFORMANCE_BACKEND_H_

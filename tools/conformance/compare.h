@@ -1,11 +1,11 @@
 // Comparing a backend's result with a case's expectation.
-#ifndef PLEXA_TESTS_CONFORMANCE_COMPARE_H_
-#define PLEXA_TESTS_CONFORMANCE_COMPARE_H_
+#ifndef PLEXA_TOOLS_CONFORMANCE_COMPARE_H_
+#define PLEXA_TOOLS_CONFORMANCE_COMPARE_H_
 
 #include <string>
 
 #include "core/literal/literal.h"
-#include "tests/conformance/case_file.h"
+#include "tools/conformance/case_file.h"
 
 namespace plexa {
 
@@ -24,4 +24,4 @@ std::string CheckLiteral(const ValueCheck& check, const Literal& actual);
 
 }  // namespace plexa
 
-#endif  // PLEXA_TESTS_CONFORMANCE_COMPARE_H_
+#endif  // PLEXA_TOOLS_CONFORMANCE_COMPARE_H_

@@ -1,6 +1,6 @@
 // Reading conformance case files (format: tests/conformance/README.md).
-#ifndef PLEXA_TESTS_CONFORMANCE_CASE_FILE_H_
-#define PLEXA_TESTS_CONFORMANCE_CASE_FILE_H_
+#ifndef PLEXA_TOOLS_CONFORMANCE_CASE_FILE_H_
+#define PLEXA_TOOLS_CONFORMANCE_CASE_FILE_H_
 
 #include <cstdint>
 #include <string>
@@ -83,9 +83,9 @@ absl::StatusOr<ConformanceCase> LoadCaseFile(const std::string& path,
 std::vector<std::pair<std::string, std::string>> DiscoverCaseFiles(
     const std::string& root);
 
-// The cases directory of the source tree.
+// The cases directory of the source tree this was built from.
 std::string ConformanceCasesDir();
 
 }  // namespace plexa
 
-#endif  // PLEXA_TESTS_CONFORMANCE_CASE_FILE_H_
+#endif  // PLEXA_TOOLS_CONFORMANCE_CASE_FILE_H_

@@ -1,4 +1,4 @@
-#include "tests/conformance/backend.h"
+#include "tools/conformance/backend.h"
 
 #include <utility>
 

@@ -1,4 +1,4 @@
-#include "tests/conformance/case_file.h"
+#include "tools/conformance/case_file.h"
 
 #include <algorithm>
 #include <cctype>
@@ -479,8 +479,6 @@ std::vector<std::pair<std::string, std::string>> DiscoverCaseFiles(
   return out;
 }
 
-std::string ConformanceCasesDir() {
-  return std::string(PLEXA_SOURCE_DIR) + "/tests/conformance/cases";
-}
+std::string ConformanceCasesDir() { return PLEXA_CONFORMANCE_CASES_DIR; }
 
 }  // namespace plexa
