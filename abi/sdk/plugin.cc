@@ -33,6 +33,19 @@ static_assert(static_cast<int>(PrimitiveType::S64) == PLX_Type_S64);
 static_assert(static_cast<int>(PrimitiveType::U64) == PLX_Type_U64);
 static_assert(static_cast<int>(PrimitiveType::BF16) == PLX_Type_BF16);
 static_assert(static_cast<int>(PrimitiveType::C128) == PLX_Type_C128);
+static_assert(static_cast<int>(PrimitiveType::S4) == PLX_Type_S4);
+static_assert(static_cast<int>(PrimitiveType::F8E5M2) == PLX_Type_F8E5M2);
+static_assert(static_cast<int>(PrimitiveType::F8E4M3FN) == PLX_Type_F8E4M3FN);
+static_assert(static_cast<int>(PrimitiveType::F8E4M3B11FNUZ) ==
+              PLX_Type_F8E4M3B11FNUZ);
+static_assert(static_cast<int>(PrimitiveType::F8E5M2FNUZ) ==
+              PLX_Type_F8E5M2FNUZ);
+static_assert(static_cast<int>(PrimitiveType::F8E4M3FNUZ) ==
+              PLX_Type_F8E4M3FNUZ);
+static_assert(static_cast<int>(PrimitiveType::F8E4M3) == PLX_Type_F8E4M3);
+static_assert(static_cast<int>(PrimitiveType::F8E3M4) == PLX_Type_F8E3M4);
+static_assert(static_cast<int>(PrimitiveType::F4E2M1FN) == PLX_Type_F4E2M1FN);
+static_assert(static_cast<int>(PrimitiveType::F8E8M0FNU) == PLX_Type_F8E8M0FNU);
 
 // ---------------------------------------------------------------- memories
 

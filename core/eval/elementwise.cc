@@ -241,6 +241,22 @@ absl::Status IntUnary(const Instruction& instr, const void* in, void* out,
                       int64_t n) {
   using U = WideUnsigned<T>;
   using UT = std::make_unsigned_t<T>;
+  const PrimitiveType type = instr.shape().element_type();
+  if (primitive_util::IsSubByteType(type) &&
+      (instr.opcode() == HloOpcode::kPopulationCount ||
+       instr.opcode() == HloOpcode::kClz)) {
+    // s4/u4/s2/u2 live sign-extended in a byte: count in their own width.
+    const int bits = static_cast<int>(primitive_util::BitWidth(type));
+    const UT mask = static_cast<UT>((1u << bits) - 1);
+    const bool popcount = instr.opcode() == HloOpcode::kPopulationCount;
+    return UnaryLoop<T>(in, out, n, [=](T x) {
+      const UT m = static_cast<UT>(static_cast<UT>(x) & mask);
+      return static_cast<T>(popcount
+                                ? std::popcount(m)
+                                : std::countl_zero(m) -
+                                      (static_cast<int>(sizeof(T)) * 8 - bits));
+    });
+  }
   switch (instr.opcode()) {
     case HloOpcode::kAbs:
       // abs(INT_MIN) wraps to INT_MIN, as in two's complement hardware.
@@ -439,6 +455,30 @@ absl::Status IntBinary(const Instruction& instr, const void* a, const void* b,
   using U = WideUnsigned<T>;
   using UT = std::make_unsigned_t<T>;
   using ST = std::make_signed_t<T>;
+  const PrimitiveType type = instr.shape().element_type();
+  if (primitive_util::IsSubByteType(type) &&
+      (instr.opcode() == HloOpcode::kShiftRightLogical ||
+       instr.opcode() == HloOpcode::kShiftRightArithmetic)) {
+    // s4/u4/s2/u2 shift their own `bits` bits (the byte holds them
+    // sign-extended, or zero-extended for unsigned types); amounts read as
+    // unsigned and >= the width give 0 (logical) or the sign (arithmetic).
+    const int bits = static_cast<int>(primitive_util::BitWidth(type));
+    const uint64_t mask = (uint64_t{1} << bits) - 1;
+    const bool logical = instr.opcode() == HloOpcode::kShiftRightLogical;
+    return BinaryLoop<T>(a, b, out, n, [=](T x, T y) -> T {
+      const uint64_t amount = static_cast<uint64_t>(y) & mask;
+      const bool out_of_range =
+          amount >= static_cast<uint64_t>(bits) ||
+          static_cast<uint64_t>(static_cast<UT>(y)) > mask;
+      const uint64_t ux = static_cast<uint64_t>(static_cast<UT>(x)) & mask;
+      if (logical) {
+        return out_of_range ? T(0) : static_cast<T>(ux >> amount);
+      }
+      const int64_t sx = WrapSignedToBits(static_cast<int64_t>(ux), bits);
+      if (out_of_range) return static_cast<T>(sx < 0 ? -1 : 0);
+      return static_cast<T>(sx >> amount);
+    });
+  }
   switch (instr.opcode()) {
     case HloOpcode::kAdd:
       return BinaryLoop<T>(a, b, out, n, [](T x, T y) {
@@ -580,6 +620,9 @@ auto TotalOrderKey(T v) {
     const int16_t s = static_cast<int16_t>(v.bits);
     return static_cast<int16_t>(s < 0 ? s ^ std::numeric_limits<int16_t>::max()
                                       : s);
+  } else if constexpr (kIsSmallFloat<T>) {
+    // Every f8/f4 value is exact in a float, whose order is the same.
+    return TotalOrderKey(static_cast<float>(v));
   } else if constexpr (std::is_same_v<T, float>) {
     const int32_t s = std::bit_cast<int32_t>(v);
     return s < 0 ? s ^ std::numeric_limits<int32_t>::max() : s;
@@ -761,7 +804,9 @@ absl::Status ReducePrecisionKernel(const Instruction& instr, const void* in,
   }
   return ArrayTypeSwitch(type, [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
-    if constexpr (kIsFloat<T>) {
+    // The f8/f4 types are not reduce-precision operands here (their bit
+    // layouts differ from IEEE's; XLA's evaluator has no case for them).
+    if constexpr (kIsFloat<T> && !kIsSmallFloat<T>) {
       int width, src_exp, src_mant;
       if constexpr (std::is_same_v<T, Half>) {
         width = 16, src_exp = 5, src_mant = 10;
@@ -824,6 +869,23 @@ absl::Status ConvertBuffer(PrimitiveType from, PrimitiveType to, const void* in,
       using To = typename decltype(to_tag)::type;
       const From* a = static_cast<const From*>(in);
       To* o = static_cast<To*>(out);
+      if constexpr (kIsFloat<From> && kIsInt<To>) {
+        if (primitive_util::IsSubByteType(to)) {
+          // Floating -> s4/u4/s2/u2 truncates and saturates to the type's
+          // own range (XLA: to ml_dtypes' int4 limits), NaN -> 0.
+          const int bits = static_cast<int>(primitive_util::BitWidth(to));
+          const bool is_signed = primitive_util::IsSignedIntegralType(to);
+          const double lo = is_signed ? -std::ldexp(1.0, bits - 1) : 0.0;
+          const double hi = is_signed ? std::ldexp(1.0, bits - 1) - 1
+                                      : std::ldexp(1.0, bits) - 1;
+          for (int64_t i = 0; i < n; ++i) {
+            double d = ToDouble(a[i]);
+            d = std::isnan(d) ? 0.0 : std::trunc(d);
+            o[i] = static_cast<To>(d < lo ? lo : d > hi ? hi : d);
+          }
+          return absl::OkStatus();
+        }
+      }
       for (int64_t i = 0; i < n; ++i) o[i] = ConvertElement<To>(a[i]);
       return absl::OkStatus();
     });

@@ -78,6 +78,33 @@ auto ArrayTypeSwitch(PrimitiveType t, F&& f) -> decltype(f(TypeTag<float>{})) {
       return f(TypeTag<std::complex<float>>{});
     case PrimitiveType::C128:
       return f(TypeTag<std::complex<double>>{});
+    // Sub-byte integers are computed in a byte; the interpreter wraps every
+    // instruction's result to the type's width (WrapSubByteIntegers), so
+    // the ops need no case of their own.
+    case PrimitiveType::S4:
+    case PrimitiveType::S2:
+      return f(TypeTag<int8_t>{});
+    case PrimitiveType::U4:
+    case PrimitiveType::U2:
+      return f(TypeTag<uint8_t>{});
+    case PrimitiveType::F8E5M2:
+      return f(TypeTag<F8e5m2>{});
+    case PrimitiveType::F8E4M3FN:
+      return f(TypeTag<F8e4m3fn>{});
+    case PrimitiveType::F8E4M3B11FNUZ:
+      return f(TypeTag<F8e4m3b11fnuz>{});
+    case PrimitiveType::F8E5M2FNUZ:
+      return f(TypeTag<F8e5m2fnuz>{});
+    case PrimitiveType::F8E4M3FNUZ:
+      return f(TypeTag<F8e4m3fnuz>{});
+    case PrimitiveType::F8E4M3:
+      return f(TypeTag<F8e4m3>{});
+    case PrimitiveType::F8E3M4:
+      return f(TypeTag<F8e3m4>{});
+    case PrimitiveType::F4E2M1FN:
+      return f(TypeTag<F4e2m1fn>{});
+    case PrimitiveType::F8E8M0FNU:
+      return f(TypeTag<F8e8m0fnu>{});
     default:
       break;
   }
@@ -91,17 +118,23 @@ inline constexpr bool kIsComplex = std::is_same_v<T, std::complex<float>> ||
 template <typename T>
 inline constexpr bool kIsHalfLike =
     std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+// f16, bf16 and the f8/f4 types: storage types computed in float.
 template <typename T>
-inline constexpr bool kIsFloat = kIsHalfLike<T> || std::is_floating_point_v<T>;
+inline constexpr bool kIsNarrowFloat = kIsHalfLike<T> || kIsSmallFloat<T>;
+template <typename T>
+inline constexpr bool kIsFloat =
+    kIsNarrowFloat<T> || std::is_floating_point_v<T>;
 template <typename T>
 inline constexpr bool kIsInt =
     std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
-// f16 and bf16 are computed in float and rounded (to nearest even) when
-// stored; every other type is computed in itself.
+// f16, bf16 and the f8/f4 types are computed in float and rounded (to
+// nearest even, by the type's own rules: float8.h) when stored, as XLA's
+// evaluator computes them (through float, rounding each result back); every
+// other type is computed in itself. This is the one place that rule lives.
 template <typename T>
 struct ComputeTypeOf {
-  using type = T;
+  using type = std::conditional_t<kIsSmallFloat<T>, float, T>;
 };
 template <>
 struct ComputeTypeOf<Half> {
@@ -116,7 +149,7 @@ using ComputeT = typename ComputeTypeOf<T>::type;
 
 template <typename T>
 inline ComputeT<T> Load(T v) {
-  if constexpr (kIsHalfLike<T>) {
+  if constexpr (kIsNarrowFloat<T>) {
     return static_cast<float>(v);
   } else {
     return v;
@@ -124,7 +157,7 @@ inline ComputeT<T> Load(T v) {
 }
 template <typename T>
 inline T Store(ComputeT<T> v) {
-  if constexpr (kIsHalfLike<T>) {
+  if constexpr (kIsNarrowFloat<T>) {
     return T(v);
   } else {
     return v;
@@ -141,7 +174,7 @@ using WideUnsigned = std::conditional_t<(sizeof(T) < sizeof(unsigned)),
 // Exact value of a real (non-complex) element as a double.
 template <typename T>
 inline double ToDouble(T v) {
-  if constexpr (kIsHalfLike<T>) {
+  if constexpr (kIsNarrowFloat<T>) {
     return static_cast<double>(static_cast<float>(v));
   } else {
     return static_cast<double>(v);
@@ -193,6 +226,8 @@ To DoubleToFloatLike(double d) {
     return static_cast<float>(d);
   } else if constexpr (std::is_same_v<To, Half>) {
     return Half::FromBits(DoubleToHalfBits(d));
+  } else if constexpr (kIsSmallFloat<To>) {
+    return To::FromDouble(d);
   } else {
     return BFloat16::FromBits(DoubleToBFloat16Bits(d));
   }
@@ -212,7 +247,13 @@ To IntToFloatLike(From v) {
     } else {
       mag = static_cast<uint64_t>(v);
     }
-    double r = RoundIntegerMagnitude(mag, std::is_same_v<To, Half> ? 11 : 8);
+    int bits;
+    if constexpr (kIsSmallFloat<To>) {
+      bits = To::Format().mantissa_bits + 1;
+    } else {
+      bits = std::is_same_v<To, Half> ? 11 : 8;
+    }
+    double r = RoundIntegerMagnitude(mag, bits);
     return DoubleToFloatLike<To>(negative ? -r : r);
   }
 }
@@ -248,7 +289,7 @@ To ConvertElement(From v) {
     using R = typename To::value_type;
     return To(ConvertElement<R>(v), R(0));
   } else if constexpr (std::is_same_v<To, bool>) {
-    if constexpr (kIsHalfLike<From>) {
+    if constexpr (kIsNarrowFloat<From>) {
       return static_cast<float>(v) != 0.0f;  // NaN -> true
     } else {
       return v != 0;
@@ -306,6 +347,12 @@ T* MutableDataOf(Literal& l) {
 // Sets every PRED element (recursively) to 0 or 1, so that bytes written by
 // foreign code (custom calls, bitcasts, feeds) are valid bools.
 void NormalizePred(Literal* literal);
+// Wraps every S4/U4/S2/U2 element (recursively) to its width, sign-extended
+// for the signed types, and keeps the low 4 bits of F4E2M1FN elements: the
+// interpreter applies it to every instruction's result, so integer ops
+// computed in a byte wrap as in 4 or 2 bits and bitcasts between sub-byte
+// types leave canonical bytes.
+void WrapSubByteIntegers(Literal* literal);
 
 // Calls f(index) for every index of `dims` in row-major order (last
 // dimension fastest); index is a span over a reused buffer. No calls if a

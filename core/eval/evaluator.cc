@@ -136,6 +136,7 @@ absl::StatusOr<Literal> Interpreter::Evaluate(
     for (int32_t o : plan->operands[pos]) operands.push_back(refs[o]);
     absl::StatusOr<Literal> value = EvaluateInstruction(instr, operands, args);
     if (!value.ok()) return value.status();
+    WrapSubByteIntegers(&*value);
     PLEXA_RETURN_IF_ERROR(CheckResultShape(instr, *value));
     values[pos] = std::move(value).value();
     refs[pos] = &values[pos];
@@ -504,7 +505,10 @@ absl::StatusOr<Literal> InstructionEvaluator::Evaluate(
     relaid.push_back(std::move(*d));
   }
   for (const Literal& l : relaid) ops.push_back(&l);
-  return interpreter_->EvaluateInstruction(instr, ops, {});
+  absl::StatusOr<Literal> value =
+      interpreter_->EvaluateInstruction(instr, ops, {});
+  if (value.ok()) eval::WrapSubByteIntegers(&*value);
+  return value;
 }
 
 }  // namespace plexa

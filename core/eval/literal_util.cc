@@ -166,6 +166,25 @@ void NormalizePred(Literal* literal) {
   for (uint8_t& b : literal->mutable_data()) b = b != 0;
 }
 
+void WrapSubByteIntegers(Literal* literal) {
+  const Shape& shape = literal->shape();
+  if (shape.IsTuple()) {
+    for (int64_t i = 0; i < literal->tuple_element_count(); ++i) {
+      WrapSubByteIntegers(literal->mutable_tuple_element(i));
+    }
+    return;
+  }
+  const PrimitiveType t = shape.element_type();
+  if (!primitive_util::IsSubByteType(t)) return;
+  const int bits = static_cast<int>(primitive_util::BitWidth(t));
+  const bool is_signed = primitive_util::IsSignedIntegralType(t);
+  for (uint8_t& b : literal->mutable_data()) {
+    b = is_signed ? static_cast<uint8_t>(
+                        WrapSignedToBits(static_cast<int8_t>(b), bits))
+                  : static_cast<uint8_t>(WrapUnsignedToBits(b, bits));
+  }
+}
+
 std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims) {
   std::vector<int64_t> strides(dims.size(), 1);
   for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i) {

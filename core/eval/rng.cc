@@ -57,6 +57,20 @@ T NextBelow(T b) {
     // Positive: step the magnitude down; negative: step it up.
     bits = (bits & 0x8000) ? bits + 1 : bits - 1;
     return T::FromBits(bits);
+  } else if constexpr (kIsSmallFloat<T>) {
+    // 256 encodings: take the largest value below b.
+    const double limit = ToDouble(b);
+    T best = b;
+    double best_value = -std::numeric_limits<double>::infinity();
+    for (int bits = 0; bits < 256; ++bits) {
+      const T c = T::FromBits(static_cast<uint8_t>(bits));
+      const double v = ToDouble(c);
+      if (v < limit && v > best_value) {
+        best = c;
+        best_value = v;
+      }
+    }
+    return best;
   } else {
     return std::nextafter(b, -std::numeric_limits<T>::infinity());
   }

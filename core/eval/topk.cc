@@ -33,8 +33,9 @@ auto TotalOrderKey(F v) {
 
 template <typename T>
 auto SortKey(T v) {
-  if constexpr (kIsHalfLike<T>) {
-    // f16 and bf16 widen to f32 exactly, sign of zeros and NaNs included.
+  if constexpr (kIsNarrowFloat<T>) {
+    // f16, bf16 and the f8/f4 types widen to f32 exactly, sign of zeros
+    // included.
     return TotalOrderKey(static_cast<float>(v));
   } else if constexpr (std::is_floating_point_v<T>) {
     return TotalOrderKey(v);

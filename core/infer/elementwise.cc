@@ -442,6 +442,20 @@ absl::StatusOr<Shape> InferBitcastConvertShape(const Shape& operand,
     return Invalid("bitcast-convert between complex and real types: ",
                    Str(operand), " => ", TypeName(new_type), ".");
   }
+  // The sub-byte types (s4, u4, s2, u2, f4e2m1fn) reinterpret only their
+  // own bits, so they bitcast to and from a type of the same bit width;
+  // XLA's packing into wider types (u8 <-> s4[..., 2]) is not supported
+  // (InvalidArgument, as every shape this inference rejects).
+  if ((primitive_util::IsSubByteType(old_type) ||
+       primitive_util::IsSubByteType(new_type)) &&
+      primitive_util::BitWidth(old_type) !=
+          primitive_util::BitWidth(new_type)) {
+    return Invalid("bitcast-convert between ", Str(operand), " and ",
+                   TypeName(new_type), " (bit widths ",
+                   primitive_util::BitWidth(old_type), " and ",
+                   primitive_util::BitWidth(new_type),
+                   "): sub-byte types bitcast only to the same bit width");
+  }
   // Storage widths: pred occupies a byte, so pred <-> s8/u8 is same-width.
   const int64_t in_bits = primitive_util::ByteWidth(old_type) * 8;
   const int64_t out_bits = primitive_util::ByteWidth(new_type) * 8;

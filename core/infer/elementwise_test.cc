@@ -498,6 +498,23 @@ TEST(BitcastConvertTest, SameAndDifferentWidths) {
                "c64[3,2]");
 }
 
+TEST(BitcastConvertTest, SmallTypes) {
+  EXPECT_SHAPE(InferBitcastConvertShape(S("u8[3]"), PrimitiveType::F8E4M3FN),
+               "f8e4m3fn[3]");
+  EXPECT_SHAPE(InferBitcastConvertShape(S("s4[3]"), PrimitiveType::F4E2M1FN),
+               "f4e2m1fn[3]");
+  EXPECT_SHAPE(InferBitcastConvertShape(S("f8e5m2[2]"), PrimitiveType::F16),
+               "f16[]");
+  // A sub-byte type with another width: refused, naming both.
+  absl::StatusOr<Shape> r =
+      InferBitcastConvertShape(S("u8[3]"), PrimitiveType::S4);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(absl::IsInvalidArgument(r.status())) << r.status();
+  EXPECT_NE(r.status().message().find("bit widths 8 and 4"),
+            absl::string_view::npos)
+      << r.status();
+}
+
 TEST(BitcastConvertTest, Errors) {
   EXPECT_INVALID(InferBitcastConvertShape(S("u8[2,3]"), PrimitiveType::F32),
                  "u8[2,3]", "f32");

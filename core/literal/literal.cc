@@ -62,6 +62,30 @@ auto Dispatch(PrimitiveType t, F&& f) {
       return f(Tag<std::complex<float>>{});
     case PrimitiveType::C128:
       return f(Tag<std::complex<double>>{});
+    case PrimitiveType::S4:
+    case PrimitiveType::S2:
+      return f(Tag<int8_t>{});
+    case PrimitiveType::U4:
+    case PrimitiveType::U2:
+      return f(Tag<uint8_t>{});
+    case PrimitiveType::F8E5M2:
+      return f(Tag<F8e5m2>{});
+    case PrimitiveType::F8E4M3FN:
+      return f(Tag<F8e4m3fn>{});
+    case PrimitiveType::F8E4M3B11FNUZ:
+      return f(Tag<F8e4m3b11fnuz>{});
+    case PrimitiveType::F8E5M2FNUZ:
+      return f(Tag<F8e5m2fnuz>{});
+    case PrimitiveType::F8E4M3FNUZ:
+      return f(Tag<F8e4m3fnuz>{});
+    case PrimitiveType::F8E4M3:
+      return f(Tag<F8e4m3>{});
+    case PrimitiveType::F8E3M4:
+      return f(Tag<F8e3m4>{});
+    case PrimitiveType::F4E2M1FN:
+      return f(Tag<F4e2m1fn>{});
+    case PrimitiveType::F8E8M0FNU:
+      return f(Tag<F8e8m0fnu>{});
     case PrimitiveType::PRED:
     default:
       return f(Tag<bool>{});
@@ -141,7 +165,7 @@ template <typename To, typename From>
 To ConvertValue(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
-  } else if constexpr (kIsNarrow<From>) {
+  } else if constexpr (kIsNarrow<From> || kIsSmallFloat<From>) {
     return ConvertValue<To>(static_cast<float>(v));
   } else if constexpr (kIsComplex<From>) {
     if constexpr (kIsComplex<To>) {
@@ -165,12 +189,58 @@ To ConvertValue(From v) {
     } else {
       return NarrowFromDouble<To>(IntegerToDoubleRoundToOdd(v));
     }
+  } else if constexpr (kIsSmallFloat<To>) {
+    if constexpr (std::is_floating_point_v<From>) {
+      return To::FromDouble(static_cast<double>(v));
+    } else {
+      return To::FromDouble(IntegerToDoubleRoundToOdd(v));
+    }
   } else if constexpr (std::is_integral_v<To> &&
                        std::is_floating_point_v<From>) {
     return SaturatingFloatToInt<To>(v);
   } else {
     return static_cast<To>(v);
   }
+}
+
+// A value of the native type of `type` wrapped to the width of a sub-byte
+// integer type (s4, u4, s2, u2); other values are returned unchanged.
+template <typename T>
+T WrapToElementType(PrimitiveType type, T v) {
+  if constexpr (std::is_same_v<T, int8_t>) {
+    if (type == PrimitiveType::S4 || type == PrimitiveType::S2) {
+      return static_cast<int8_t>(WrapSignedToBits(
+          v, static_cast<int>(primitive_util::BitWidth(type))));
+    }
+  } else if constexpr (std::is_same_v<T, uint8_t>) {
+    if (type == PrimitiveType::U4 || type == PrimitiveType::U2) {
+      return static_cast<uint8_t>(WrapUnsignedToBits(
+          v, static_cast<int>(primitive_util::BitWidth(type))));
+    }
+  }
+  return v;
+}
+
+// ConvertValue into an element of `type`: sub-byte integers wrap from
+// integers and saturate from floating values (to [-8, 7] for s4, as the
+// saturation to int8's range would not).
+template <typename T, typename V>
+T ConvertToElement(PrimitiveType type, V v) {
+  if constexpr ((std::is_same_v<T, int8_t> ||
+                 std::is_same_v<T, uint8_t>)&&!std::is_integral_v<V>) {
+    if (primitive_util::IsSubByteType(type)) {
+      const int bits = static_cast<int>(primitive_util::BitWidth(type));
+      const bool is_signed = primitive_util::IsSignedIntegralType(type);
+      const double lo = is_signed ? -std::ldexp(1.0, bits - 1) : 0.0;
+      const double hi =
+          is_signed ? std::ldexp(1.0, bits - 1) - 1 : std::ldexp(1.0, bits) - 1;
+      double d = ConvertValue<double>(v);
+      if (d != d) return T{0};
+      d = std::trunc(d);
+      return static_cast<T>(d < lo ? lo : d > hi ? hi : d);
+    }
+  }
+  return WrapToElementType<T>(type, ConvertValue<T>(v));
 }
 
 template <typename T>
@@ -199,6 +269,15 @@ T PaddingValueOf(PaddingValue pv) {
   const bool low = pv == PaddingValue::kLowest;
   if constexpr (std::is_same_v<T, bool>) {
     return !low;
+  } else if constexpr (kIsSmallFloat<T>) {
+    // Types without inf pad with their lowest/highest finite value (XLA's
+    // MinValue/MaxValue do the same).
+    const SmallFloatFormat& f = T::Format();
+    if (f.kind == SmallFloatFormat::Kind::kIeee) {
+      return T::FromDouble(low ? -std::numeric_limits<double>::infinity()
+                               : std::numeric_limits<double>::infinity());
+    }
+    return T::FromBits(low ? SmallFloatLowestBits(f) : SmallFloatMaxBits(f));
   } else if constexpr (kIsNarrow<T> || std::is_floating_point_v<T> ||
                        kIsComplex<T>) {
     return ConvertValue<T>(low ? -std::numeric_limits<double>::infinity()
@@ -349,6 +428,17 @@ std::string ElementToString(T v, bool in_array) {
     return DoubleToString(v);
   } else if constexpr (kIsNarrow<T>) {
     return NarrowToString(v);
+  } else if constexpr (kIsSmallFloat<T>) {
+    // Every f8/f4 value is exact in a float: its shortest float spelling
+    // reads back to the same value (1, 0.5, -448, 0.001953125).
+    const SmallFloatFormat& f = T::Format();
+    if (SmallFloatIsNan(f, v.bits)) {
+      const bool negative = (f.kind == SmallFloatFormat::Kind::kIeee ||
+                             f.kind == SmallFloatFormat::Kind::kFn) &&
+                            (v.bits & 0x80);
+      return negative ? "-nan" : "nan";
+    }
+    return FloatToString(static_cast<float>(v));
   } else if constexpr (std::is_same_v<T, std::complex<float>>) {
     return absl::StrCat("(", FloatToString(v.real()), ", ",
                         FloatToString(v.imag()), ")");
@@ -514,7 +604,7 @@ absl::Status SetFromImpl(Literal* lit, absl::string_view op,
   if (!InBounds(shape, index)) return IndexOutOfRange(op, shape, index);
   Dispatch(shape.element_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    lit->Set<T>(index, ConvertValue<T>(v));
+    lit->Set<T>(index, ConvertToElement<T>(shape.element_type(), v));
   });
   return absl::OkStatus();
 }
@@ -575,7 +665,7 @@ absl::StatusOr<Literal> Literal::Convert(PrimitiveType type) const {
     Dispatch(type, [&](auto dst_tag) {
       using To = typename decltype(dst_tag)::type;
       ShapeUtil::ForEachIndex(shape_, [&](absl::Span<const int64_t> index) {
-        out.Set<To>(index, ConvertValue<To>(Get<From>(index)));
+        out.Set<To>(index, ConvertToElement<To>(type, Get<From>(index)));
       });
     });
   });

@@ -22,6 +22,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "core/literal/float16.h"
+#include "core/literal/float8.h"
 #include "core/shape/index_util.h"
 #include "core/shape/shape.h"
 #include "core/shape/shape_util.h"
@@ -51,6 +52,20 @@ PLEXA_NATIVE(PrimitiveType::F32, float)
 PLEXA_NATIVE(PrimitiveType::F64, double)
 PLEXA_NATIVE(PrimitiveType::C64, std::complex<float>)
 PLEXA_NATIVE(PrimitiveType::C128, std::complex<double>)
+// Sub-byte integers: one byte per element, the value wrapped to its width.
+PLEXA_NATIVE(PrimitiveType::S4, int8_t)
+PLEXA_NATIVE(PrimitiveType::U4, uint8_t)
+PLEXA_NATIVE(PrimitiveType::S2, int8_t)
+PLEXA_NATIVE(PrimitiveType::U2, uint8_t)
+PLEXA_NATIVE(PrimitiveType::F8E5M2, F8e5m2)
+PLEXA_NATIVE(PrimitiveType::F8E4M3FN, F8e4m3fn)
+PLEXA_NATIVE(PrimitiveType::F8E4M3B11FNUZ, F8e4m3b11fnuz)
+PLEXA_NATIVE(PrimitiveType::F8E5M2FNUZ, F8e5m2fnuz)
+PLEXA_NATIVE(PrimitiveType::F8E4M3FNUZ, F8e4m3fnuz)
+PLEXA_NATIVE(PrimitiveType::F8E4M3, F8e4m3)
+PLEXA_NATIVE(PrimitiveType::F8E3M4, F8e3m4)
+PLEXA_NATIVE(PrimitiveType::F4E2M1FN, F4e2m1fn)
+PLEXA_NATIVE(PrimitiveType::F8E8M0FNU, F8e8m0fnu)
 #undef PLEXA_NATIVE
 
 template <typename T>
@@ -116,8 +131,9 @@ class Literal {
   // nearest even once from the exact value (also from 64-bit integers);
   // integer -> narrower integer wraps; double -> integer truncates and
   // saturates (NaN -> 0); x -> pred is x != 0; a complex into a real type
-  // keeps the real part. InvalidArgument for tuples/tokens, OutOfRange for
-  // a bad index.
+  // keeps the real part; f8/f4 types round once to nearest even as
+  // float8.h says; s4/u4/s2/u2 wrap to their width. InvalidArgument for
+  // tuples/tokens, OutOfRange for a bad index.
   absl::Status SetFromDouble(absl::Span<const int64_t> index, double v);
   absl::Status SetFromInt64(absl::Span<const int64_t> index, int64_t v);
   absl::Status SetFromUint64(absl::Span<const int64_t> index, uint64_t v);
@@ -202,6 +218,8 @@ constexpr PrimitiveType NativeToPrimitiveType() {
     return PrimitiveType::F16;
   } else if constexpr (std::is_same_v<U, BFloat16>) {
     return PrimitiveType::BF16;
+  } else if constexpr (kIsSmallFloat<U>) {
+    return U::kPrimitiveType;
   } else if constexpr (std::is_same_v<U, float>) {
     return PrimitiveType::F32;
   } else if constexpr (std::is_same_v<U, double>) {

@@ -201,6 +201,25 @@ absl::StatusOr<Literal> LiteralFromProto(const pb::LiteralProto& p,
       }
     }
   }
+  if (primitive_util::IsSubByteType(shape.element_type())) {
+    // One element per byte: the value in the low bits, sign-extended for
+    // s4/s2 (as the core holds them); other bytes are not values.
+    const PrimitiveType t = shape.element_type();
+    const int bits = static_cast<int>(primitive_util::BitWidth(t));
+    for (size_t i = 0; i < p.data().size(); ++i) {
+      const uint8_t b = static_cast<uint8_t>(p.data()[i]);
+      const uint8_t canonical =
+          primitive_util::IsSignedIntegralType(t)
+              ? static_cast<uint8_t>(
+                    WrapSignedToBits(static_cast<int8_t>(b), bits))
+              : static_cast<uint8_t>(WrapUnsignedToBits(b, bits));
+      if (b != canonical) {
+        return Invalid(where, ": ", primitive_util::Name(t), " literal ",
+                       shape.ToString(), " holds byte ", static_cast<int>(b),
+                       " at offset ", i, " (not a ", bits, "-bit value)");
+      }
+    }
+  }
   Literal literal(shape);
   if (literal.shape() != shape || literal.data().size() != p.data().size()) {
     return Invalid(where, ": literal ", shape.ToString(),

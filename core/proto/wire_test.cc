@@ -514,7 +514,7 @@ ENTRY %e (a: f32[4,4]) -> f32[2,4] {
 
 TEST(WriterTest, EveryElementTypeRoundTrips) {
   for (int t = static_cast<int>(PrimitiveType::PRED);
-       t <= static_cast<int>(PrimitiveType::C128); ++t) {
+       t <= static_cast<int>(PrimitiveType::F8E8M0FNU); ++t) {
     const PrimitiveType type = static_cast<PrimitiveType>(t);
     const std::string name(primitive_util::Name(type));
     const std::string text = "HloModule t\nENTRY %e (p: " + name + "[3]) -> " +
@@ -526,7 +526,8 @@ TEST(WriterTest, EveryElementTypeRoundTrips) {
     ASSERT_TRUE(bytes.ok()) << bytes.status();
     pb::ModuleProto p;
     ASSERT_TRUE(p.ParseFromString(*bytes));
-    // The PLX_Type numbering: PRED=1 ... C128=15, the core's order today.
+    // The PLX_Type numbering: PRED=1 ... C128=15, S4=16 ... F8E8M0FNU=28,
+    // the core's order.
     EXPECT_EQ(p.computations(0).instructions(0).shape().element_type(), t)
         << name;
     absl::StatusOr<std::unique_ptr<Module>> back = DeserializeModule(*bytes);

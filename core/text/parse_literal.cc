@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/literal/float8.h"
 #include "core/shape/shape_util.h"
 #include "core/text/parser_impl.h"
 
@@ -82,6 +83,15 @@ absl::StatusOr<double> ParseReal(Parser* p, PrimitiveType type,
     if (!(std::fabs(v) < OverflowLimit(type))) {
       return p->ErrorHere(absl::StrCat(what, " (finite in ", type_name, ")"));
     }
+    if (const SmallFloatFormat* f = SmallFloatFormatOf(type)) {
+      // f8/f4: a number must round to a number of the type (not to its
+      // NaN or inf, as 500 would in f8e4m3fn, or 0 in f8e8m0fnu).
+      const uint8_t bits = DoubleToSmallFloatBits(*f, v);
+      if (!std::isfinite(SmallFloatToDouble(*f, bits))) {
+        return p->ErrorHere(
+            absl::StrCat(what, " (a number ", type_name, " can hold)"));
+      }
+    }
     lex.Take();
     return v;
   }
@@ -89,6 +99,12 @@ absl::StatusOr<double> ParseReal(Parser* p, PrimitiveType type,
   const bool negative = !t.str.empty() && t.str[0] == '-';
   const absl::string_view word =
       absl::string_view(t.str).substr(negative ? 1 : 0);
+  if (SmallFloatFormatOf(type) != nullptr &&
+      ((word == "inf" && !primitive_util::HasInfinity(type)) ||
+       (word == "nan" && type == PrimitiveType::F4E2M1FN))) {
+    return p->ErrorHere(
+        absl::StrCat(what, " (", type_name, " has no ", word, ")"));
+  }
   if (word == "inf") {
     lex.Take();
     return negative ? -std::numeric_limits<double>::infinity()

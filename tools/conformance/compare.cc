@@ -72,6 +72,14 @@ std::vector<FloatValue> FloatComponents(const Literal& lit,
               MakeFloat<double, uint64_t>(c.imag())};
     }
     default:
+      if (primitive_util::IsF8Type(lit.shape().element_type()) ||
+          lit.shape().element_type() == PrimitiveType::F4E2M1FN) {
+        // One byte an element; GetAsDouble is exact for these types.
+        const int width = static_cast<int>(
+            primitive_util::BitWidth(lit.shape().element_type()));
+        const uint8_t bits = lit.Get<uint8_t>(index);
+        return {{lit.GetAsDouble(index), bits, width}};
+      }
       return {};
   }
 }
