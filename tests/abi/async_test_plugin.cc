@@ -29,6 +29,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -364,7 +365,9 @@ class AsyncClient : public sdk::Client {
                     [workers, src, storage, done](absl::Status s) {
                       if (s.ok()) {
                         workers->Delay();
-                        *storage = *src;
+                        // Elements only: the vector itself (its size) is
+                        // read meanwhile by the SDK's memory accounting.
+                        std::copy(src->begin(), src->end(), storage->begin());
                       }
                       done->Set(s);
                     });
