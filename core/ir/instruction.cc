@@ -205,8 +205,7 @@ bool Instruction::SameAttributesAs(const Instruction& other) const {
          a.cholesky_lower == b.cholesky_lower &&
          a.source_target_pairs == b.source_target_pairs &&
          a.fft_type == b.fft_type && a.fft_length == b.fft_length &&
-         a.k == b.k && a.largest == b.largest &&
-         a.rng_delta == b.rng_delta &&
+         a.k == b.k && a.largest == b.largest && a.rng_delta == b.rng_delta &&
          a.async_execution_thread == b.async_execution_thread &&
          a.cross_program_prefetch_index == b.cross_program_prefetch_index;
 }

@@ -75,6 +75,23 @@ constexpr const char kAdd4[] =
     "HloModule add4\n\nENTRY main {\n  x = f32[4] parameter(0)\n"
     "  y = f32[4] parameter(1)\n  ROOT sum = f32[4] add(x, y)\n}\n";
 
+// What a slot gave for bad args: nothing is wrong when it is an
+// INVALID_ARGUMENT error naming the slot; otherwise a line for `bad`
+// (`when_ok` when it gave no error at all).
+void ExpectInvalidArgument(const PLX_Api* api, const char* slot, PLX_Error* e,
+                           const char* when_ok, std::vector<std::string>* bad) {
+  if (e == nullptr) {
+    bad->push_back(absl::StrCat(slot, " ", when_ok));
+    return;
+  }
+  ErrorInfo i = Consume(api, e);
+  if (i.code != PLX_Error_Code_INVALID_ARGUMENT ||
+      !absl::StrContains(i.message, slot)) {
+    bad->push_back(absl::StrCat(slot, " gave code ", i.code, " '", i.message,
+                                "' (want INVALID_ARGUMENT naming it)"));
+  }
+}
+
 // Every slot given NULL args: an INVALID_ARGUMENT error naming the call.
 std::string NullArgs(const host::Plugin& plugin,
                      const std::vector<host::Plugin::Option>&) {
@@ -82,15 +99,8 @@ std::string NullArgs(const host::Plugin& plugin,
   std::vector<std::string> bad;
 #define KIT_NULL_ARGS(slot)                                                    \
   if (KIT_HAS_SLOT(api, slot)) {                                               \
-    PLX_Error* e = api->slot(nullptr);                                         \
-    if (e == nullptr) {                                                        \
-      bad.push_back(#slot " returned no error");                               \
-    } else if (ErrorInfo i = Consume(api, e);                                  \
-               i.code != PLX_Error_Code_INVALID_ARGUMENT ||                    \
-               !absl::StrContains(i.message, #slot)) {                         \
-      bad.push_back(absl::StrCat(#slot " gave code ", i.code, " '", i.message, \
-                                 "' (want INVALID_ARGUMENT naming it)"));      \
-    }                                                                          \
+    ExpectInvalidArgument(api, #slot, api->slot(nullptr), "returned no error", \
+                          &bad);                                               \
   }
   PLX_ERROR_SLOTS(KIT_NULL_ARGS)
 #undef KIT_NULL_ARGS
@@ -107,18 +117,12 @@ std::string ZeroStructSize(const host::Plugin& plugin,
   const PLX_Api* api = plugin.api();
   std::vector<std::string> bad;
   alignas(16) unsigned char storage[4096];
-#define KIT_ZERO_SIZE(slot)                                                    \
-  if (KIT_HAS_SLOT(api, slot)) {                                               \
-    std::memset(storage, 0, sizeof(storage));                                  \
-    PLX_Error* e = api->slot(reinterpret_cast<slot##_Args*>(storage));         \
-    if (e == nullptr) {                                                        \
-      bad.push_back(#slot " accepted struct_size 0");                          \
-    } else if (ErrorInfo i = Consume(api, e);                                  \
-               i.code != PLX_Error_Code_INVALID_ARGUMENT ||                    \
-               !absl::StrContains(i.message, #slot)) {                         \
-      bad.push_back(absl::StrCat(#slot " gave code ", i.code, " '", i.message, \
-                                 "' (want INVALID_ARGUMENT naming it)"));      \
-    }                                                                          \
+#define KIT_ZERO_SIZE(slot)                                                   \
+  if (KIT_HAS_SLOT(api, slot)) {                                              \
+    std::memset(storage, 0, sizeof(storage));                                 \
+    ExpectInvalidArgument(api, #slot,                                         \
+                          api->slot(reinterpret_cast<slot##_Args*>(storage)), \
+                          "accepted struct_size 0", &bad);                    \
   }
   PLX_ERROR_SLOTS(KIT_ZERO_SIZE)
 #undef KIT_ZERO_SIZE
