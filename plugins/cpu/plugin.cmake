@@ -31,8 +31,7 @@ if(PLEXA_BUILD_TESTS)
       PLEXA_CPU_PLUGIN="$<TARGET_FILE:plexa_plugin_cpu>")
     add_dependencies(plexa_cpu_plugin_test plexa_plugin_cpu)
     plexa_warnings(plexa_cpu_plugin_test)
-    gtest_discover_tests(plexa_cpu_plugin_test DISCOVERY_MODE PRE_TEST
-                         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+    plexa_gtest(plexa_cpu_plugin_test)
   endif()
 endif()
 
