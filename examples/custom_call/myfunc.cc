@@ -1,6 +1,6 @@
 // The seed's myfunc, written as the seed writes it (array references over
 // the raw pointers), with every element of z defined (see myfunc.h).
-#include "examples/custom_call/myfunc.h"
+#include "myfunc.h"
 
 extern "C" void myfunc(void* out, void** in) {
   float(&x)[2] = *static_cast<float(*)[2]>(in[0]);

@@ -15,6 +15,13 @@ absl::StatusOr<sdk::CustomCallTarget> ResolveCustomCallTarget(
     return absl::Status(fn.status().code(),
                         absl::StrCat(h.name(), ": ", fn.status().message()));
   }
+  if (fn->found_in != "registry") {
+    // Found by its symbol's name (in a custom_call_libraries library or the
+    // process): no registration says which signature it has, so the
+    // program's api_version does — as XLA reads a legacy target's.
+    fn->api_version =
+        h.attrs().api_version == CustomCallApiVersion::kTypedFfi ? 1 : 0;
+  }
   if (fn->api_version != 0 && fn->api_version != 1) {
     return absl::UnimplementedError(absl::StrCat(
         h.name(), ": custom-call target '", target, "' has api_version ",

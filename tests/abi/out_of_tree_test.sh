@@ -101,4 +101,65 @@ grep -qE "^[1-9][0-9]* passed, 0 failed, [0-9]+ skipped$" "$work/kit.txt" ||
   fail "test-plugin did not pass every case"
 grep -q "<testcase classname=\"binary\" name=\"add_f32\"" "$work/junit.xml" ||
   fail "the JUnit file lacks binary/add_f32"
+echo "== pkg-config: the same plugin built with g++ alone (plexa-sdk.pc)"
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+for pc in plexa plexa-sdk; do
+  [ -f "$prefix/lib/pkgconfig/$pc.pc" ] || fail "install is missing lib/pkgconfig/$pc.pc"
+done
+[ "$(pkg-config --modversion plexa)" = "$("$plexa" --version | awk '{print $2}')" ] ||
+  fail "plexa.pc's version $(pkg-config --modversion plexa) is not the tool's"
+# shellcheck disable=SC2046
+g++ -std=c++20 -O1 -shared -fPIC -fvisibility=hidden \
+  "$source_dir/examples/out_of_tree_plugin/elementwise_plugin.cc" \
+  -o "$work/libplexa_plugin_elementwise_pc.so" \
+  $(pkg-config --cflags --libs plexa-sdk) \
+  -Wl,--version-script="$(pkg-config --variable=plugin_map plexa-sdk)" -Wl,--no-undefined
+out=$("$plexa" run --no-opt --backend="$work/libplexa_plugin_elementwise_pc.so" \
+      "$source_dir/examples/out_of_tree_plugin/axpy.hlo" --print)
+grep -q "12, 16, 37, 40" <<<"$out" || fail "unexpected result: $out"
+
+echo "== the custom-call examples, built with CMake against the install"
+"$cmake" -S "$source_dir/examples/custom_call" -B "$work/cc_build" \
+  "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
+"$cmake" --build "$work/cc_build" -j1
+if grep -q -- "-I$source_dir" "$work/cc_build/compile_commands.json"; then
+  fail "the custom-call examples were compiled with the source tree on the include path"
+fi
+printf 'HloModule row_sums\n\nENTRY main {\n  x = f32[2,3] parameter(0)\n  ROOT s = f32[2] custom-call(x), custom_call_target="row_sums_f32_2x3"\n}\n' \
+  >"$work/row_sums.hlo"
+cat >"$work/typed.hlo" <<'HLO'
+HloModule typed
+
+ENTRY main {
+  x = f32[4] parameter(0)
+  ROOT y = f32[4] custom-call(x), custom_call_target="my_scale",
+    api_version=API_VERSION_TYPED_FFI, backend_config={scale = 2.5 : f32}
+}
+HLO
+# iota-like input: x = {1, 2, -3, 0.5} (x.npy above) for the typed target;
+# a 2x3 input for the row sums: {{1, 2, -3}, {0.5, 1, 2}} reshaped from 6.
+header="{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }"
+while [ $(( (10 + ${#header} + 1) % 64 )) -ne 0 ]; do header+=" "; done
+{
+  printf '\x93NUMPY\x01\x00'
+  printf "\\x$(printf %02x $(( (${#header} + 1) % 256 )))\\x$(printf %02x $(( (${#header} + 1) / 256 )))"
+  printf '%s\n' "$header"
+  printf '\x00\x00\x80\x3f\x00\x00\x00\x40\x00\x00\x40\xc0\x00\x00\x00\x3f\x00\x00\x80\x3f\x00\x00\x00\x40'
+} >"$work/x23.npy"
+out=$("$plexa" run "$work/row_sums.hlo" --input="$work/x23.npy" --print \
+      --custom-call-lib="$work/cc_build/libplexa_example_custom_calls.so")
+echo "$out"
+# 1 + 2 - 3 = 0; 0.5 + 1 + 2 = 3.5
+grep -q "0, 3.5" <<<"$out" || fail "unexpected row sums: $out"
+
+echo "== the typed target built with cc and pkg-config alone (plexa.pc)"
+# shellcheck disable=SC2046
+cc -std=c11 -O1 -shared -fPIC -Wall -Werror $(pkg-config --cflags plexa) \
+  "$source_dir/examples/custom_call/typed_scale.c" -o "$work/libtyped_pc.so"
+out=$("$plexa" run "$work/typed.hlo" --input="$work/x.npy" --print \
+      --custom-call-lib="$work/libtyped_pc.so")
+echo "$out"
+# 2.5 * {1, 2, -3, 0.5}
+grep -q "2.5, 5, -7.5, 1.25" <<<"$out" || fail "unexpected typed result: $out"
 echo "ok"

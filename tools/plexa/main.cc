@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "plexa/plexa_c_api.h"
 #include "tools/plexa/cli.h"
 
 namespace plexa::cli {
@@ -171,6 +172,7 @@ std::string GeneralUsage() {
   }
   out +=
       "  help         this text; `plexa help COMMAND` explains one\n"
+      "  --version    Plexa's version and its C ABI version\n"
       "\n"
       "`plexa COMMAND --help` explains COMMAND too.\n";
   return out;
@@ -189,6 +191,11 @@ int Main(int argc, char** argv) {
     return 2;
   }
   const std::string first = argv[1];
+  if (first == "--version" || first == "version") {
+    std::printf("plexa %s (C ABI %d.%d)\n", PLEXA_VERSION, PLX_API_MAJOR,
+                PLX_API_MINOR);
+    return 0;
+  }
   if (first == "help" || first == "--help" || first == "-h") {
     if (argc == 2) {
       std::fputs(GeneralUsage().c_str(), stdout);
