@@ -12,6 +12,20 @@ prefix=$work/prefix
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# write_f32_npy FILE SHAPE DATA: a little-endian f32 .npy file by hand
+# (magic, version 1.0, header length, header padded to 64 bytes, DATA as
+# printf escapes).
+write_f32_npy() {
+  local header="{'descr': '<f4', 'fortran_order': False, 'shape': $2, }"
+  while [ $(( (10 + ${#header} + 1) % 64 )) -ne 0 ]; do header+=" "; done
+  {
+    printf '\x93NUMPY\x01\x00'
+    printf "\\x$(printf %02x $(( (${#header} + 1) % 256 )))\\x$(printf %02x $(( (${#header} + 1) / 256 )))"
+    printf '%s\n' "$header"
+    printf "$3"
+  } >"$1"
+}
+
 echo "== install (component Plexa_Development) to $prefix"
 "$cmake" --install "$build_dir" --prefix "$prefix" --component Plexa_Development
 for f in include/plexa/plexa_c_api.h include/plexa/internal/abi/sdk/plugin.h \
@@ -47,15 +61,8 @@ echo "$out"
 grep -q "12, 16, 37, 40" <<<"$out" || fail "unexpected result: $out"
 
 echo "== with an input: x * x - x for x = {1, 2, -3, 0.5}"
-# A .npy file by hand: magic, version 1.0, header length, header, data.
-header="{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }"
-while [ $(( (10 + ${#header} + 1) % 64 )) -ne 0 ]; do header+=" "; done
-{
-  printf '\x93NUMPY\x01\x00'
-  printf "\\x$(printf %02x $(( (${#header} + 1) % 256 )))\\x$(printf %02x $(( (${#header} + 1) / 256 )))"
-  printf '%s\n' "$header"
-  printf '\x00\x00\x80\x3f\x00\x00\x00\x40\x00\x00\x40\xc0\x00\x00\x00\x3f'
-} >"$work/x.npy"
+write_f32_npy "$work/x.npy" "(4,)" \
+  '\x00\x00\x80\x3f\x00\x00\x00\x40\x00\x00\x40\xc0\x00\x00\x00\x3f'
 cat >"$work/square_minus.hlo" <<'HLO'
 HloModule square_minus
 
@@ -137,16 +144,10 @@ ENTRY main {
     api_version=API_VERSION_TYPED_FFI, backend_config={scale = 2.5 : f32}
 }
 HLO
-# iota-like input: x = {1, 2, -3, 0.5} (x.npy above) for the typed target;
+# x = {1, 2, -3, 0.5} (x.npy above) for the typed target;
 # a 2x3 input for the row sums: {{1, 2, -3}, {0.5, 1, 2}} reshaped from 6.
-header="{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }"
-while [ $(( (10 + ${#header} + 1) % 64 )) -ne 0 ]; do header+=" "; done
-{
-  printf '\x93NUMPY\x01\x00'
-  printf "\\x$(printf %02x $(( (${#header} + 1) % 256 )))\\x$(printf %02x $(( (${#header} + 1) / 256 )))"
-  printf '%s\n' "$header"
-  printf '\x00\x00\x80\x3f\x00\x00\x00\x40\x00\x00\x40\xc0\x00\x00\x00\x3f\x00\x00\x80\x3f\x00\x00\x00\x40'
-} >"$work/x23.npy"
+write_f32_npy "$work/x23.npy" "(2, 3)" \
+  '\x00\x00\x80\x3f\x00\x00\x00\x40\x00\x00\x40\xc0\x00\x00\x00\x3f\x00\x00\x80\x3f\x00\x00\x00\x40'
 out=$("$plexa" run "$work/row_sums.hlo" --input="$work/x23.npy" --print \
       --custom-call-lib="$work/cc_build/libplexa_example_custom_calls.so")
 echo "$out"
