@@ -18,6 +18,7 @@ instructions (seed 003). What is added here is numpy's spelling:
   small integers in int64 — what numpy gives, so numpy is the oracle.
 """
 
+import builtins
 import numbers
 import operator
 
@@ -555,7 +556,7 @@ def _getitem(x, index):
             "slices, None and ...")
     if index.count(Ellipsis) > 1:
         raise InvalidArgumentError("an index can have only one ellipsis")
-    used = sum(1 for i in index if i is not None and i is not Ellipsis)
+    used = builtins.sum(1 for i in index if i is not None and i is not Ellipsis)
     if used > x.ndim:
         raise InvalidArgumentError(
             f"too many indices for an array of {x.ndim} dimension(s)")
