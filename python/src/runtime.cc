@@ -59,11 +59,19 @@ struct PyBuffer {
   int64_t device = 0;
 };
 
-// An asynchronous download: `array` is written until `event` is ready.
+// An asynchronous download: `array` is written until `event` is ready, so
+// a transfer dropped before that waits for it (the plugin must not write
+// into an array numpy has freed).
 struct PyTransfer {
   std::shared_ptr<host::Plugin> plugin;
   py::array array;
   std::unique_ptr<host::Event> event;
+  ~PyTransfer() {
+    if (event != nullptr && !event->IsReady()) {
+      py::gil_scoped_release release;
+      event->Await().IgnoreError();
+    }
+  }
 };
 
 struct PyExecutable {
