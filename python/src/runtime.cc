@@ -29,14 +29,6 @@ namespace py = pybind11;
 namespace plexa::python {
 namespace {
 
-template <typename Args>
-Args MakeArgs(size_t size) {
-  Args a{};
-  a.struct_size = size;
-  return a;
-}
-#define PLX_ARGS(Type) MakeArgs<Type>(Type##_STRUCT_SIZE)
-
 struct PyClient;
 
 struct PyPlugin {
@@ -82,6 +74,12 @@ struct PyExecutable {
 };
 
 std::string ShapeText(const Shape& shape) { return shape.ToString(true); }
+
+std::vector<std::string> ShapeTexts(const std::vector<Shape>& shapes) {
+  std::vector<std::string> out;
+  for (const Shape& s : shapes) out.push_back(ShapeText(s));
+  return out;
+}
 
 py::tuple Dims(const Shape& shape) {
   py::tuple t(shape.dimensions().size());
@@ -197,7 +195,6 @@ py::array NewArray(const Shape& shape) {
 py::array ToNumpy(PyBuffer& b) {
   const Shape shape = BufferShape(b);
   py::array out = NewArray(shape);
-  const PLX_Api* api = b.client->plugin->api();
   absl::Status status;
   {
     py::gil_scoped_release release;
@@ -207,11 +204,8 @@ py::array ToNumpy(PyBuffer& b) {
           b.buffer->ReadyEvent();
       status = ready.ok() ? (*ready)->Await() : ready.status();
     } else {
-      auto args = PLX_ARGS(PLX_Buffer_ToHost_Args);
-      args.buffer = b.buffer->handle();
-      args.dst = out.mutable_data();
-      args.dst_size = static_cast<size_t>(out.nbytes());
-      status = host::ConsumeError(api, api->PLX_Buffer_ToHost(&args));
+      status = b.buffer->ToHostBuffer(out.mutable_data(),
+                                      static_cast<size_t>(out.nbytes()));
     }
   }
   ThrowIfError(status);
@@ -227,15 +221,8 @@ std::unique_ptr<PyTransfer> ToNumpyAsync(PyBuffer& b) {
     t->event = ValueOrThrow(b.buffer->ReadyEvent());
     return t;
   }
-  const PLX_Api* api = b.client->plugin->api();
-  PLX_Event* event = nullptr;
-  auto args = PLX_ARGS(PLX_Buffer_ToHost_Args);
-  args.buffer = b.buffer->handle();
-  args.dst = t->array.mutable_data();
-  args.dst_size = static_cast<size_t>(t->array.nbytes());
-  args.event = &event;
-  ThrowIfError(host::ConsumeError(api, api->PLX_Buffer_ToHost(&args)));
-  t->event = std::make_unique<host::Event>(t->plugin, event);
+  t->event = ValueOrThrow(b.buffer->ToHostBufferAsync(
+      t->array.mutable_data(), static_cast<size_t>(t->array.nbytes())));
   return t;
 }
 
@@ -651,21 +638,12 @@ void RegisterRuntime(py::module_& m) {
       .def_property_readonly(
           "parameter_shapes",
           [](const PyExecutable& e) {
-            std::vector<std::string> out;
-            for (const Shape& s : e.executable->parameter_shapes()) {
-              out.push_back(ShapeText(s));
-            }
-            return out;
+            return ShapeTexts(e.executable->parameter_shapes());
           })
-      .def_property_readonly(
-          "output_shapes",
-          [](const PyExecutable& e) {
-            std::vector<std::string> out;
-            for (const Shape& s : e.executable->output_shapes()) {
-              out.push_back(ShapeText(s));
-            }
-            return out;
-          })
+      .def_property_readonly("output_shapes",
+                             [](const PyExecutable& e) {
+                               return ShapeTexts(e.executable->output_shapes());
+                             })
       .def_property_readonly("program_shape",
                              [](const PyExecutable& e) -> py::object {
                                const auto& p = e.executable->program_shape();
