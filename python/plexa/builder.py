@@ -261,16 +261,22 @@ def _unary(opcode, x, to_float=False):
 
 # ---------------------------------------------------------------- binary
 
-def add(x, y, broadcast_dimensions=None):
-    return _binary("add", x, y, broadcast_dimensions)
+def _arithmetic(name, opcode):
+    def fn(x, y, broadcast_dimensions=None):
+        return _binary(opcode, x, y, broadcast_dimensions)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"numpy's {name} (HLO {opcode}); broadcast_dimensions "
+                  f"as XLA's, else numpy's broadcasting.")
+    return fn
 
 
-def subtract(x, y, broadcast_dimensions=None):
-    return _binary("subtract", x, y, broadcast_dimensions)
-
-
-def multiply(x, y, broadcast_dimensions=None):
-    return _binary("multiply", x, y, broadcast_dimensions)
+add = _arithmetic("add", "add")
+subtract = _arithmetic("subtract", "subtract")
+multiply = _arithmetic("multiply", "multiply")
+maximum = _arithmetic("maximum", "maximum")
+minimum = _arithmetic("minimum", "minimum")
+power = _arithmetic("power", "power")
 
 
 def divide(x, y, broadcast_dimensions=None):
@@ -280,18 +286,6 @@ def divide(x, y, broadcast_dimensions=None):
 
 
 true_divide = divide
-
-
-def maximum(x, y, broadcast_dimensions=None):
-    return _binary("maximum", x, y, broadcast_dimensions)
-
-
-def minimum(x, y, broadcast_dimensions=None):
-    return _binary("minimum", x, y, broadcast_dimensions)
-
-
-def power(x, y, broadcast_dimensions=None):
-    return _binary("power", x, y, broadcast_dimensions)
 
 
 def arctan2(x, y, broadcast_dimensions=None):
@@ -343,28 +337,21 @@ def floor_divide(x, y):
 
 # ------------------------------------------------------------ comparisons
 
-def equal(x, y, broadcast_dimensions=None):
-    return _compare("EQ", x, y, broadcast_dimensions)
+def _comparison(name, direction):
+    def fn(x, y, broadcast_dimensions=None):
+        return _compare(direction, x, y, broadcast_dimensions)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"numpy's {name}: HLO compare, direction={direction}."
+    return fn
 
 
-def not_equal(x, y, broadcast_dimensions=None):
-    return _compare("NE", x, y, broadcast_dimensions)
-
-
-def less(x, y, broadcast_dimensions=None):
-    return _compare("LT", x, y, broadcast_dimensions)
-
-
-def less_equal(x, y, broadcast_dimensions=None):
-    return _compare("LE", x, y, broadcast_dimensions)
-
-
-def greater(x, y, broadcast_dimensions=None):
-    return _compare("GT", x, y, broadcast_dimensions)
-
-
-def greater_equal(x, y, broadcast_dimensions=None):
-    return _compare("GE", x, y, broadcast_dimensions)
+equal = _comparison("equal", "EQ")
+not_equal = _comparison("not_equal", "NE")
+less = _comparison("less", "LT")
+less_equal = _comparison("less_equal", "LE")
+greater = _comparison("greater", "GT")
+greater_equal = _comparison("greater_equal", "GE")
 
 
 # ---------------------------------------------------------------- unary
@@ -387,44 +374,28 @@ def invert(x):
 logical_not = invert
 
 
-def exp(x):
-    return _unary("exponential", x, to_float=True)
+def _transcendental(name, opcode):
+    """numpy's ``name``: HLO ``opcode``; integers and bools in float64."""
+
+    def fn(x):
+        return _unary(opcode, x, to_float=True)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"numpy's {name} (HLO {opcode}); integers in float64."
+    return fn
 
 
-def log(x):
-    return _unary("log", x, to_float=True)
-
-
-def sqrt(x):
-    return _unary("sqrt", x, to_float=True)
-
-
-def rsqrt(x):
-    return _unary("rsqrt", x, to_float=True)
-
-
-def sin(x):
-    return _unary("sine", x, to_float=True)
-
-
-def cos(x):
-    return _unary("cosine", x, to_float=True)
-
-
-def tan(x):
-    return _unary("tan", x, to_float=True)
-
-
-def tanh(x):
-    return _unary("tanh", x, to_float=True)
-
-
-def log1p(x):
-    return _unary("log-plus-one", x, to_float=True)
-
-
-def expm1(x):
-    return _unary("exponential-minus-one", x, to_float=True)
+exp = _transcendental("exp", "exponential")
+log = _transcendental("log", "log")
+sqrt = _transcendental("sqrt", "sqrt")
+rsqrt = _transcendental("rsqrt", "rsqrt")
+sin = _transcendental("sin", "sine")
+cos = _transcendental("cos", "cosine")
+tan = _transcendental("tan", "tan")
+tanh = _transcendental("tanh", "tanh")
+log1p = _transcendental("log1p", "log-plus-one")
+expm1 = _transcendental("expm1", "exponential-minus-one")
+sigmoid = _transcendental("sigmoid", "logistic")
 
 
 def floor(x):
@@ -437,10 +408,6 @@ def ceil(x):
 
 def sign(x):
     return _unary("sign", x)
-
-
-def sigmoid(x):
-    return _unary("logistic", x, to_float=True)
 
 
 def astype(x, dtype):

@@ -91,30 +91,26 @@ def test_ctypes_function_called_from_jit(cpu):
     np.testing.assert_array_equal(f(x), 2 * (x + 1) - 1)
 
 
-def test_typed_target_from_a_library_registered(cpu, typed_scale_library):
-    lib = ctypes.CDLL(typed_scale_library)
+def typed_scale(cpu, library, scale):
+    lib = ctypes.CDLL(library)
     cpu.register_custom_call("my_scale", lib.my_scale, api_version=1)
-    exe = cpu.client().compile("""HloModule typed
-ENTRY main {
+    return cpu.client().compile(f"""HloModule typed
+ENTRY main {{
   x = f32[8] parameter(0)
   ROOT y = f32[8] custom-call(x), custom_call_target="my_scale",
-      api_version=API_VERSION_TYPED_FFI, backend_config={scale = 2.5 : f32}
-}
+      api_version=API_VERSION_TYPED_FFI, backend_config={{scale = {scale} : f32}}
+}}
 """)
+
+
+def test_typed_target_from_a_library_registered(cpu, typed_scale_library):
+    exe = typed_scale(cpu, typed_scale_library, "2.5")
     x = np.arange(8, dtype=np.float32)
     np.testing.assert_array_equal(exe(x), np.float32(2.5) * x)
 
 
 def test_a_target_error_reaches_python(cpu, typed_scale_library):
-    lib = ctypes.CDLL(typed_scale_library)
-    cpu.register_custom_call("my_scale", lib.my_scale, api_version=1)
-    exe = cpu.client().compile("""HloModule typed
-ENTRY main {
-  x = f32[8] parameter(0)
-  ROOT y = f32[8] custom-call(x), custom_call_target="my_scale",
-      api_version=API_VERSION_TYPED_FFI, backend_config={scale = 0.0 : f32}
-}
-""")
+    exe = typed_scale(cpu, typed_scale_library, "0.0")
     with pytest.raises(plexa.InvalidArgumentError) as e:
         exe(np.zeros(8, np.float32))
     assert "my_scale" in e.value.message and "scale != 0" in e.value.message
