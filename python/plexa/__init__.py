@@ -32,6 +32,7 @@ from .jit import jit, Jitted, Lowered, Compiled
 Module = _plexa.Module
 Buffer = _plexa.Buffer
 Device = _plexa.Device
+Event = _plexa.Event
 Module.verify = Module.check
 ABI_VERSION = _plexa.ABI_VERSION
 registered_passes = _plexa.registered_passes

@@ -182,6 +182,12 @@ class Client:
         strides, without a copy here) to a device buffer."""
         return self._impl.buffer_from_numpy(array, device)
 
+    def create_user_event(self):
+        """An event the host sets (``event.set()``, or ``event.set(code,
+        message)`` to fail what waits on it); executions given it in
+        ``wait_for`` wait for it inside the plugin."""
+        return self._impl.create_user_event()
+
     def compile(self, program, *, num_replicas=1, device_assignment=None,
                 optimization_level=2, custom_call_libraries=(),
                 optimize=True):
@@ -233,35 +239,40 @@ class Executable:
     def statistics(self):
         return self._impl.statistics()
 
-    def _run(self, per_replica, donate_argnums, async_):
+    def _run(self, per_replica, donate_argnums, async_, wait_for):
         nargs = len(per_replica[0]) if per_replica else 0
         donated = _donated(donate_argnums, nargs)
         return self._impl._execute([list(a) for a in per_replica], donated,
-                                   async_)
+                                   async_, list(wait_for))
 
-    def execute(self, *args, donate_argnums=()):
-        """Runs one replica; waits; returns numpy arrays."""
+    def execute(self, *args, donate_argnums=(), wait_for=()):
+        """Runs one replica; waits; returns numpy arrays. ``wait_for``:
+        user events (Client.create_user_event) to wait for first."""
         self._one_replica("execute")
-        outs = self._run([args], donate_argnums, False)[0]
+        outs = self._run([args], donate_argnums, False, wait_for)[0]
         return _result(self._impl._result_structure,
                        [b.to_numpy() for b in outs])
 
     __call__ = execute
 
-    def execute_async(self, *args, donate_argnums=()):
+    def execute_async(self, *args, donate_argnums=(), wait_for=()):
         """Runs one replica without waiting: returns device Buffers (one,
         or a tuple) that may still be computing. ``.block_until_ready()``
         waits, ``.to_numpy()`` waits and copies; they can be passed straight
-        to another execution."""
+        to another execution. The execution starts inside the plugin once
+        its arguments and the user events in ``wait_for`` are ready; its
+        error, if it fails, is raised by whatever waits for its buffers (or
+        at once, when the plugin could run it at once)."""
         self._one_replica("execute_async")
-        outs = self._run([args], donate_argnums, True)[0]
+        outs = self._run([args], donate_argnums, True, wait_for)[0]
         return _result(self._impl._result_structure, outs)
 
-    def execute_replicated(self, per_replica_args, donate_argnums=()):
+    def execute_replicated(self, per_replica_args, donate_argnums=(),
+                           wait_for=()):
         """``per_replica_args[r]`` are replica r's arguments; returns a list
         with each replica's result (numpy arrays)."""
         per_replica_args = [tuple(a) for a in per_replica_args]
-        outs = self._run(per_replica_args, donate_argnums, False)
+        outs = self._run(per_replica_args, donate_argnums, False, wait_for)
         structure = self._impl._result_structure
         return [_result(structure, [b.to_numpy() for b in o]) for o in outs]
 

@@ -66,6 +66,24 @@ struct PyTransfer {
   }
 };
 
+// A plugin event: a user event (Client.create_user_event) the host sets,
+// which executions can wait for.
+struct PyEvent {
+  std::unique_ptr<host::Event> event;
+};
+
+absl::StatusCode StatusCodeByName(const std::string& name) {
+  for (int c = 0; c <= 16; ++c) {
+    if (StatusCodeName(static_cast<absl::StatusCode>(c)) == name) {
+      return static_cast<absl::StatusCode>(c);
+    }
+  }
+  throw StatusError(absl::InvalidArgumentError(
+      absl::StrCat("'", name,
+                   "' is not a status code name (OK, CANCELLED, "
+                   "INVALID_ARGUMENT, ...)")));
+}
+
 struct PyExecutable {
   std::shared_ptr<PyClient> client;
   std::unique_ptr<host::Executable> executable;
@@ -300,7 +318,15 @@ int64_t ReplicaDevice(const PyExecutable& e, int64_t replica) {
 // outputs[r][i] (the result's array leaves).
 std::vector<std::vector<std::unique_ptr<PyBuffer>>> Execute(
     PyExecutable& e, const std::vector<std::vector<py::object>>& per_replica,
-    const std::vector<int64_t>& donated, bool async) {
+    const std::vector<int64_t>& donated, bool async,
+    const std::vector<PyEvent*>& wait_for) {
+  std::vector<host::Event*> wait;
+  for (PyEvent* event : wait_for) {
+    if (event == nullptr) {
+      throw StatusError(absl::InvalidArgumentError("wait_for holds None"));
+    }
+    wait.push_back(event->event.get());
+  }
   const host::Executable& exe = *e.executable;
   const int64_t replicas = exe.num_replicas();
   if (static_cast<int64_t>(per_replica.size()) != replicas) {
@@ -347,7 +373,7 @@ std::vector<std::vector<std::unique_ptr<PyBuffer>>> Execute(
     py::gil_scoped_release release;
     if (async) {
       absl::StatusOr<host::Executable::Async> a =
-          e.executable->ExecuteAsync(args, donated);
+          e.executable->ExecuteAsync(args, donated, wait);
       // Completion events are dropped: each output's ready event tells
       // the same, and destroying an event does not cancel the work.
       if (a.ok()) {
@@ -356,7 +382,17 @@ std::vector<std::vector<std::unique_ptr<PyBuffer>>> Execute(
         outputs = a.status();
       }
     } else {
-      outputs = e.executable->Execute(args, donated);
+      // The host library's synchronous Execute has no wait list: wait here.
+      absl::Status waited;
+      for (host::Event* event : wait) {
+        waited.Update(event->Await());
+      }
+      outputs =
+          waited.ok()
+              ? e.executable->Execute(args, donated)
+              : absl::StatusOr<
+                    std::vector<std::vector<std::unique_ptr<host::Buffer>>>>(
+                    waited);
     }
   }
   ThrowIfError(outputs.status());
@@ -489,6 +525,12 @@ void RegisterRuntime(py::module_& m) {
             return b;
           },
           py::arg("array"), py::arg("device") = 0)
+      .def("create_user_event",
+           [](PyClient& c) {
+             auto e = std::make_unique<PyEvent>();
+             e->event = ValueOrThrow(c.client->CreateUserEvent());
+             return e;
+           })
       .def(
           "_compile",
           [](std::shared_ptr<PyClient> c, py::object program,
@@ -668,7 +710,20 @@ void RegisterRuntime(py::module_& m) {
              return d;
            })
       .def("_execute", &Execute, py::arg("per_replica"), py::arg("donated"),
-           py::arg("async_"));
+           py::arg("async_"), py::arg("wait_for"));
+
+  py::class_<PyEvent>(m, "Event")
+      .def("is_ready", [](PyEvent& e) { return e.event->IsReady(); })
+      .def("wait", [](PyEvent& e) { Await(*e.event); })
+      .def(
+          "set",
+          [](PyEvent& e, const std::string& code, const std::string& message) {
+            ThrowIfError(
+                e.event->Set(absl::Status(StatusCodeByName(code), message)));
+          },
+          py::arg("code") = "OK", py::arg("message") = "",
+          "Makes a user event ready: OK, or an error code name and message "
+          "that the work waiting on it fails with.");
 }
 
 }  // namespace plexa::python

@@ -130,3 +130,17 @@ def test_registration_errors(cpu):
         cpu.register_custom_call("f", ORIGINAL(lambda o, i: None),
                                  platform="vulkan")
     assert "platform" in e.value.message
+
+
+def test_an_asynchronous_failure_reaches_the_waiter(cpu, typed_scale_library):
+    exe = typed_scale(cpu, typed_scale_library, "0.0")
+    client = exe.client
+    gate = client.create_user_event()
+    x = client.buffer_from_numpy(np.zeros(8, np.float32))
+    out = exe.execute_async(x, wait_for=[gate])  # pending until the gate
+    assert not out.is_ready()
+    gate.set()
+    with pytest.raises(plexa.InvalidArgumentError, match="scale != 0"):
+        out.block_until_ready()
+    with pytest.raises(plexa.InvalidArgumentError, match="scale != 0"):
+        out.to_numpy()

@@ -225,3 +225,67 @@ def test_executable_statistics_and_text(client):
     assert exe.parameter_shapes == ["f32[4]{0}"]
     stats = exe.statistics()
     assert stats["argument_bytes"] == 16 and stats["output_bytes"] == 16
+
+
+def test_a_strided_view_is_not_copied_in_python(client):
+    import tracemalloc
+    base = np.ones((1024, 1024), np.float64)  # 8 MiB
+    view = base[::2, ::-1].T                  # 2 MiB of elements, strided
+    exe = client.compile(program("negate(p0)", ["f64[1024,512]"],
+                                 "f64[1024,512]"))
+    b = client.buffer_from_numpy(view)        # warm up imports
+    tracemalloc.start()
+    try:
+        b = client.buffer_from_numpy(view)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < view.nbytes // 8, peak  # numpy's allocations are traced
+    np.testing.assert_array_equal(b.to_numpy(), view)
+    np.testing.assert_array_equal(exe(view), -view)
+
+
+@pytest.mark.parametrize("shape", [(), (0,), (0, 3), (3, 0, 2)])
+def test_scalars_and_empty_arrays(any_client, shape):
+    t = ",".join(map(str, shape))
+    exe = any_client.compile(program("negate(p0)", [f"s32[{t}]"], f"s32[{t}]"))
+    x = np.full(shape, 7, np.int32)
+    out = exe(x)
+    assert out.shape == shape and out.dtype == np.int32
+    np.testing.assert_array_equal(out, -x)
+    np.testing.assert_array_equal(exe(x[::-1] if x.ndim else x), -x)
+
+
+def test_threads_execute_one_executable(client):
+    from concurrent.futures import ThreadPoolExecutor
+    exe = client.compile(program("multiply(p0, p0)", ["f32[256]"], "f32[256]"))
+    inputs = [np.full(256, i, np.float32) for i in range(16)]
+    with ThreadPoolExecutor(4) as pool:
+        outs = list(pool.map(exe, inputs))
+    for x, out in zip(inputs, outs):
+        np.testing.assert_array_equal(out, x * x)
+
+
+def test_user_events_gate_executions(client):
+    exe = client.compile(program("add(p0, p0)", ["s32[2]"], "s32[2]"))
+    gate = client.create_user_event()
+    first = exe.execute_async(np.array([1, 2], np.int32), wait_for=[gate])
+    second = exe.execute_async(first)
+    assert not gate.is_ready() and not first.is_ready()
+    assert not second.is_ready()
+    gate.set()
+    np.testing.assert_array_equal(second.to_numpy(), [4, 8])
+    gate.wait()
+
+
+def test_an_error_set_on_a_user_event_fails_what_waits(client):
+    exe = client.compile(program("add(p0, p0)", ["s32[2]"], "s32[2]"))
+    gate = client.create_user_event()
+    out = exe.execute_async(np.array([1, 2], np.int32), wait_for=[gate])
+    gate.set("DATA_LOSS", "sensor died")
+    with pytest.raises(plexa.DataLossError, match="sensor died"):
+        out.to_numpy()
+    with pytest.raises(plexa.FailedPreconditionError):
+        gate.set()  # set twice
+    with pytest.raises(plexa.InvalidArgumentError, match="status code name"):
+        client.create_user_event().set("NOPE")
