@@ -216,8 +216,8 @@ def _as_array(trace, v, dtype):
     return trace.constant(v, dtype)
 
 
-def _promote(*values, dtype=None):
-    trace = _trace_of(*values)
+def _promote(*values, dtype=None, trace=None):
+    trace = trace or _trace_of(*values)
     dtype = np.dtype(dtype) if dtype is not None else _result_dtype(values)
     type_name(dtype)
     return trace, [_as_array(trace, v, dtype) for v in values]
@@ -466,9 +466,7 @@ def broadcast_to(x, shape):
 def where(condition, x, y):
     """numpy's where: the three broadcast together."""
     trace = _trace_of(condition, x, y)
-    _, (x, y) = _promote(x, y) if (isinstance(x, Array) or
-                                   isinstance(y, Array)) else (
-        trace, [trace.constant(v, _result_dtype([x, y])) for v in (x, y)])
+    _, (x, y) = _promote(x, y, trace=trace)
     if not isinstance(condition, Array):
         condition = trace.constant(condition, np.bool_)
     elif condition.dtype != np.bool_:

@@ -129,7 +129,6 @@ std::unique_ptr<host::Buffer> Upload(PyClient& client, py::handle value,
                                      int64_t device,
                                      const std::optional<Shape>& want,
                                      const std::string& context) {
-  py::module_ np = py::module_::import("numpy");
   py::array array;
   if (py::isinstance<py::array>(value)) {
     array = py::reinterpret_borrow<py::array>(value);
@@ -142,7 +141,7 @@ std::unique_ptr<host::Buffer> Upload(PyClient& client, py::handle value,
     if (want.has_value())
       dtype = ValueOrThrow(DtypeFromType(want->element_type()));
     try {
-      array = np.attr("asarray")(value, dtype);
+      array = py::module_::import("numpy").attr("asarray")(value, dtype);
     } catch (const py::error_already_set& e) {
       throw StatusError(absl::InvalidArgumentError(absl::StrCat(
           context, ": cannot make an array of ",
