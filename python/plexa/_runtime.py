@@ -182,6 +182,17 @@ class Client:
         strides, without a copy here) to a device buffer."""
         return self._impl.buffer_from_numpy(array, device)
 
+    def deserialize_executable(self, data, *, device_assignment=None):
+        """An executable from ``Executable.serialize()`` bytes of the same
+        plugin build (plugins with the serialize-executable capability;
+        another plugin's bytes are INVALID_ARGUMENT)."""
+        if not isinstance(data, (bytes, bytearray)):
+            raise InvalidArgumentError(
+                f"deserialize_executable: expected bytes, got "
+                f"{type(data).__name__}")
+        return Executable(self, self._impl._deserialize(
+            bytes(data), list(device_assignment or [])))
+
     def create_user_event(self):
         """An event the host sets (``event.set()``, or ``event.set(code,
         message)`` to fail what waits on it); executions given it in
@@ -237,7 +248,14 @@ class Executable:
         return self._impl.as_text()
 
     def statistics(self):
+        """The plugin's PLX_Executable_Statistics: fingerprint, flops,
+        bytes, temporaries (-1 where it does not know)."""
         return self._impl.statistics()
+
+    def serialize(self):
+        """The executable as bytes (Client.deserialize_executable loads
+        them); UNIMPLEMENTED on a plugin without serialization."""
+        return self._impl.serialize()
 
     def _run(self, per_replica, donate_argnums, async_, wait_for):
         nargs = len(per_replica[0]) if per_replica else 0

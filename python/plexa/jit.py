@@ -39,18 +39,19 @@ class Lowered:
     def compile(self):
         exe = self._jitted._client().compile(
             self.module, **self._jitted._compile_options)
-        return Compiled(exe)
+        return Compiled(exe, self._jitted._dynamic_donations())
 
 
 class Compiled:
     """An executable made by jit: call it with the traced arguments
     (static ones left out)."""
 
-    def __init__(self, executable):
+    def __init__(self, executable, donate_argnums=()):
         self.executable = executable
+        self._donate = tuple(donate_argnums)
 
     def __call__(self, *args):
-        return self.executable.execute(*args)
+        return self.executable.execute(*args, donate_argnums=self._donate)
 
     def as_text(self):
         return self.executable.as_text()
@@ -60,16 +61,28 @@ class Jitted:
     """The function ``plexa.jit`` returns."""
 
     def __init__(self, fn, backend, static_argnums, client_options,
-                 compile_options):
+                 compile_options, donate_argnums=()):
         self._fn = fn
         self._backend = backend
         self._static = tuple(sorted(set(static_argnums)))
+        self._donate = tuple(sorted(set(donate_argnums)))
+        overlap = set(self._static) & set(self._donate)
+        if overlap:
+            raise InvalidArgumentError(
+                f"jit: arguments {sorted(overlap)} are both static and "
+                f"donated")
         self._client_options = dict(client_options)
         self._compile_options = dict(compile_options)
         self._cache = {}
         self._lock = threading.Lock()
         self.trace_count = 0
         functools.update_wrapper(self, fn)
+
+    def _dynamic_donations(self):
+        """donate_argnums counted among the non-static arguments (what the
+        executable takes)."""
+        return tuple(i - sum(1 for s in self._static if s < i)
+                     for i in self._donate)
 
     def _client(self):
         return _client(self._backend, **self._client_options)
@@ -117,19 +130,23 @@ class Jitted:
         return len(self._cache)
 
 
-def jit(fn=None, *, backend="cpu", static_argnums=(), client_options=None,
-        **compile_options):
+def jit(fn=None, *, backend="cpu", static_argnums=(), donate_argnums=(),
+        client_options=None, **compile_options):
     """Decorates ``fn(*arrays)``: traced into a module once per signature
     (the shapes and dtypes of its array arguments and the values of its
     static ones), compiled on ``backend`` (a plugin name or path), cached,
-    run. Extra keyword arguments go to Client.compile
-    (``custom_call_libraries=[...]``, ``optimize=False``)."""
+    run. ``donate_argnums``: Buffer arguments whose memory the execution
+    may reuse (they are invalid afterwards). Extra keyword arguments go to
+    Client.compile (``custom_call_libraries=[...]``, ``optimize=False``)."""
     if isinstance(static_argnums, int):
         static_argnums = (static_argnums,)
+    if isinstance(donate_argnums, int):
+        donate_argnums = (donate_argnums,)
     if fn is None:
         return functools.partial(jit, backend=backend,
                                  static_argnums=static_argnums,
+                                 donate_argnums=donate_argnums,
                                  client_options=client_options,
                                  **compile_options)
     return Jitted(fn, backend, static_argnums, client_options or {},
-                  compile_options)
+                  compile_options, donate_argnums)

@@ -524,6 +524,23 @@ void RegisterRuntime(py::module_& m) {
             return b;
           },
           py::arg("array"), py::arg("device") = 0)
+      .def(
+          "_deserialize",
+          [](std::shared_ptr<PyClient> c, py::bytes bytes,
+             std::vector<int64_t> device_assignment) {
+            const std::string data = bytes;
+            absl::StatusOr<std::unique_ptr<host::Executable>> exe;
+            {
+              py::gil_scoped_release release;
+              exe = c->client->DeserializeExecutable(data);
+            }
+            auto e = std::make_unique<PyExecutable>();
+            e->client = c;
+            e->executable = ValueOrThrow(std::move(exe));
+            e->device_assignment = std::move(device_assignment);
+            return e;
+          },
+          py::arg("bytes"), py::arg("device_assignment"))
       .def("create_user_event",
            [](PyClient& c) {
              auto e = std::make_unique<PyEvent>();
@@ -693,6 +710,10 @@ void RegisterRuntime(py::module_& m) {
                              })
       .def_property_readonly("_result_structure", &ResultStructure)
       .def("as_text", [](const PyExecutable& e) { return e.module_text; })
+      .def("serialize",
+           [](const PyExecutable& e) {
+             return py::bytes(ValueOrThrow(e.executable->Serialize()));
+           })
       .def("statistics",
            [](const PyExecutable& e) {
              host::Executable::Statistics s =

@@ -289,3 +289,23 @@ def test_an_error_set_on_a_user_event_fails_what_waits(client):
         gate.set()  # set twice
     with pytest.raises(plexa.InvalidArgumentError, match="status code name"):
         client.create_user_event().set("NOPE")
+
+
+def test_serialize_and_deserialize(cpu, reference):
+    c = cpu.client()
+    exe = c.compile(program("subtract(p0, p1)", ["f32[3]", "f32[3]"],
+                            "f32[3]"))
+    data = exe.serialize()
+    assert isinstance(data, bytes) and data
+    again = c.deserialize_executable(data)
+    x = np.array([5, 6, 7], np.float32)
+    y = np.array([1, 1, 2], np.float32)
+    np.testing.assert_array_equal(again(x, y), x - y)
+    with pytest.raises(plexa.InvalidArgumentError):
+        c.deserialize_executable(b"not an executable")
+    with pytest.raises(plexa.InvalidArgumentError, match="expected bytes"):
+        c.deserialize_executable("text")
+    ref = reference.client().compile(program("negate(p0)", ["f32[1]"],
+                                             "f32[1]"))
+    with pytest.raises(plexa.UnimplementedError):
+        ref.serialize()

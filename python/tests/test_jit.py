@@ -104,3 +104,19 @@ def test_nested_tuple_outputs():
     np.testing.assert_array_equal(a, x)
     np.testing.assert_array_equal(b, x + 1)
     np.testing.assert_array_equal(c, x * 2)
+
+
+def test_donated_buffers_are_consumed():
+    @plexa.jit(static_argnums=(0,), donate_argnums=(1,))
+    def scale(k, x, y):
+        return x * k + y
+
+    c = plexa.client("cpu")
+    x = c.buffer_from_numpy(np.array([1.0, 2.0]))
+    y = c.buffer_from_numpy(np.array([10.0, 20.0]))
+    np.testing.assert_array_equal(scale(3, x, y), [13.0, 26.0])
+    with pytest.raises(plexa.FailedPreconditionError, match="donated"):
+        x.to_numpy()
+    np.testing.assert_array_equal(y.to_numpy(), [10.0, 20.0])  # kept
+    with pytest.raises(plexa.InvalidArgumentError, match="static and donated"):
+        plexa.jit(lambda a: a, static_argnums=0, donate_argnums=0)
