@@ -880,12 +880,17 @@ absl::StatusOr<Literal> Buffer::ToLiteral() const {
   Shape host = *shape;
   LayoutUtil::SetToDefaultLayout(&host);
   Literal literal(host);
+  PLEXA_RETURN_IF_ERROR(ToHostBuffer(literal.mutable_data().data(),
+                                     literal.mutable_data().size()));
+  return literal;
+}
+
+absl::Status Buffer::ToHostBuffer(void* dst, size_t dst_size) const {
   auto args = PLX_ARGS(PLX_Buffer_ToHost_Args);
   args.buffer = buffer_;
-  args.dst = literal.mutable_data().data();
-  args.dst_size = literal.mutable_data().size();
-  RETURN_IF_PLX_ERROR(plugin_->api(), plugin_->api()->PLX_Buffer_ToHost(&args));
-  return literal;
+  args.dst = dst;
+  args.dst_size = dst_size;
+  return ConsumeError(plugin_->api(), plugin_->api()->PLX_Buffer_ToHost(&args));
 }
 
 absl::Status Buffer::Delete() {
@@ -913,6 +918,12 @@ absl::StatusOr<std::unique_ptr<Event>> Buffer::ToLiteralAsync(
   Shape host = *shape;
   LayoutUtil::SetToDefaultLayout(&host);
   *out = Literal(host);
+  return ToHostBufferAsync(out->mutable_data().data(),
+                           out->mutable_data().size(), wait);
+}
+
+absl::StatusOr<std::unique_ptr<Event>> Buffer::ToHostBufferAsync(
+    void* dst, size_t dst_size, WaitList wait) const {
   std::vector<std::shared_ptr<Event>> bridges;
   PLEXA_ASSIGN_OR_RETURN(
       std::vector<PLX_Event*> waits,
@@ -920,8 +931,8 @@ absl::StatusOr<std::unique_ptr<Event>> Buffer::ToLiteralAsync(
   PLX_Event* done = nullptr;
   auto args = PLX_ARGS(PLX_Buffer_ToHost_Args);
   args.buffer = buffer_;
-  args.dst = out->mutable_data().data();
-  args.dst_size = out->mutable_data().size();
+  args.dst = dst;
+  args.dst_size = dst_size;
   args.event = &done;
   args.wait_events = waits.data();
   args.num_wait_events = waits.size();

@@ -301,6 +301,13 @@ class Buffer {
   // default layout here); *out must stay alive until the event is ready.
   absl::StatusOr<std::unique_ptr<Event>> ToLiteralAsync(
       Literal* out, WaitList wait = {}) const;
+  // Copies the buffer, row-major, into caller memory of `dst_size` bytes
+  // (at least the shape's byte size): what ToLiteral does, for a host that
+  // owns its arrays (the Python package writes into numpy's storage).
+  absl::Status ToHostBuffer(void* dst, size_t dst_size) const;
+  // The same, asynchronously: `dst` is written until the event is ready.
+  absl::StatusOr<std::unique_ptr<Event>> ToHostBufferAsync(
+      void* dst, size_t dst_size, WaitList wait = {}) const;
 
  private:
   friend class Client;
