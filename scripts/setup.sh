@@ -12,6 +12,7 @@ PACKAGES=(
   libvulkan-dev mesa-vulkan-drivers glslang-dev glslang-tools spirv-tools
   vulkan-validationlayers
   python3 python3-numpy
+  graphviz
   python3-dev pybind11-dev python3-pybind11 python3-pytest
 )
 

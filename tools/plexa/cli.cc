@@ -84,6 +84,15 @@ absl::StatusOr<Args> ParseArgs(int argc, char** argv, int first,
   Args args;
   for (int i = first; i < argc; ++i) {
     absl::string_view a = argv[i];
+    // `-o FILE` is `--output=FILE` for the commands that write one.
+    if (a == "-o" && std::find(known_flags.begin(), known_flags.end(),
+                               "output") != known_flags.end()) {
+      if (i + 1 >= argc) {
+        return absl::InvalidArgumentError("-o needs a file name after it");
+      }
+      args.flags.emplace_back("output", argv[++i]);
+      continue;
+    }
     if (!absl::StartsWith(a, "--")) {
       args.positional.emplace_back(a);
       continue;

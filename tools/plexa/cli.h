@@ -52,6 +52,7 @@ int RunCheck(const Args& args);
 int RunFmt(const Args& args);
 int RunRun(const Args& args);
 int RunOpt(const Args& args);
+int RunGraph(const Args& args);
 int RunPlugins(const Args& args);
 int RunTestPlugin(const Args& args);
 

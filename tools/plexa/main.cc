@@ -95,9 +95,28 @@ const std::vector<Command>& Commands() {
        "  --fusion               include fusion in the default pipeline\n"
        "  --dump-after-each      print the module after every pass to stderr\n"
        "  --dump-dir=DIR         write those dumps as files\n"
+       "  --pictures             with --dump-dir: also draw each dump as\n"
+       "                         an .svg beside it (Graphviz; see plexa "
+       "graph)\n"
        "  --stats                per-pass timings on stderr\n",
-       {"passes", "fusion", "dump-after-each", "dump-dir", "stats"},
+       {"passes", "fusion", "dump-after-each", "dump-dir", "pictures", "stats"},
        RunOpt},
+      {"graph",
+       "draw the program (Graphviz)",
+       "usage: plexa graph PROGRAM.hlo [options] [-o FILE]\n"
+       "\n"
+       "Draws the module: computations as clusters, fusions boxed with their\n"
+       "bodies, shapes on edges, nodes coloured by kind (docs/graph.md).\n"
+       "\n"
+       "  -o FILE, --output=FILE .svg, .png or .pdf (drawn by Graphviz's dot)\n"
+       "                         or .dot/.gv; without it, DOT on stdout\n"
+       "  --optimized            after the default pipeline\n"
+       "  --after=PASS           after PASS's last run in the default\n"
+       "                         pipeline (a name, or a path such as\n"
+       "                         default/simplify/cse.iter1)\n"
+       "  --fusion               include fusion in the pipeline\n",
+       {"output", "optimized", "after", "fusion"},
+       RunGraph},
       {"plugins",
        "list the plugins found, and those refused with why",
        "usage: plexa plugins [NAME|PATH ...] [--verbose]\n"
