@@ -39,12 +39,16 @@ struct GlslKernel {
 
 // The tiled GEMM for a dot of f32 matrices (one contracting dimension, one
 // free dimension per side, at most one batch dimension, any dense
-// layouts): 64x64 result tiles per workgroup of 16x16 invocations, each
-// computing 4x4 elements from tiles of the operands staged in shared
-// memory. NOT_FOUND when `h` is not such a dot, or its grid would exceed
-// `max_groups`.
+// layouts). With `subgroup_broadcast_8` (subgroups of a multiple of 8
+// invocations that can broadcast): 8x128 result tiles per workgroup of 64
+// invocations, each keeping 8x2 elements in registers, A handed between
+// lanes by subgroupBroadcast, no shared memory and no barrier; otherwise
+// 64x64 tiles per workgroup of 16x16 invocations, each computing 4x4
+// elements from tiles of the operands staged in shared memory. NOT_FOUND
+// when `h` is not such a dot, or its grid would exceed `max_groups`.
 absl::StatusOr<GlslKernel> EmitTiledGemm(const Instruction& h,
-                                         const uint32_t max_groups[3]);
+                                         const uint32_t max_groups[3],
+                                         bool subgroup_broadcast_8);
 
 // The shader for `h` (an array-valued instruction whose operands are
 // arrays). UNIMPLEMENTED when the generator has no code for it (the plugin

@@ -78,10 +78,88 @@ void main() {
 }
 )";
 
+// The same product for devices with subgroups of at least 8 invocations
+// that can broadcast (llvmpipe: 8 lanes of one SIMD register). No shared
+// memory and no barrier (on llvmpipe a barrier is a coroutine switch of
+// every invocation). The 64 invocations of a workgroup are lanes over n:
+// each keeps an 8x2 block of C in registers (rows m0..m0+7, columns n and
+// n + 64), so B's loads are contiguous across lanes. A is read 8 k at a
+// time: lane l of each group of 8 loads A[m, k0 + l], and
+// subgroupBroadcast hands A[m, k0 + kk] to every lane (a register splat on
+// llvmpipe, instead of a gather per element). The k tail (K mod 8) reads A
+// directly. Indices past the edge of M and N are clamped (the loads stay
+// in bounds) and their results not stored. The sum over k runs in
+// increasing k for every element, as the one-invocation-per-element loop
+// does.
+constexpr char kSubgroupGemm[] = R"(#version 460
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+layout(local_size_x = 64) in;
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer Bf32 { float v[]; };
+layout(push_constant) uniform Args { uvec2 a[3]; } args;
+void main() {
+  const int M = $M, N = $N, K = $K;
+  Bf32 A = Bf32(args.a[0]);
+  Bf32 B = Bf32(args.a[1]);
+  Bf32 C = Bf32(args.a[2]);
+  int lane = int(gl_LocalInvocationID.x);
+  int sl = int(gl_SubgroupInvocationID) & 7;
+  int n0 = int(gl_WorkGroupID.x) * 128 + lane, n1 = n0 + 64;
+  int m0 = int(gl_WorkGroupID.y) * 8;
+  int b = int(gl_WorkGroupID.z);
+  int abase = b * $ASB, bbase = b * $BSB, cbase = b * $CSB;
+  int bn0 = bbase + min(n0, N - 1) * $BSN, bn1 = bbase + min(n1, N - 1) * $BSN;
+  int arow[8];
+  for (int i = 0; i < 8; ++i) arow[i] = abase + min(m0 + i, M - 1) * $ASM;
+  float acc0[8], acc1[8];
+  for (int i = 0; i < 8; ++i) { acc0[i] = 0.0; acc1[i] = 0.0; }
+  const int KB = K - K % 8;
+  for (int k0 = 0; k0 < KB; k0 += 8) {
+    float av[8];
+    for (int i = 0; i < 8; ++i) av[i] = A.v[arow[i] + (k0 + sl) * $ASK];
+$UNROLLED  }
+  for (int k = KB; k < K; ++k) {
+    float b0 = B.v[bn0 + k * $BSK], b1 = B.v[bn1 + k * $BSK];
+    for (int i = 0; i < 8; ++i) {
+      float a = A.v[arow[i] + k * $ASK];
+      acc0[i] += a * b0;
+      acc1[i] += a * b1;
+    }
+  }
+  for (int i = 0; i < 8; ++i) {
+    int m = m0 + i;
+    if (m >= M) break;
+    if (n0 < N) C.v[cbase + m * $CSM + n0 * $CSN] = acc0[i];
+    if (n1 < N) C.v[cbase + m * $CSM + n1 * $CSN] = acc1[i];
+  }
+}
+)";
+
+// The k step kk of kSubgroupGemm's 8-deep block, written out (the lane
+// given to subgroupBroadcast must be a constant).
+std::string SubgroupGemmBlock() {
+  std::string out;
+  for (int kk = 0; kk < 8; ++kk) {
+    absl::StrAppend(&out, "    {\n      int k = k0 + ", kk,
+                    ";\n      float b0 = B.v[bn0 + k * $BSK], "
+                    "b1 = B.v[bn1 + k * $BSK];\n");
+    for (int i = 0; i < 8; ++i) {
+      absl::StrAppend(&out, "      { float a = subgroupBroadcast(av[", i, "], ",
+                      kk, "); acc0[", i, "] += a * b0; acc1[", i,
+                      "] += a * b1; }\n");
+    }
+    out += "    }\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<GlslKernel> EmitTiledGemm(const Instruction& h,
-                                         const uint32_t max_groups[3]) {
+                                         const uint32_t max_groups[3],
+                                         bool subgroup_broadcast_8) {
   auto no = [](absl::string_view why) {
     return absl::NotFoundError(absl::StrCat("no tiled GEMM: ", why));
   };
@@ -125,7 +203,10 @@ absl::StatusOr<GlslKernel> EmitTiledGemm(const Instruction& h,
   const int64_t batch = nb ? os.dimensions(0) : 1;
   const int64_t M = ls.dimensions(lm), N = rs.dimensions(rn),
                 K = ls.dimensions(lk);
-  const uint64_t gx = (N + 63) / 64, gy = (M + 63) / 64;
+  // kSubgroupGemm: 128 columns x 8 rows per workgroup; kGemm: 64 x 64.
+  const bool subgroups = subgroup_broadcast_8;
+  const uint64_t gx = subgroups ? (N + 127) / 128 : (N + 63) / 64;
+  const uint64_t gy = subgroups ? (M + 7) / 8 : (M + 63) / 64;
   if (M == 0 || N == 0 || gx > max_groups[0] || gy > max_groups[1] ||
       static_cast<uint64_t>(batch) > max_groups[2]) {
     return no("the grid");
@@ -139,19 +220,23 @@ absl::StatusOr<GlslKernel> EmitTiledGemm(const Instruction& h,
   k.grid[1] = static_cast<uint32_t>(gy);
   k.grid[2] = static_cast<uint32_t>(batch);
   auto s = [](int64_t v) { return absl::StrCat(v); };
+  const std::string source =
+      subgroups ? absl::StrReplaceAll(kSubgroupGemm,
+                                      {{"$UNROLLED", SubgroupGemmBlock()}})
+                : std::string(kGemm);
   k.source = absl::StrReplaceAll(
-      kGemm, {{"$M", s(M)},
-              {"$N", s(N)},
-              {"$K", s(K)},
-              {"$ASB", s(nb ? sa[dn.lhs_batch_dimensions[0]] : 0)},
-              {"$BSB", s(nb ? sb[dn.rhs_batch_dimensions[0]] : 0)},
-              {"$CSB", s(nb ? sc[0] : 0)},
-              {"$ASM", s(sa[lm])},
-              {"$ASK", s(sa[lk])},
-              {"$BSK", s(sb[rk])},
-              {"$BSN", s(sb[rn])},
-              {"$CSM", s(sc[om])},
-              {"$CSN", s(sc[on])}});
+      source, {{"$M", s(M)},
+               {"$N", s(N)},
+               {"$K", s(K)},
+               {"$ASB", s(nb ? sa[dn.lhs_batch_dimensions[0]] : 0)},
+               {"$BSB", s(nb ? sb[dn.rhs_batch_dimensions[0]] : 0)},
+               {"$CSB", s(nb ? sc[0] : 0)},
+               {"$ASM", s(sa[lm])},
+               {"$ASK", s(sa[lk])},
+               {"$BSK", s(sb[rk])},
+               {"$BSN", s(sb[rn])},
+               {"$CSM", s(sc[om])},
+               {"$CSN", s(sc[on])}});
   return k;
 }
 

@@ -308,6 +308,7 @@ class VulkanClient : public sdk::Client {
       if (f == "int64") popts.features.int64 = false;
       if (f == "int16") popts.features.int16 = false;
       if (f == "int8") popts.features.int8 = false;
+      if (f == "subgroups") popts.features.subgroups = false;
     }
     absl::StatusOr<std::unique_ptr<VulkanProgram>> program =
         VulkanProgram::Compile(std::move(module), device_, popts, resolver);
@@ -378,10 +379,11 @@ absl::StatusOr<std::unique_ptr<sdk::Client>> MakeVulkanClient(
     }
     for (absl::string_view f :
          absl::StrSplit(it->second.string_value, ',', absl::SkipEmpty())) {
-      if (f != "float64" && f != "int64" && f != "int16" && f != "int8") {
-        return absl::InvalidArgumentError(
-            absl::StrCat("vulkan option 'disable_features': unknown feature '",
-                         f, "' (known: float64, int64, int16, int8)"));
+      if (f != "float64" && f != "int64" && f != "int16" && f != "int8" &&
+          f != "subgroups") {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "vulkan option 'disable_features': unknown feature '", f,
+            "' (known: float64, int64, int16, int8, subgroups)"));
       }
       config.disabled.emplace_back(f);
     }

@@ -218,6 +218,10 @@ absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
   d->limits_.max_shared_memory = p.limits.maxComputeSharedMemorySize;
   d->limits_.max_push_constants = p.limits.maxPushConstantsSize;
   d->limits_.subgroup_size = p11.subgroupSize;
+  d->features_.subgroups =
+      p11.subgroupSize >= 8 && p11.subgroupSize % 8 == 0 &&
+      (p11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&
+      (p11.subgroupSupportedOperations & VK_SUBGROUP_FEATURE_BALLOT_BIT) != 0;
   d->limits_.max_allocation = p11.maxMemoryAllocationSize;
 
   // Features: buffer device address is required; the rest is used where

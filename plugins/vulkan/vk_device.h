@@ -35,6 +35,9 @@ struct DeviceFeatures {
   bool int8 = false;       // shaderInt8
   bool storage8 = false;   // storageBuffer8BitAccess
   bool storage16 = false;  // storageBuffer16BitAccess
+  // Compute shaders have subgroups of a multiple of 8 invocations with
+  // subgroupBroadcast (the ballot operations).
+  bool subgroups = false;
 };
 
 struct DeviceLimits {

@@ -436,8 +436,19 @@ TEST_F(VulkanPluginTest, ValidationRunsUnderTheKhronosLayerOrSaysWhyNot) {
 // The tiled GEMM (glsl_gemm.cc) on sizes that are not multiples of its
 // 64x64 tiles and 16-deep k steps, batched, with a transposed (column-major)
 // right operand; expected values from a double-precision loop.
-TEST_F(VulkanPluginTest, TiledMatrixProductsMatchAPlainLoop) {
-  auto client = NewClient({{"report", PLX_Value_INT64, "", 1}});
+// Both GEMM kernels: the subgroup one (lavapipe has subgroups of 8 with
+// broadcast) and the shared-memory one other devices get
+// (disable_features=subgroups).
+class VulkanGemmTest : public VulkanPluginTest,
+                       public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(VulkanGemmTest, TiledMatrixProductsMatchAPlainLoop) {
+  std::vector<host::Plugin::Option> options = {
+      {"report", PLX_Value_INT64, "", 1}};
+  if (std::string(GetParam()) == "shared_memory") {
+    options.push_back({"disable_features", PLX_Value_STRING, "subgroups", 0});
+  }
+  auto client = NewClient(options);
   ASSERT_NE(client, nullptr);
   constexpr int64_t kB = 3, kM = 100, kK = 37, kN = 130;
   const std::string program = absl::StrCat(
@@ -491,6 +502,9 @@ TEST_F(VulkanPluginTest, TiledMatrixProductsMatchAPlainLoop) {
   }
   EXPECT_EQ(wrong, 0);
 }
+
+INSTANTIATE_TEST_SUITE_P(Kernels, VulkanGemmTest,
+                         ::testing::Values("subgroups", "shared_memory"));
 
 // The device scatter (glsl_loops.cc): rows of updates added into a matrix
 // at row indices that repeat (combined in update order) or fall outside
