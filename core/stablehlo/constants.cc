@@ -300,9 +300,12 @@ absl::StatusOr<std::string> DenseToLiteral(const MAttr& dense,
     return ErrorAt(dense.loc, "a dense<...> constant must have a tensor type");
   }
   const PrimitiveType et = type.element_type();
-  const int64_t n = ShapeUtil::ElementsIn(type);
-  if (n > (int64_t{1} << 28)) {
-    return ErrorAt(dense.loc, "constant too large");
+  int64_t n = 1;
+  for (int64_t d : type.dimensions()) {
+    if (d != 0 && n > (int64_t{1} << 28) / d) {
+      return ErrorAt(dense.loc, "constant too large");
+    }
+    n *= d;
   }
   DenseReader reader(dense.s, dense.loc, et);
   std::vector<std::string> flat;

@@ -290,8 +290,26 @@ Value OpContext::Splat(const Shape& shape, absl::string_view literal) {
   return Emit("broadcast", shape, {scalar}, "dimensions={}");
 }
 
-Value OpContext::BroadcastTo(const Value& v, const Shape& shape,
-                             std::optional<std::vector<int64_t>> dims) {
+absl::StatusOr<Value> OpContext::BroadcastTo(
+    const Value& v, const Shape& shape,
+    std::optional<std::vector<int64_t>> dims) {
+  if (!v.shape.IsArray() || !shape.IsArray() || v.shape.rank() > shape.rank()) {
+    return Error(absl::StrCat("cannot broadcast ", ShapeText(v.shape), " to ",
+                              ShapeText(shape)));
+  }
+  if (dims.has_value()) {
+    if (static_cast<int64_t>(dims->size()) != v.shape.rank()) {
+      return Error(absl::StrCat("broadcast dimensions ", BraceList(*dims),
+                                " do not match the operand ",
+                                ShapeText(v.shape)));
+    }
+    for (int64_t d : *dims) {
+      if (d < 0 || d >= shape.rank()) {
+        return Error(absl::StrCat("broadcast dimension ", d,
+                                  " is outside the result ", ShapeText(shape)));
+      }
+    }
+  }
   if (!dims.has_value()) {
     if (v.shape.dimensions() == shape.dimensions()) return v;
     dims.emplace();

@@ -126,8 +126,9 @@ class OpContext {
   Value Splat(const Shape& shape, absl::string_view literal);
   // broadcast(v) with dimensions = the trailing ones (numpy rules), or
   // `dims` when given.
-  Value BroadcastTo(const Value& v, const Shape& shape,
-                    std::optional<std::vector<int64_t>> dims = std::nullopt);
+  absl::StatusOr<Value> BroadcastTo(
+      const Value& v, const Shape& shape,
+      std::optional<std::vector<int64_t>> dims = std::nullopt);
   // Gives a tuple-valued instruction's elements as the op's results.
   absl::Status SetTupleResults(const Value& tuple);
   absl::Status SetResults(std::vector<Value> values);

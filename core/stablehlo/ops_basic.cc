@@ -30,7 +30,7 @@ absl::Status LowerSelectOrClamp(OpContext& ctx, absl::string_view hlo_op) {
     if (!is_select && i == 1) continue;
     if (ops[i].shape.IsArray() && ops[i].shape.rank() == 0 && shape.IsArray() &&
         shape.rank() > 0) {
-      ops[i] = ctx.BroadcastTo(ops[i], shape);
+      PLEXA_ASSIGN_OR_RETURN(ops[i], ctx.BroadcastTo(ops[i], shape));
     }
   }
   return ctx.SetResults({ctx.Emit(hlo_op, shape, ops)});
@@ -97,7 +97,8 @@ absl::Status LowerBroadcastInDim(OpContext& ctx, absl::string_view) {
                          ctx.Ints({"broadcast_dimensions", "dims"}, true));
   // StableHLO lets a size-1 operand dimension stretch; HLO's broadcast
   // does not: BroadcastTo reshapes those away first.
-  return ctx.SetResults({ctx.BroadcastTo(x, shape, dims)});
+  PLEXA_ASSIGN_OR_RETURN(Value b, ctx.BroadcastTo(x, shape, dims));
+  return ctx.SetResults({b});
 }
 
 // The legacy stablehlo.broadcast: new dimensions in front.

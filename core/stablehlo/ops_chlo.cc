@@ -36,7 +36,7 @@ absl::StatusOr<std::vector<Value>> Broadcasted(OpContext& ctx,
     if (v.shape.rank() > result.rank()) {
       return ctx.Error("an operand has a higher rank than the result");
     }
-    v = ctx.BroadcastTo(v, result, dims);
+    PLEXA_ASSIGN_OR_RETURN(v, ctx.BroadcastTo(v, result, dims));
   }
   return ops;
 }

@@ -233,7 +233,12 @@ absl::Status LowerConvolution(OpContext& ctx, absl::string_view) {
   }
   std::vector<std::string> size_s, stride_s, pad_s, ld_s, rd_s, rev_s;
   for (int64_t k = 0; k < nsp; ++k) {
-    int64_t kdim = rhs.find(static_cast<char>('0' + k));
+    const size_t kdim = rhs.find(static_cast<char>('0' + k));
+    if (kdim == std::string::npos || lhs.find('0' + k) == std::string::npos ||
+        out.find('0' + k) == std::string::npos) {
+      return ctx.Error(absl::StrCat("spatial dimension ", k,
+                                    " is missing from the dimension numbers"));
+    }
     size_s.push_back(absl::StrCat(ops[1].shape.dimensions(kdim)));
     auto at = [&](const std::vector<int64_t>& v, int64_t dflt) {
       return k < static_cast<int64_t>(v.size()) ? v[k] : dflt;

@@ -23,7 +23,8 @@ inline std::string Main(absl::string_view args, absl::string_view results,
 
 // The instruction lines of the computation named `name` (the entry when
 // empty) without operand shapes, one per line, the ROOT marker kept.
-inline std::string PrintComp(const Module& module, absl::string_view name = "") {
+inline std::string PrintComp(const Module& module,
+                             absl::string_view name = "") {
   PrintOptions options;
   options.print_operand_shapes = false;
   const Computation* c = name.empty() ? module.entry_computation()
