@@ -1,0 +1,180 @@
+// The remaining families: fft, batch norm, linear algebra, collectives,
+// feeds, select-and-scatter, map, custom-call aliases; and the numerics of
+// the chlo decompositions, evaluated and compared with values computed by
+// hand (next_after) or with known values of erfinv.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/eval/evaluator.h"
+#include "core/stablehlo/stablehlo_test_util.h"
+#include "core/text/hlo_parser.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace plexa::stablehlo_testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(MoreOpsTest, FftBatchNormCholeskyTriangularSolve) {
+  const std::string entry = ImportEntry(Main(
+      "%c: tensor<4xcomplex<f32>>, %x: tensor<2x3xf32>, %s: tensor<3xf32>, "
+      "%a: tensor<2x2xf32>",
+      "tensor<4xcomplex<f32>>, tensor<2x3xf32>, tensor<2x2xf32>, "
+      "tensor<2x2xf32>",
+      R"(
+    %0 = stablehlo.fft %c, type = IFFT, length = [4] : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+    %1 = "stablehlo.batch_norm_inference"(%x, %s, %s, %s, %s) <{epsilon = 1.000000e-03 : f32, feature_index = 1 : i64}> : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    %2 = stablehlo.cholesky %a, lower = true : tensor<2x2xf32>
+    %3 = "stablehlo.triangular_solve"(%2, %a) <{left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false}> : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+    return %0, %1, %2, %3 : tensor<4xcomplex<f32>>, tensor<2x3xf32>, tensor<2x2xf32>, tensor<2x2xf32>)"));
+  EXPECT_THAT(entry, HasSubstr("%fft = c64[4] fft(%c), fft_type=IFFT, "
+                               "fft_length={4}"));
+  EXPECT_THAT(entry, HasSubstr("batch-norm-inference(%x, %s, %s, %s, %s), "
+                               "epsilon=0.001, feature_index=1"));
+  EXPECT_THAT(entry, HasSubstr("cholesky(%a), lower=true"));
+  EXPECT_THAT(entry,
+              HasSubstr("triangular-solve(%cholesky, %a), left_side=true, "
+                        "lower=true, transpose_a=NO_TRANSPOSE"));
+}
+
+TEST(MoreOpsTest, BatchNormTrainingGivesThreeResults) {
+  EXPECT_THAT(ImportEntry(Main("%x: tensor<2x3xf32>, %s: tensor<3xf32>",
+                               "tensor<2x3xf32>, tensor<3xf32>", R"(
+    %0:3 = "stablehlo.batch_norm_training"(%x, %s, %s) <{epsilon = 1.000000e-03 : f32, feature_index = 1 : i64}> : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
+    return %0#0, %0#2 : tensor<2x3xf32>, tensor<3xf32>)")),
+              HasSubstr("%batch-norm-training = (f32[2,3], f32[3], f32[3]) "
+                        "batch-norm-training(%x, %s, %s), epsilon=0.001, "
+                        "feature_index=1"));
+}
+
+TEST(MoreOpsTest, CollectivesAndIds) {
+  const std::string entry = ImportEntry(Main("%a: tensor<4xf32>",
+                                             "tensor<8xf32>, tensor<4xf32>, "
+                                             "tensor<2xf32>, tensor<ui32>",
+                                             R"(
+    %0 = "stablehlo.all_gather"(%a) <{all_gather_dim = 0 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}> : (tensor<4xf32>) -> tensor<8xf32>
+    %1 = "stablehlo.collective_permute"(%a) <{source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>, channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>}> : (tensor<4xf32>) -> tensor<4xf32>
+    %2 = "stablehlo.reduce_scatter"(%a) <{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, scatter_dimension = 0 : i64}> ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %4 = stablehlo.add %x, %y : tensor<f32>
+      stablehlo.return %4 : tensor<f32>
+    }) : (tensor<4xf32>) -> tensor<2xf32>
+    %3 = stablehlo.replica_id : tensor<ui32>
+    return %0, %1, %2, %3 : tensor<8xf32>, tensor<4xf32>, tensor<2xf32>, tensor<ui32>)"));
+  EXPECT_THAT(entry, HasSubstr("all-gather(%a), replica_groups={{0,1}}, "
+                               "dimensions={0}"));
+  EXPECT_THAT(entry, HasSubstr("collective-permute(%a), channel_id=2, "
+                               "source_target_pairs={{0,1},{1,0}}"));
+  EXPECT_THAT(entry, HasSubstr("reduce-scatter(%a), replica_groups={{0,1}}, "
+                               "dimensions={0}, to_apply="));
+  EXPECT_THAT(entry, HasSubstr("%replica-id = u32[] replica-id()"));
+}
+
+TEST(MoreOpsTest, InfeedOutfeedTokens) {
+  const std::string entry =
+      ImportEntry(Main("%t: !stablehlo.token", "!stablehlo.token", R"(
+    %0:2 = "stablehlo.infeed"(%t) <{infeed_config = ""}> : (!stablehlo.token) -> (tensor<2xf32>, !stablehlo.token)
+    %1 = "stablehlo.outfeed"(%0#0, %0#1) <{outfeed_config = ""}> : (tensor<2xf32>, !stablehlo.token) -> !stablehlo.token
+    return %1 : !stablehlo.token)"));
+  EXPECT_THAT(entry, HasSubstr("%infeed = ((f32[2]), token[]) infeed(%t)"));
+  EXPECT_THAT(entry, HasSubstr("ROOT %outfeed = token[] outfeed(%tuple, "
+                               "%get-tuple-element.2)"));
+}
+
+TEST(MoreOpsTest, SelectAndScatterAndMap) {
+  auto m = ParseStableHloModule(Main("%a: tensor<4xf32>, %s: tensor<2xf32>",
+                                     "tensor<4xf32>, tensor<4xf32>",
+                                     R"(
+    %z = stablehlo.constant dense<0.0> : tensor<f32>
+    %0 = "stablehlo.select_and_scatter"(%a, %s, %z) <{window_dimensions = array<i64: 2>, window_strides = array<i64: 2>}> ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %2 = stablehlo.compare  GE, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      stablehlo.return %2 : tensor<i1>
+    }, {
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %2 = stablehlo.add %x, %y : tensor<f32>
+      stablehlo.return %2 : tensor<f32>
+    }) : (tensor<4xf32>, tensor<2xf32>, tensor<f32>) -> tensor<4xf32>
+    %1 = "stablehlo.map"(%a, %a) <{dimensions = array<i64: 0>}> ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %2 = stablehlo.multiply %x, %y : tensor<f32>
+      stablehlo.return %2 : tensor<f32>
+    }) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    return %0, %1 : tensor<4xf32>, tensor<4xf32>)"));
+  ASSERT_TRUE(m.ok()) << m.status();
+  // Evaluated: select-and-scatter puts each source value at its window's
+  // maximum; map squares.
+  Evaluator evaluator;
+  Literal x = *ParseLiteral("{1, 5, 7, 2}", Shape(PrimitiveType::F32, {4}));
+  Literal s = *ParseLiteral("{10, 20}", Shape(PrimitiveType::F32, {2}));
+  auto r = evaluator.Run(**m, {x, s});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->tuple_element(0).ToStringWithoutShape(), "{0, 10, 20, 0}");
+  EXPECT_EQ(r->tuple_element(1).ToStringWithoutShape(), "{1, 25, 49, 4}");
+}
+
+TEST(MoreOpsTest, CustomCallOutputOperandAliases) {
+  EXPECT_THAT(ImportEntry(Main("%a: tensor<2xf32>", "tensor<2xf32>", R"(
+    %0 = "stablehlo.custom_call"(%a) <{call_target_name = "inplace", output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [], operand_index = 0, operand_tuple_indices = []>]}> : (tensor<2xf32>) -> tensor<2xf32>
+    return %0 : tensor<2xf32>)")),
+              HasSubstr("custom_call_target=\"inplace\", "
+                        "output_to_operand_aliasing={{}: (0, {})}"));
+}
+
+// Evaluates @main on f32 vectors.
+std::vector<float> Eval(const std::string& mlir,
+                        const std::vector<std::vector<float>>& inputs) {
+  auto m = ParseStableHloModule(mlir);
+  EXPECT_TRUE(m.ok()) << m.status();
+  if (!m.ok()) return {};
+  std::vector<Literal> args;
+  for (const auto& in : inputs) {
+    Literal lit(Shape(PrimitiveType::F32, {static_cast<int64_t>(in.size())}));
+    for (size_t i = 0; i < in.size(); ++i) {
+      lit.Set<float>({static_cast<int64_t>(i)}, in[i]);
+    }
+    args.push_back(std::move(lit));
+  }
+  auto r = Evaluator().Run(**m, args);
+  EXPECT_TRUE(r.ok()) << r.status();
+  if (!r.ok()) return {};
+  std::vector<float> out;
+  for (int64_t i = 0; i < r->shape().dimensions(0); ++i) {
+    out.push_back(r->Get<float>({i}));
+  }
+  return out;
+}
+
+TEST(ChloNumericsTest, NextAfterStepsOneUlp) {
+  const std::string mlir =
+      Main("%x: tensor<5xf32>, %y: tensor<5xf32>", "tensor<5xf32>", R"(
+    %0 = chlo.next_after %x, %y : tensor<5xf32>, tensor<5xf32> -> tensor<5xf32>
+    return %0 : tensor<5xf32>)");
+  std::vector<float> r = Eval(
+      mlir, {{1.0f, 1.0f, 0.0f, -2.0f, 3.0f}, {2.0f, 0.0f, -1.0f, 0.0f, 3.0f}});
+  ASSERT_EQ(r.size(), 5u);
+  EXPECT_EQ(r[0], 1.0f + std::ldexp(1.0f, -23));  // 1 + ulp(1)
+  EXPECT_EQ(r[1], 1.0f - std::ldexp(1.0f, -24));  // below 1 the ulp halves
+  EXPECT_EQ(r[2], -std::ldexp(1.0f, -149));  // smallest subnormal, y's sign
+  EXPECT_EQ(r[3], -2.0f + std::ldexp(1.0f, -23));  // towards zero
+  EXPECT_EQ(r[4], 3.0f);                           // x == y gives y
+}
+
+TEST(ChloNumericsTest, ErfInvMatchesKnownValues) {
+  const std::string mlir = Main("%x: tensor<5xf32>", "tensor<5xf32>", R"(
+    %0 = chlo.erf_inv %x : tensor<5xf32> -> tensor<5xf32>
+    return %0 : tensor<5xf32>)");
+  std::vector<float> r = Eval(mlir, {{0.0f, 0.5f, -0.9f, 0.999f, 1.0f}});
+  ASSERT_EQ(r.size(), 5u);
+  // erfinv values (Abramowitz & Stegun tables; scipy.special.erfinv agrees).
+  EXPECT_NEAR(r[0], 0.0, 1e-7);
+  EXPECT_NEAR(r[1], 0.4769362762044699, 2e-6);
+  EXPECT_NEAR(r[2], -1.1630871536766743, 2e-6);
+  EXPECT_NEAR(r[3], 2.3267537655135246, 1e-4);
+  EXPECT_TRUE(std::isinf(r[4]) && r[4] > 0);
+}
+
+}  // namespace
+}  // namespace plexa::stablehlo_testing
