@@ -46,10 +46,10 @@ TEST(ErrorsTest, DynamicAndQuantizedTypesAreRefusedNamingTheType) {
 
 TEST(ErrorsTest, RefusedOpsSayWhy) {
   absl::Status s = Import(Main("%a: tensor<2xf32>", "tensor<2xf32>", R"(
-    %0 = chlo.lgamma %a : tensor<2xf32> -> tensor<2xf32>
+    %0 = chlo.zeta %a, %a : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
     return %0 : tensor<2xf32>)"));
   EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented);
-  EXPECT_THAT(Msg(s), StartsWith("4:10: 'chlo.lgamma': "));
+  EXPECT_THAT(Msg(s), StartsWith("4:10: 'chlo.zeta': "));
   EXPECT_THAT(Msg(s), HasSubstr("no HLO counterpart"));
 }
 

@@ -718,6 +718,15 @@ absl::StatusOr<MAttrPtr> Reader::AttrValueInner() {
     return a;
   }
   if (c == '#') return HashAttr();
+  if (c == '<') {
+    // A dialect attribute without its prefix (`algorithm = <lhs_precision_type
+    // = tf32, ...>` of a pretty dot): kept opaque.
+    auto a = std::make_shared<MAttr>();
+    a->kind = MAttr::Kind::kOpaque;
+    a->loc = loc;
+    PLEXA_RETURN_IF_ERROR(SkipBalanced());
+    return a;
+  }
   if (c == '(') {
     // A complex literal (1.0, 2.0) inside dense<...> is read by the
     // constant code from raw text; here it is an opaque group.

@@ -178,3 +178,38 @@ TEST(ChloNumericsTest, ErfInvMatchesKnownValues) {
 
 }  // namespace
 }  // namespace plexa::stablehlo_testing
+
+namespace plexa::stablehlo_testing {
+namespace {
+
+TEST(ChloNumericsTest, LgammaMatchesClosedForms) {
+  const std::string mlir = Main("%x: tensor<6xf32>", "tensor<6xf32>", R"(
+    %0 = chlo.lgamma %x : tensor<6xf32> -> tensor<6xf32>
+    return %0 : tensor<6xf32>)");
+  std::vector<float> r = Eval(mlir, {{0.5f, 3.0f, -0.5f, 10.0f, 1.0f, -2.5f}});
+  ASSERT_EQ(r.size(), 6u);
+  EXPECT_NEAR(r[0], 0.5723649429247001, 1e-5);  // log(sqrt(pi))
+  EXPECT_NEAR(r[1], 0.6931471805599453, 1e-5);  // log(2!)
+  EXPECT_NEAR(r[2], 1.2655121234846454, 1e-5);  // log(2 sqrt(pi))
+  EXPECT_NEAR(r[3], 12.801827480081469, 1e-4);  // log(9!)
+  EXPECT_NEAR(r[4], 0.0, 1e-6);                 // log(0!)
+  // Gamma(-2.5) = -8 sqrt(pi) / 15: lgamma is log|Gamma|.
+  EXPECT_NEAR(r[5], std::log(8.0 * std::sqrt(M_PI) / 15.0), 1e-5);
+}
+
+TEST(ChloNumericsTest, DigammaMatchesClosedForms) {
+  const std::string mlir = Main("%x: tensor<5xf32>", "tensor<5xf32>", R"(
+    %0 = chlo.digamma %x : tensor<5xf32> -> tensor<5xf32>
+    return %0 : tensor<5xf32>)");
+  std::vector<float> r = Eval(mlir, {{1.0f, 0.5f, 2.0f, -0.5f, -1.0f}});
+  ASSERT_EQ(r.size(), 5u);
+  const double euler = 0.57721566490153286;
+  EXPECT_NEAR(r[0], -euler, 1e-5);                          // psi(1)
+  EXPECT_NEAR(r[1], -euler - 2 * std::log(2.0), 1e-5);      // psi(1/2)
+  EXPECT_NEAR(r[2], 1 - euler, 1e-5);                       // psi(2)
+  EXPECT_NEAR(r[3], -euler - 2 * std::log(2.0) + 2, 1e-5);  // psi(-1/2)
+  EXPECT_TRUE(std::isnan(r[4]));                            // a pole
+}
+
+}  // namespace
+}  // namespace plexa::stablehlo_testing

@@ -1,7 +1,10 @@
 // chlo operations that have no HLO opcode of their own, written as HLO.
 // Each decomposition names its formula; they follow XLA's own chlo
 // legalizations (xla/mlir_hlo chlo_legalize_to_hlo) where one exists.
+#include <cmath>
+#include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -282,6 +285,158 @@ absl::Status LowerChloNextAfter(OpContext& ctx, absl::string_view mode) {
   r = ctx.Emit("select", ishape, {equal, yi, r});
   r = ctx.Emit("select", ishape, {nan_in, ctx.Splat(ishape, nan_bits), r});
   return ctx.SetResults({ctx.Emit("bitcast-convert", shape, {r})});
+}
+
+namespace {
+
+// Small arithmetic on one shape, for the decompositions below.
+class Arith {
+ public:
+  Arith(OpContext& ctx, const Shape& shape) : ctx_(ctx), shape_(shape) {
+    pred_ = shape;
+    pred_.set_element_type(PrimitiveType::PRED);
+  }
+  Value C(absl::string_view literal) { return ctx_.Splat(shape_, literal); }
+  Value C(double d) {
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "%.17g", d);
+    return C(buf);
+  }
+  Value Op(absl::string_view op, std::vector<Value> v) {
+    return ctx_.Emit(op, shape_, v);
+  }
+  Value Add(Value a, Value b) { return Op("add", {a, b}); }
+  Value Sub(Value a, Value b) { return Op("subtract", {a, b}); }
+  Value Mul(Value a, Value b) { return Op("multiply", {a, b}); }
+  Value Div(Value a, Value b) { return Op("divide", {a, b}); }
+  Value Cmp(Value a, Value b, absl::string_view dir) {
+    return ctx_.Emit("compare", pred_, {a, b}, absl::StrCat("direction=", dir));
+  }
+  Value Select(Value p, Value a, Value b) {
+    return ctx_.Emit("select", shape_, {p, a, b});
+  }
+  const Shape& pred() const { return pred_; }
+
+ private:
+  OpContext& ctx_;
+  Shape shape_;
+  Shape pred_;
+};
+
+// The Lanczos approximation XLA uses for lgamma and digamma (g = 7, n = 9;
+// Numerical Recipes' coefficients as in xla/client/lib/math.cc).
+constexpr double kLanczosGamma = 7;
+constexpr double kBaseLanczosCoeff = 0.99999999999980993227684700473478;
+constexpr double kLanczosCoefficients[] = {
+    676.520368121885098567009190444019, -1259.13921672240287047156078755283,
+    771.3234287776530788486528258894,   -176.61502916214059906584551354,
+    12.507343278686904814458936853,     -0.13857109526572011689554707,
+    9.984369578019570859563e-6,         1.50563273514931155834e-7};
+
+// The operand in the type the series runs in: f32 for f16/bf16/f32, f64.
+absl::StatusOr<std::pair<Value, Shape>> SeriesOperand(OpContext& ctx) {
+  PLEXA_RETURN_IF_ERROR(ctx.ExpectOperands(1));
+  PLEXA_ASSIGN_OR_RETURN(Value x, ctx.Operand(0));
+  const PrimitiveType et = x.shape.element_type();
+  if (!IsFloatType(et) || x.shape.IsTuple()) {
+    return ctx.Error("expected a floating-point operand");
+  }
+  Shape s = x.shape;
+  if (et != PrimitiveType::F64) {
+    s.set_element_type(PrimitiveType::F32);
+    if (et != PrimitiveType::F32) x = ctx.Emit("convert", s, {x});
+  }
+  return std::make_pair(x, s);
+}
+
+absl::Status SetConverted(OpContext& ctx, Value v) {
+  PLEXA_ASSIGN_OR_RETURN(Shape shape, ctx.ResultType(0));
+  if (shape.element_type() != v.shape.element_type()) {
+    v = ctx.Emit("convert", shape, {v});
+  }
+  return ctx.SetResults({v});
+}
+
+}  // namespace
+
+// lgamma(x), as XLA: for x >= 0.5, with z = x - 1 and t = z + g + 0.5,
+//   lgamma(x) = log(sqrt(2 pi)) + (z + 0.5 - t / log t) log t + log A(z),
+//   A(z) = c0 + sum_i c_i / (z + i + 1);
+// for x < 0.5 the reflection log(pi) - log|sin(pi x)| - lgamma(1 - x)
+// (with the fractional part folded into [0, 0.5] for sin's accuracy);
+// +inf at +-inf. f16/bf16 are computed in f32.
+absl::Status LowerChloLgamma(OpContext& ctx, absl::string_view) {
+  PLEXA_ASSIGN_OR_RETURN(auto xs, SeriesOperand(ctx));
+  auto [input, s] = xs;
+  Arith a(ctx, s);
+  Value one = a.C(1), half = a.C(0.5);
+  Value reflect = a.Cmp(input, half, "LT");
+  Value z = a.Select(reflect, a.Op("negate", {input}), a.Sub(input, one));
+  Value x = a.C(kBaseLanczosCoeff);
+  for (int i = 0; i < 8; ++i) {
+    x = a.Add(x, a.Div(a.C(kLanczosCoefficients[i]),
+                       a.Add(z, a.C(static_cast<double>(i + 1)))));
+  }
+  const double gh = kLanczosGamma + 0.5;
+  Value t = a.Add(z, a.C(gh));
+  Value log_t =
+      a.Add(a.Op("log-plus-one", {a.Div(z, a.C(gh))}), a.C(std::log(gh)));
+  Value log_y =
+      a.Add(a.Add(a.C(0.91893853320467274178032973640562),  // log(sqrt(2 pi))
+                  a.Mul(a.Sub(a.Add(z, half), a.Div(t, log_t)), log_t)),
+            a.Op("log", {x}));
+  Value abs_input = a.Op("abs", {input});
+  Value frac = a.Sub(abs_input, a.Op("floor", {abs_input}));
+  Value reduced = a.Select(a.Cmp(frac, half, "GT"), a.Sub(one, frac), frac);
+  Value denom = a.Op(
+      "log", {a.Op("sine", {a.Mul(a.C(3.14159265358979323846), reduced)})});
+  Value finite = ctx.Emit("is-finite", a.pred(), {denom});
+  Value reflection = a.Select(
+      finite, a.Sub(a.Sub(a.C(1.1447298858494002), denom), log_y),  // log(pi)
+      a.Op("negate", {denom}));
+  Value result = a.Select(reflect, reflection, log_y);
+  Value is_inf = a.Cmp(abs_input, a.C("inf"), "EQ");
+  return SetConverted(ctx, a.Select(is_inf, a.C("inf"), result));
+}
+
+// digamma(x), as XLA: for x >= 0.5, with z = x - 1, t = z + g + 0.5,
+//   digamma(x) = log t + A'(z) / A(z) - g / t,
+//   A'(z) = -sum_i c_i / (z + i + 1)^2;
+// for x < 0.5 the reflection digamma(1 - x) - pi cos(pi x) / sin(pi x)
+// (x shifted by an integer for sin/cos's accuracy); NaN at the poles
+// (0 and the negative integers).
+absl::Status LowerChloDigamma(OpContext& ctx, absl::string_view) {
+  PLEXA_ASSIGN_OR_RETURN(auto xs, SeriesOperand(ctx));
+  auto [input, s] = xs;
+  Arith a(ctx, s);
+  Value one = a.C(1), half = a.C(0.5);
+  Value reflect = a.Cmp(input, half, "LT");
+  Value z = a.Select(reflect, a.Op("negate", {input}), a.Sub(input, one));
+  Value num = a.C(0);
+  Value denom = a.C(kBaseLanczosCoeff);
+  for (int i = 0; i < 8; ++i) {
+    Value zi = a.Add(z, a.C(static_cast<double>(i + 1)));
+    Value c = a.C(kLanczosCoefficients[i]);
+    num = a.Sub(num, a.Div(c, a.Mul(zi, zi)));
+    denom = a.Add(denom, a.Div(c, zi));
+  }
+  const double gh = kLanczosGamma + 0.5;
+  Value t = a.Add(z, a.C(gh));
+  Value log_t =
+      a.Add(a.C(std::log(gh)), a.Op("log-plus-one", {a.Div(z, a.C(gh))}));
+  Value y =
+      a.Sub(a.Add(log_t, a.Div(num, denom)), a.Div(a.C(kLanczosGamma), t));
+  Value reduced =
+      a.Add(input, a.Op("abs", {a.Op("floor", {a.Add(input, half)})}));
+  Value pi = a.C(3.14159265358979323846);
+  Value pix = a.Mul(pi, reduced);
+  Value reflection =
+      a.Sub(y, a.Div(a.Mul(pi, a.Op("cosine", {pix})), a.Op("sine", {pix})));
+  Value result = a.Select(reflect, reflection, y);
+  Value pole = ctx.Emit(
+      "and", a.pred(),
+      {a.Cmp(input, a.C(0), "LE"), a.Cmp(input, a.Op("floor", {input}), "EQ")});
+  return SetConverted(ctx, a.Select(pole, a.C("nan"), result));
 }
 
 absl::Status LowerRefused(OpContext& ctx, absl::string_view reason) {
