@@ -337,6 +337,7 @@ absl::StatusOr<PrimitiveType> Reader::ElementType(SrcLoc loc,
       {"si16", PrimitiveType::S16},
       {"si32", PrimitiveType::S32},
       {"si64", PrimitiveType::S64},
+      {"index", PrimitiveType::S64},  // layouts and shapes print as index
       {"ui2", PrimitiveType::U2},
       {"ui4", PrimitiveType::U4},
       {"ui8", PrimitiveType::U8},

@@ -213,3 +213,40 @@ TEST(ChloNumericsTest, DigammaMatchesClosedForms) {
 
 }  // namespace
 }  // namespace plexa::stablehlo_testing
+
+namespace plexa::stablehlo_testing {
+namespace {
+
+// Spellings older JAX releases print: attributes in a {...} dictionary
+// after the regions, slice_sizes as a dense<>, index_vector_dim left at
+// its default (0), locations on block arguments, index-typed layouts.
+TEST(OlderSpellingsTest, GatherScatterDefaultsAndDictionaries) {
+  const std::string mlir = Main("%v: tensor<3xi32>, %i: tensor<i32>",
+                                "tensor<i32>, tensor<3xi32>", R"(
+    %0 = stablehlo.broadcast_in_dim %i, dims = [] : (tensor<i32>) -> tensor<1xi32> loc(#loc1)
+    %1 = "stablehlo.gather"(%v, %0) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0]>, indices_are_sorted = true, slice_sizes = dense<1> : tensor<1xi64>} : (tensor<3xi32>, tensor<1xi32>) -> tensor<i32> loc(#loc2)
+    %c = stablehlo.constant dense<7> : tensor<i32>
+    %2 = "stablehlo.scatter"(%v, %0, %c) ({
+    ^bb0(%a: tensor<i32> loc(unknown), %b: tensor<i32> loc(unknown)):
+      stablehlo.return %b : tensor<i32> loc(#loc3)
+    }) {indices_are_sorted = true, scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0]>, unique_indices = true} : (tensor<3xi32>, tensor<1xi32>, tensor<i32>) -> tensor<3xi32>
+    return %1, %2 : tensor<i32>, tensor<3xi32>)");
+  auto m = ParseStableHloModule(mlir);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_THAT(PrintComp(**m), HasSubstr("index_vector_dim=0, slice_sizes={1}"));
+  Literal v = *ParseLiteral("{10, 20, 30}", Shape(PrimitiveType::S32, {3}));
+  Literal i = *ParseLiteral("2", Shape(PrimitiveType::S32, {}));
+  auto r = Evaluator().Run(**m, {v, i});
+  ASSERT_TRUE(r.ok()) << r.status();
+  // v[2], and v with v[2] replaced by 7.
+  EXPECT_EQ(r->tuple_element(0).ToStringWithoutShape(), "30");
+  EXPECT_EQ(r->tuple_element(1).ToStringWithoutShape(), "{10, 20, 7}");
+  // Layouts as index-typed dense attributes are read (and not kept).
+  EXPECT_THAT(ImportEntry(Main("%v: tensor<3xi32>", "tensor<3xi32>", R"(
+    %0 = stablehlo.custom_call @noop(%v) {api_version = 2 : i32, operand_layouts = [dense<0> : tensor<1xindex>], result_layouts = [dense<0> : tensor<1xindex>]} : (tensor<3xi32>) -> tensor<3xi32>
+    return %0 : tensor<3xi32>)")),
+              HasSubstr("custom-call(%v), custom_call_target=\"noop\""));
+}
+
+}  // namespace
+}  // namespace plexa::stablehlo_testing

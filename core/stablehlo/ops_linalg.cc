@@ -297,7 +297,9 @@ absl::Status LowerGather(OpContext& ctx, absl::string_view) {
   PLEXA_ASSIGN_OR_RETURN(std::vector<int64_t> sizes,
                          ctx.Ints({"slice_sizes"}, true));
   PLEXA_ASSIGN_OR_RETURN(bool sorted, ctx.Bool({"indices_are_sorted"}, false));
-  if (ivd.size() != 1) return ctx.Error("missing index_vector_dim");
+  // StableHLO's default index_vector_dim is 0 (printed only when not).
+  if (ivd.empty()) ivd.push_back(0);
+  if (ivd.size() != 1) return ctx.Error("bad index_vector_dim");
   std::string attrs =
       absl::StrCat("offset_dims=", BraceList(offset),
                    ", collapsed_slice_dims=", BraceList(collapsed),
@@ -333,7 +335,9 @@ absl::Status LowerScatter(OpContext& ctx, absl::string_view) {
                          StructInts(ctx, dn, "scatter_dims_to_operand_dims"));
   PLEXA_ASSIGN_OR_RETURN(std::vector<int64_t> ivd,
                          StructInts(ctx, dn, "index_vector_dim"));
-  if (ivd.size() != 1) return ctx.Error("missing index_vector_dim");
+  // StableHLO's default index_vector_dim is 0 (printed only when not).
+  if (ivd.empty()) ivd.push_back(0);
+  if (ivd.size() != 1) return ctx.Error("bad index_vector_dim");
   PLEXA_ASSIGN_OR_RETURN(bool sorted, ctx.Bool({"indices_are_sorted"}, false));
   PLEXA_ASSIGN_OR_RETURN(bool unique, ctx.Bool({"unique_indices"}, false));
   PLEXA_ASSIGN_OR_RETURN(std::string region, ctx.ScalarRegion(0));
