@@ -946,6 +946,24 @@ absl::Status Reader::PrettyOpBody(MOp* op) {
       ++pos_;
       continue;
     }
+    if (c == '-' && Peek(1) == '>') {
+      // `stablehlo.if %p -> (tensor<f32>) { ... } else { ... }`: the result
+      // types, then an unlabelled first region.
+      pos_ += 2;
+      op->has_function_type = true;
+      if (PeekIsChar('(')) {
+        PLEXA_ASSIGN_OR_RETURN(op->result_types, TypeListInParens());
+      } else {
+        PLEXA_ASSIGN_OR_RETURN(Shape t, Type());
+        op->result_types.push_back(std::move(t));
+      }
+      if (PeekIsChar('{')) {
+        auto region = std::make_unique<MRegion>();
+        PLEXA_RETURN_IF_ERROR(Region(region.get(), false));
+        op->regions.push_back(std::move(region));
+      }
+      break;
+    }
     if (c == '%') {
       // The next op (`%1 = ...`, `%0:2 = ...`) ends this one.
       size_t save = pos_;

@@ -250,3 +250,41 @@ TEST(OlderSpellingsTest, GatherScatterDefaultsAndDictionaries) {
 
 }  // namespace
 }  // namespace plexa::stablehlo_testing
+
+namespace plexa::stablehlo_testing {
+namespace {
+
+// The custom form of if (`stablehlo.if %p -> (types) {..} else {..}`)
+// gives the same module as the generic one.
+TEST(PrettyIfTest, SameAsGeneric) {
+  const std::string pretty =
+      Main("%p: tensor<i1>, %x: tensor<f32>", "tensor<f32>", R"(
+    %0 = stablehlo.if %p -> (tensor<f32>) {
+      %1 = stablehlo.multiply %x, %x : tensor<f32>
+      stablehlo.return %1 : tensor<f32>
+    } else {
+      stablehlo.return %x : tensor<f32>
+    }
+    return %0 : tensor<f32>)");
+  const std::string generic =
+      Main("%p: tensor<i1>, %x: tensor<f32>", "tensor<f32>", R"(
+    %0 = "stablehlo.if"(%p) ({
+      %1 = stablehlo.multiply %x, %x : tensor<f32>
+      stablehlo.return %1 : tensor<f32>
+    }, {
+      stablehlo.return %x : tensor<f32>
+    }) : (tensor<i1>) -> tensor<f32>
+    return %0 : tensor<f32>)");
+  auto a = ParseStableHloModule(pretty);
+  auto b = ParseStableHloModule(generic);
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(PrintModule(**a), PrintModule(**b));
+  EXPECT_EQ(PrintComp(**a, "branch_0"),
+            "  %param = (f32[]) parameter(0)\n"
+            "  %x = f32[] get-tuple-element(%param), index=0\n"
+            "  ROOT %multiply = f32[] multiply(%x, %x)\n");
+}
+
+}  // namespace
+}  // namespace plexa::stablehlo_testing
