@@ -288,3 +288,30 @@ TEST(PrettyIfTest, SameAsGeneric) {
 
 }  // namespace
 }  // namespace plexa::stablehlo_testing
+
+namespace plexa::stablehlo_testing {
+namespace {
+
+TEST(StaticDynamicOpsTest, ShapeOperandsWithStaticResultsBecomeStaticOps) {
+  EXPECT_EQ(
+      ImportEntry(Main("%a: tensor<2x3xf32>, %s: tensor<2xi64>",
+                       "tensor<3x2xf32>, tensor<4x2x3xf32>, tensor<4xi32>", R"(
+    %0 = stablehlo.dynamic_reshape %a, %s : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<3x2xf32>
+    %c = stablehlo.constant dense<[4, 2, 3]> : tensor<3xi64>
+    %1 = stablehlo.dynamic_broadcast_in_dim %a, %c, dims = [1, 2] : (tensor<2x3xf32>, tensor<3xi64>) -> tensor<4x2x3xf32>
+    %n = stablehlo.constant dense<4> : tensor<1xi64>
+    %2 = stablehlo.dynamic_iota %n, dim = 0 : (tensor<1xi64>) -> tensor<4xi32>
+    return %0, %1, %2 : tensor<3x2xf32>, tensor<4x2x3xf32>, tensor<4xi32>)")),
+      "  %a = f32[2,3] parameter(0)\n"
+      "  %s = s64[2] parameter(1)\n"
+      "  %reshape = f32[3,2] reshape(%a)\n"
+      "  %constant = s64[3] constant({4, 2, 3})\n"
+      "  %broadcast = f32[4,2,3] broadcast(%a), dimensions={1,2}\n"
+      "  %constant.1 = s64[1] constant({4})\n"
+      "  %iota = s32[4] iota(), iota_dimension=0\n"
+      "  ROOT %tuple = (f32[3,2], f32[4,2,3], s32[4]) tuple(%reshape, "
+      "%broadcast, %iota)\n");
+}
+
+}  // namespace
+}  // namespace plexa::stablehlo_testing

@@ -180,12 +180,14 @@ constexpr OpMapping kOps[] = {
     {"chlo.bessel_i1e", LowerRefused,
      "bessel_i1e has no HLO counterpart and no decomposition here"},
     // Refused, with the reason.
-    {"stablehlo.dynamic_broadcast_in_dim", LowerRefused, kDynamic},
+    // Static results (the reader refuses `?`): the static op.
+    {"stablehlo.dynamic_broadcast_in_dim", LowerStaticDynamicShapeOp,
+     "broadcast"},
+    {"stablehlo.dynamic_reshape", LowerStaticDynamicShapeOp, "reshape"},
+    {"stablehlo.dynamic_iota", LowerStaticDynamicShapeOp, "iota"},
     {"stablehlo.dynamic_conv", LowerRefused, kDynamic},
     {"stablehlo.dynamic_gather", LowerRefused, kDynamic},
-    {"stablehlo.dynamic_iota", LowerRefused, kDynamic},
     {"stablehlo.dynamic_pad", LowerRefused, kDynamic},
-    {"stablehlo.dynamic_reshape", LowerRefused, kDynamic},
     {"stablehlo.real_dynamic_slice", LowerRefused, kDynamic},
     {"stablehlo.set_dimension_size", LowerRefused, kDynamic},
     {"stablehlo.uniform_quantize", LowerRefused, kQuantized},

@@ -32,6 +32,7 @@ PLEXA_STABLEHLO_HANDLER(LowerGetTupleElement);
 PLEXA_STABLEHLO_HANDLER(LowerTupleResults);  // opt-barrier over a tuple
 PLEXA_STABLEHLO_HANDLER(LowerReducePrecision);
 PLEXA_STABLEHLO_HANDLER(LowerGetDimensionSize);
+PLEXA_STABLEHLO_HANDLER(LowerStaticDynamicShapeOp);
 
 // ops_linalg.cc
 PLEXA_STABLEHLO_HANDLER(LowerDot);

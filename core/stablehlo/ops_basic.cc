@@ -286,3 +286,34 @@ absl::Status LowerGetDimensionSize(OpContext& ctx, absl::string_view) {
 }
 
 }  // namespace plexa::stablehlo
+
+namespace plexa::stablehlo {
+
+// dynamic_reshape, dynamic_broadcast_in_dim and dynamic_iota whose result
+// type is static (the reader refuses `?` dimensions, so any that reach
+// here are): the shape operand must equal the result's dimensions (a
+// constraint of the op in the StableHLO spec), so the static op on the
+// result type is the same computation. The shape operand is not read.
+absl::Status LowerStaticDynamicShapeOp(OpContext& ctx,
+                                       absl::string_view hlo_op) {
+  PLEXA_ASSIGN_OR_RETURN(Shape shape, ctx.ResultType(0));
+  if (hlo_op == "iota") {
+    PLEXA_RETURN_IF_ERROR(ctx.ExpectOperands(1));
+    PLEXA_ASSIGN_OR_RETURN(std::optional<int64_t> dim,
+                           ctx.Int({"iota_dimension", "dim"}));
+    if (!dim.has_value()) return ctx.Error("missing iota_dimension");
+    return ctx.SetResults(
+        {ctx.Emit("iota", shape, {}, absl::StrCat("iota_dimension=", *dim))});
+  }
+  PLEXA_RETURN_IF_ERROR(ctx.ExpectOperands(2));
+  PLEXA_ASSIGN_OR_RETURN(Value x, ctx.Operand(0));
+  if (hlo_op == "reshape") {
+    return ctx.SetResults({ctx.Emit("reshape", shape, {x})});
+  }
+  PLEXA_ASSIGN_OR_RETURN(std::vector<int64_t> dims,
+                         ctx.Ints({"broadcast_dimensions", "dims"}, true));
+  PLEXA_ASSIGN_OR_RETURN(Value b, ctx.BroadcastTo(x, shape, dims));
+  return ctx.SetResults({b});
+}
+
+}  // namespace plexa::stablehlo
