@@ -315,3 +315,61 @@ TEST(StaticDynamicOpsTest, ShapeOperandsWithStaticResultsBecomeStaticOps) {
 
 }  // namespace
 }  // namespace plexa::stablehlo_testing
+
+namespace plexa::stablehlo_testing {
+namespace {
+
+// A while inside a while inside an if branch: %x and %m are used two and
+// three regions deep, and travel through every enclosing loop state.
+TEST(NestedCapturesTest, ValuesThreeRegionsDeep) {
+  auto m = ParseStableHloModule(
+      Main("%p: tensor<i1>, %n: tensor<i32>, %m: tensor<i32>, %x: tensor<f32>",
+           "tensor<f32>", R"(
+    %zero = stablehlo.constant dense<0.0> : tensor<f32>
+    %r = "stablehlo.if"(%p) ({
+      %c0 = stablehlo.constant dense<0> : tensor<i32>
+      %outer:2 = stablehlo.while(%i = %c0, %acc = %zero) : tensor<i32>, tensor<f32>
+       cond {
+        %lt = stablehlo.compare  LT, %i, %n,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %lt : tensor<i1>
+      } do {
+        %c0_1 = stablehlo.constant dense<0> : tensor<i32>
+        %inner:2 = stablehlo.while(%j = %c0_1, %a = %acc) : tensor<i32>, tensor<f32>
+         cond {
+          %lt = stablehlo.compare  LT, %j, %m,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+          stablehlo.return %lt : tensor<i1>
+        } do {
+          %one = stablehlo.constant dense<1> : tensor<i32>
+          %j1 = stablehlo.add %j, %one : tensor<i32>
+          %a1 = stablehlo.add %a, %x : tensor<f32>
+          stablehlo.return %j1, %a1 : tensor<i32>, tensor<f32>
+        }
+        %one = stablehlo.constant dense<1> : tensor<i32>
+        %i1 = stablehlo.add %i, %one : tensor<i32>
+        stablehlo.return %i1, %inner#1 : tensor<i32>, tensor<f32>
+      }
+      stablehlo.return %outer#1 : tensor<f32>
+    }, {
+      stablehlo.return %zero : tensor<f32>
+    }) : (tensor<i1>) -> tensor<f32>
+    return %r : tensor<f32>)"));
+  ASSERT_TRUE(m.ok()) << m.status();
+  auto scalar = [](const char* text, PrimitiveType t) {
+    return *ParseLiteral(text, Shape(t, {}));
+  };
+  auto r = Evaluator().Run(
+      **m,
+      {scalar("true", PrimitiveType::PRED), scalar("3", PrimitiveType::S32),
+       scalar("4", PrimitiveType::S32), scalar("0.5", PrimitiveType::F32)});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->ToStringWithoutShape(), "6");  // 3 * 4 * 0.5
+  auto r2 = Evaluator().Run(
+      **m,
+      {scalar("false", PrimitiveType::PRED), scalar("3", PrimitiveType::S32),
+       scalar("4", PrimitiveType::S32), scalar("0.5", PrimitiveType::F32)});
+  ASSERT_TRUE(r2.ok()) << r2.status();
+  EXPECT_EQ(r2->ToStringWithoutShape(), "0");
+}
+
+}  // namespace
+}  // namespace plexa::stablehlo_testing
