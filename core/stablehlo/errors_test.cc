@@ -128,6 +128,7 @@ TEST(ModuleTest, LooksLikeStableHlo) {
   EXPECT_TRUE(LooksLikeStableHlo("  // c\nmodule @m {"));
   EXPECT_TRUE(LooksLikeStableHlo("func.func @main() {"));
   EXPECT_TRUE(LooksLikeStableHlo("#loc = loc(unknown)\nmodule {"));
+  EXPECT_TRUE(LooksLikeStableHlo("\"builtin.module\"() ({"));
   EXPECT_FALSE(LooksLikeStableHlo("HloModule m\n"));
 }
 
@@ -162,6 +163,39 @@ TEST(RoundTripTest, ImportedModulesPrintAndParseBack) {
     ASSERT_TRUE(again.ok()) << again.status() << "\n" << once;
     EXPECT_EQ(PrintModule(**again), once);
   }
+}
+
+}  // namespace
+}  // namespace plexa::stablehlo_testing
+
+namespace plexa::stablehlo_testing {
+namespace {
+
+// `mlir-opt --mlir-print-op-generic` writes the module and its functions
+// generically too.
+TEST(ModuleTest, FullyGenericModuleAndFunctions) {
+  auto m =
+      ParseStableHloModule(R"("builtin.module"() <{sym_name = "jit_main"}> ({
+  "func.func"() <{function_type = (tensor<2xf32>) -> tensor<2xf32>, res_attrs = [{jax.result_info = ""}], sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2xf32>):
+    %0 = "func.call"(%arg0) <{callee = @twice}> : (tensor<2xf32>) -> tensor<2xf32>
+    "func.return"(%0) : (tensor<2xf32>) -> ()
+  }) : () -> ()
+  "func.func"() <{function_type = (tensor<2xf32>) -> tensor<2xf32>, sym_name = "twice", sym_visibility = "private"}> ({
+  ^bb0(%arg0: tensor<2xf32>):
+    %0 = "stablehlo.add"(%arg0, %arg0) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    "func.return"(%0) : (tensor<2xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+)");
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ((*m)->name(), "jit_main");
+  EXPECT_EQ(PrintComp(**m),
+            "  %arg0 = f32[2] parameter(0)\n"
+            "  ROOT %call = f32[2] call(%arg0), to_apply=%twice\n");
+  EXPECT_EQ(PrintComp(**m, "twice"),
+            "  %arg0 = f32[2] parameter(0)\n"
+            "  ROOT %add = f32[2] add(%arg0, %arg0)\n");
 }
 
 }  // namespace

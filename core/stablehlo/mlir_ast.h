@@ -39,7 +39,8 @@ struct MAttr {
     kSymbol,  // @name (s)
     kUnit,    // a dictionary entry without a value
     kType,    // a type used as a value (type)
-    kOpaque,  // anything else the reader skipped (#sdy.sharding<...>)
+    kFunctionType,  // (a, b) -> c (fn_inputs, fn_results)
+    kOpaque,        // anything else the reader skipped (#sdy.sharding<...>)
   };
   Kind kind = Kind::kUnit;
   int64_t i = 0;
@@ -50,7 +51,9 @@ struct MAttr {
   std::vector<std::shared_ptr<MAttr>> items;
   std::vector<std::pair<std::string, std::shared_ptr<MAttr>>> fields;
   std::optional<Shape> type;  // `: type` after a literal; a dense's type
-  std::string raw;            // the source text of the whole value
+  std::vector<Shape> fn_inputs;
+  std::vector<Shape> fn_results;
+  std::string raw;  // the source text of the whole value
   SrcLoc loc;
 
   // The field `key` of a dictionary or struct; null if absent.

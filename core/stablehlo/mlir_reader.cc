@@ -301,6 +301,8 @@ class Reader {
   absl::Status Region(MRegion* region, bool braces_open);
   absl::Status BlockArgs(std::vector<MBlockArg>* args);
   absl::Status Func(MModule* module);
+  absl::Status GenericContainer(MModule* module);
+  absl::Status GenericFunc(MOp op, MModule* module);
   absl::Status ModuleBody(MModule* module, bool braced);
 
   absl::Status Enter() {
@@ -729,12 +731,19 @@ absl::StatusOr<MAttrPtr> Reader::AttrValueInner() {
     return a;
   }
   if (c == '(') {
-    // A complex literal (1.0, 2.0) inside dense<...> is read by the
-    // constant code from raw text; here it is an opaque group.
+    // A function type (function_type of a generic func.func). Complex
+    // literals (1.0, 2.0) only occur inside dense<...>, read from its text.
     auto a = std::make_shared<MAttr>();
-    a->kind = MAttr::Kind::kOpaque;
+    a->kind = MAttr::Kind::kFunctionType;
     a->loc = loc;
-    PLEXA_RETURN_IF_ERROR(SkipBalanced());
+    PLEXA_ASSIGN_OR_RETURN(a->fn_inputs, TypeListInParens());
+    if (!TryStr("->")) return Error("expected '->' in a function type");
+    if (PeekIsChar('(')) {
+      PLEXA_ASSIGN_OR_RETURN(a->fn_results, TypeListInParens());
+    } else {
+      PLEXA_ASSIGN_OR_RETURN(Shape t, Type());
+      a->fn_results.push_back(std::move(t));
+    }
     return a;
   }
   if (c == '-' || c == '+' || std::isdigit(static_cast<unsigned char>(c))) {
@@ -1240,6 +1249,12 @@ absl::Status Reader::ModuleBody(MModule* module, bool braced) {
       PLEXA_RETURN_IF_ERROR(AttrValue().status());
       continue;
     }
+    if (Peek() == '"') {
+      // The generic form of the module and its functions
+      // (`"builtin.module"() ({ "func.func"() <{...}> ({...}) : () -> () })`).
+      PLEXA_RETURN_IF_ERROR(GenericContainer(module));
+      continue;
+    }
     absl::string_view id = PeekIdent();
     if (id == "func.func" || id == "func") {
       pos_ += id.size();
@@ -1274,6 +1289,52 @@ absl::Status Reader::ModuleBody(MModule* module, bool braced) {
     }
     return Error("expected 'func.func' or 'module'");
   }
+}
+
+absl::Status Reader::GenericContainer(MModule* module) {
+  PLEXA_ASSIGN_OR_RETURN(MOp op, Op());
+  if (op.name == "builtin.module") {
+    if (const MAttr* n = op.Attr("sym_name")) module->name = n->s;
+    if (op.regions.size() != 1) {
+      return ErrorAt(op.loc, "'builtin.module' must have one region");
+    }
+    for (MOp& inner : op.regions[0]->ops) {
+      PLEXA_RETURN_IF_ERROR(GenericFunc(std::move(inner), module));
+    }
+    return absl::OkStatus();
+  }
+  return GenericFunc(std::move(op), module);
+}
+
+absl::Status Reader::GenericFunc(MOp op, MModule* module) {
+  if (op.name != "func.func") {
+    return ErrorAt(op.loc,
+                   absl::StrCat("expected 'func.func', found '", op.name, "'"));
+  }
+  MFunc f;
+  f.loc = op.loc;
+  const MAttr* name = op.Attr("sym_name");
+  const MAttr* type = op.Attr("function_type");
+  if (name == nullptr || type == nullptr ||
+      type->kind != MAttr::Kind::kFunctionType || op.regions.size() != 1) {
+    return ErrorAt(op.loc,
+                   "a generic 'func.func' needs sym_name, function_type and "
+                   "a body");
+  }
+  f.name = name->s;
+  if (const MAttr* v = op.Attr("sym_visibility"))
+    f.is_public = v->s == "public";
+  f.result_types = type->fn_results;
+  f.body = std::move(op.regions[0]);
+  f.args = f.body->args;
+  if (f.args.size() != type->fn_inputs.size()) {
+    return ErrorAt(
+        op.loc,
+        absl::StrCat("@", f.name, " declares ", type->fn_inputs.size(),
+                     " argument(s) but its block takes ", f.args.size()));
+  }
+  module->funcs.push_back(std::move(f));
+  return absl::OkStatus();
 }
 
 absl::StatusOr<MModule> Reader::Module() {

@@ -101,7 +101,10 @@ bool LooksLikeStableHlo(absl::string_view text) {
     break;
   }
   return absl::StartsWith(text, "module") ||
-         absl::StartsWith(text, "func.func") || absl::StartsWith(text, "#loc");
+         absl::StartsWith(text, "func.func") ||
+         absl::StartsWith(text, "#loc") ||
+         absl::StartsWith(text, "\"builtin.module\"") ||
+         absl::StartsWith(text, "\"func.func\"");
 }
 
 }  // namespace plexa

@@ -28,7 +28,8 @@ absl::StatusOr<std::unique_ptr<Module>> ParseStableHloModule(
 absl::StatusOr<std::string> StableHloToHloText(absl::string_view text);
 
 // True if `text` reads as MLIR rather than HLO text: after comments and
-// blank lines it starts with `module`, `func.func` or `#loc`.
+// blank lines it starts with `module`, `func.func`, `#loc` or their generic
+// spellings `"builtin.module"`, `"func.func"`.
 bool LooksLikeStableHlo(absl::string_view text);
 
 }  // namespace plexa

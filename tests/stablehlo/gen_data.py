@@ -77,6 +77,8 @@ def gather():
     table = small_ints((5, 3), -9, 10)
     idx = np.array([4, 0, 2, 4], np.int32)
     write("gather", "0", [table, idx], [table[idx]], True)
+    # The same program in the fully generic form.
+    write("gather_generic", "0", [table, idx], [table[idx]], True)
 
 
 def sort():

@@ -104,8 +104,8 @@ TEST_P(ProgramsTest, MatchesNumpy) {
 
 INSTANTIATE_TEST_SUITE_P(StableHlo, ProgramsTest,
                          ::testing::Values("mlp", "softmax", "while_loop",
-                                           "conv", "gather", "sort",
-                                           "call_if_case"));
+                                           "conv", "gather", "gather_generic",
+                                           "sort", "call_if_case"));
 
 }  // namespace
 }  // namespace plexa
