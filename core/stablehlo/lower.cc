@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "core/base/status_macros.h"
 #include "core/shape/shape_util.h"
 
@@ -145,20 +147,34 @@ absl::StatusOr<std::vector<int64_t>> OpContext::IntsOf(const MAttr& a) const {
       return absl::InvalidArgumentError(
           absl::StrCat(LocText(a.loc), "expected a typed dense<...>"));
     }
+    const PrimitiveType et = a.type->element_type();
+    if (!a.type->IsArray() || et == PrimitiveType::F16 ||
+        et == PrimitiveType::BF16 || et == PrimitiveType::F32 ||
+        et == PrimitiveType::F64 || et == PrimitiveType::C64 ||
+        et == PrimitiveType::C128) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(LocText(a.loc), "'", op_.name,
+                       "': expected integers, got ", ShapeText(*a.type)));
+    }
+    // The literal text DenseToLiteral writes: integers (or true/false)
+    // between braces, commas and spaces.
     bool splat = false;
     PLEXA_ASSIGN_OR_RETURN(std::string lit, DenseToLiteral(a, *a.type, &splat));
-    int64_t n = splat ? ShapeUtil::ElementsIn(*a.type) : 0;
     std::vector<int64_t> vals;
-    std::string cur;
-    for (char c : lit + ",") {
-      if (std::isdigit(static_cast<unsigned char>(c)) || c == '-') {
-        cur += c;
-      } else if (!cur.empty()) {
-        vals.push_back(std::strtoll(cur.c_str(), nullptr, 10));
-        cur.clear();
+    for (absl::string_view tok :
+         absl::StrSplit(lit, absl::ByAnyChar("{}, "), absl::SkipEmpty())) {
+      int64_t v = 0;
+      if (tok == "true" || tok == "false") {
+        v = tok == "true" ? 1 : 0;
+      } else if (!absl::SimpleAtoi(tok, &v)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            LocText(a.loc), "'", op_.name, "': '", tok, "' is not an integer"));
       }
+      vals.push_back(v);
     }
-    if (splat) vals.assign(n, vals.empty() ? 0 : vals[0]);
+    if (splat) {
+      vals.assign(ShapeUtil::ElementsIn(*a.type), vals.empty() ? 0 : vals[0]);
+    }
     return vals;
   }
   if (a.kind != MAttr::Kind::kArray) {

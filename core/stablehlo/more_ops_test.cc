@@ -373,3 +373,24 @@ TEST(NestedCapturesTest, ValuesThreeRegionsDeep) {
 
 }  // namespace
 }  // namespace plexa::stablehlo_testing
+
+namespace plexa::stablehlo_testing {
+namespace {
+
+// Older JAX writes window attributes as dense<> (i64 and i1); a dense of
+// floats where integers belong is an error, not a guess.
+TEST(OlderSpellingsTest, DenseWindowAttributes) {
+  const char* args = "%x: tensor<1x4x4x1xf32>, %k: tensor<2x2x1x1xf32>";
+  EXPECT_THAT(ImportEntry(Main(args, "tensor<1x3x3x1xf32>", R"(
+    %0 = "stablehlo.convolution"(%x, %k) {batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, lhs_dilation = dense<1> : tensor<2xi64>, padding = dense<0> : tensor<2x2xi64>, rhs_dilation = dense<1> : tensor<2xi64>, window_reversal = dense<[false, true]> : tensor<2xi1>, window_strides = dense<1> : tensor<2xi64>} : (tensor<1x4x4x1xf32>, tensor<2x2x1x1xf32>) -> tensor<1x3x3x1xf32>
+    return %0 : tensor<1x3x3x1xf32>)")),
+              HasSubstr("window={size=2x2 rhs_reversal=0x1}, "
+                        "dim_labels=b01f_01io->b01f"));
+  EXPECT_THAT(ImportEntry(Main("%a: tensor<2x3xf32>", "tensor<3x2xf32>", R"(
+    %0 = "stablehlo.transpose"(%a) {permutation = dense<[1.0, 0.0]> : tensor<2xf32>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+    return %0 : tensor<3x2xf32>)")),
+              HasSubstr("expected integers, got f32[2]"));
+}
+
+}  // namespace
+}  // namespace plexa::stablehlo_testing
