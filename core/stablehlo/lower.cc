@@ -538,12 +538,13 @@ absl::Status Lowering::LowerOp(Scope* scope, const MOp& op) {
   if (mapping == nullptr) {
     const bool known_dialect = absl::StartsWith(op.name, "stablehlo.") ||
                                absl::StartsWith(op.name, "chlo.") ||
-                               absl::StartsWith(op.name, "mhlo.");
+                               absl::StartsWith(op.name, "mhlo.") ||
+                               absl::StartsWith(op.name, "sdy.");
     return absl::UnimplementedError(absl::StrCat(
         LocText(op.loc), "unsupported operation '", op.name, "'",
         known_dialect ? " (docs/stablehlo.md lists the supported ones)"
-                      : " (only the stablehlo, chlo and func dialects are "
-                        "read)"));
+                      : " (only the stablehlo, chlo, func and sdy "
+                        "dialects are read)"));
   }
   OpContext ctx(this, scope, op);
   PLEXA_RETURN_IF_ERROR(mapping->handler(ctx, mapping->hlo_op));

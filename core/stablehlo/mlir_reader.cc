@@ -1039,6 +1039,15 @@ absl::Status Reader::PrettyOpBody(MOp* op) {
       PLEXA_RETURN_IF_ERROR(Dict(&op->attrs, '}'));
       continue;
     }
+    if (c == '<') {
+      // A bare dialect attribute (sdy.sharding_constraint %x <@mesh, [..]>).
+      auto a = std::make_shared<MAttr>();
+      a->kind = MAttr::Kind::kOpaque;
+      a->loc = loc;
+      PLEXA_RETURN_IF_ERROR(SkipBalanced());
+      op->positional.push_back(std::move(a));
+      continue;
+    }
     if (c == '[') {
       // A suffix: slice ranges [0:2, 1:3:1] or an index [1].
       ++pos_;

@@ -394,3 +394,24 @@ TEST(OlderSpellingsTest, DenseWindowAttributes) {
 
 }  // namespace
 }  // namespace plexa::stablehlo_testing
+
+namespace plexa::stablehlo_testing {
+namespace {
+
+// JAX with Shardy: a mesh, argument shardings, sharding constraints.
+TEST(ShardyTest, MeshesShardingsAndConstraintsAreAnnotationsOnly) {
+  EXPECT_EQ(
+      ImportEntry(R"(module @jit_f attributes {mhlo.num_partitions = 2 : i32} {
+  sdy.mesh @mesh = <["x"=2]>
+  func.func public @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> (tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) {
+    %0 = sdy.sharding_constraint %arg0 <@mesh, [{}, {"x"}]> : tensor<8x4xf32>
+    %1 = stablehlo.negate %0 : tensor<8x4xf32>
+    return %1 : tensor<8x4xf32>
+  }
+})"),
+      "  %arg0 = f32[8,4] parameter(0)\n"
+      "  ROOT %negate = f32[8,4] negate(%arg0)\n");
+}
+
+}  // namespace
+}  // namespace plexa::stablehlo_testing

@@ -179,6 +179,10 @@ constexpr OpMapping kOps[] = {
      "zeta has no HLO counterpart and no decomposition here"},
     {"chlo.bessel_i1e", LowerRefused,
      "bessel_i1e has no HLO counterpart and no decomposition here"},
+    // Shardy's annotations: Plexa runs one program per replica, so a
+    // sharding constraint is its operand.
+    {"sdy.sharding_constraint", LowerIdentity, ""},
+    {"sdy.reshard", LowerIdentity, ""},
     // Refused, with the reason.
     // Static results (the reader refuses `?`): the static op.
     {"stablehlo.dynamic_broadcast_in_dim", LowerStaticDynamicShapeOp,
@@ -194,6 +198,8 @@ constexpr OpMapping kOps[] = {
     {"stablehlo.uniform_dequantize", LowerRefused, kQuantized},
     {"stablehlo.send", LowerRefused, kNoSendRecv},
     {"stablehlo.recv", LowerRefused, kNoSendRecv},
+    {"sdy.manual_computation", LowerRefused,
+     "manual SPMD regions are not supported (Plexa has no partitioner)"},
     {"stablehlo.collective_broadcast", LowerRefused,
      "Plexa has no collective-broadcast (docs/opcodes.md)"},
 };

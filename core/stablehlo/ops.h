@@ -33,6 +33,7 @@ PLEXA_STABLEHLO_HANDLER(LowerTupleResults);  // opt-barrier over a tuple
 PLEXA_STABLEHLO_HANDLER(LowerReducePrecision);
 PLEXA_STABLEHLO_HANDLER(LowerGetDimensionSize);
 PLEXA_STABLEHLO_HANDLER(LowerStaticDynamicShapeOp);
+PLEXA_STABLEHLO_HANDLER(LowerIdentity);  // sharding annotations
 
 // ops_linalg.cc
 PLEXA_STABLEHLO_HANDLER(LowerDot);

@@ -317,3 +317,14 @@ absl::Status LowerStaticDynamicShapeOp(OpContext& ctx,
 }
 
 }  // namespace plexa::stablehlo
+
+namespace plexa::stablehlo {
+
+// Ops that only annotate their operand (shardings): the operand itself.
+absl::Status LowerIdentity(OpContext& ctx, absl::string_view) {
+  PLEXA_RETURN_IF_ERROR(ctx.ExpectOperands(1));
+  PLEXA_ASSIGN_OR_RETURN(Value x, ctx.Operand(0));
+  return ctx.SetResults({x});
+}
+
+}  // namespace plexa::stablehlo
