@@ -375,6 +375,16 @@ absl::Status OpContext::SetResults(std::vector<Value> values) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<std::optional<std::vector<int64_t>>> OpContext::ConstantOperand(
+    int64_t i) {
+  PLEXA_ASSIGN_OR_RETURN(Value v, Operand(i));
+  auto it = lowering_->integer_constants().find({scope_->comp, v.name});
+  if (it == lowering_->integer_constants().end()) {
+    return std::optional<std::vector<int64_t>>();
+  }
+  return std::optional<std::vector<int64_t>>(it->second);
+}
+
 absl::StatusOr<std::string> OpContext::ScalarRegion(int64_t index) {
   if (index >= static_cast<int64_t>(op_.regions.size())) {
     return Error(absl::StrCat("expected a region (number ", index + 1, ")"));

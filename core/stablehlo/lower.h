@@ -132,6 +132,11 @@ class OpContext {
   // Gives a tuple-valued instruction's elements as the op's results.
   absl::Status SetTupleResults(const Value& tuple);
   absl::Status SetResults(std::vector<Value> values);
+  // The values of operand i when it is an integer constant the importer
+  // wrote in this computation (the shape operands of the dynamic ops);
+  // nullopt otherwise.
+  absl::StatusOr<std::optional<std::vector<int64_t>>> ConstantOperand(
+      int64_t i);
   // A region whose block arguments are scalars (reduce, sort, scatter,
   // map, ...) as a computation with one parameter per argument; returns
   // its name.
@@ -187,6 +192,12 @@ class Lowering {
   // The computation of function @name (lowered on first use).
   absl::StatusOr<Comp*> FunctionComp(absl::string_view name, SrcLoc use);
   const MFunc* FindFunc(absl::string_view name) const;
+  // Integer constants by (computation, HLO name), for ConstantOperand.
+  absl::flat_hash_map<std::pair<const Comp*, std::string>,
+                      std::vector<int64_t>>&
+  integer_constants() {
+    return integer_constants_;
+  }
 
  private:
   absl::StatusOr<Comp*> LowerFunction(const MFunc& func);
@@ -198,6 +209,8 @@ class Lowering {
   absl::flat_hash_map<std::string, Comp*> func_comps_;
   absl::flat_hash_set<std::string> in_progress_;
   std::vector<const Comp::Line*> line_origin_;
+  absl::flat_hash_map<std::pair<const Comp*, std::string>, std::vector<int64_t>>
+      integer_constants_;
   SrcLoc current_loc_;
   std::string current_op_;
 };

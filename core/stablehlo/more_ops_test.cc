@@ -415,3 +415,37 @@ TEST(ShardyTest, MeshesShardingsAndConstraintsAreAnnotationsOnly) {
 
 }  // namespace
 }  // namespace plexa::stablehlo_testing
+
+namespace plexa::stablehlo_testing {
+namespace {
+
+TEST(StaticDynamicOpsTest, ConstantShapeOperandsGiveSliceAndPad) {
+  EXPECT_EQ(ImportEntry(Main("%a: tensor<4xf32>, %v: tensor<f32>",
+                             "tensor<2xf32>, tensor<7xf32>", R"(
+    %s = stablehlo.constant dense<[1]> : tensor<1xi64>
+    %l = stablehlo.constant dense<[4]> : tensor<1xi64>
+    %st = stablehlo.constant dense<[2]> : tensor<1xi64>
+    %0 = stablehlo.real_dynamic_slice %a, %s, %l, %st : (tensor<4xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<2xf32>
+    %z = stablehlo.constant dense<0> : tensor<1xi64>
+    %1 = stablehlo.dynamic_pad %a, %v, %s, %st, %z : (tensor<4xf32>, tensor<f32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<7xf32>
+    return %0, %1 : tensor<2xf32>, tensor<7xf32>)")),
+            "  %a = f32[4] parameter(0)\n"
+            "  %v = f32[] parameter(1)\n"
+            "  %constant = s64[1] constant({1})\n"
+            "  %constant.1 = s64[1] constant({4})\n"
+            "  %constant.2 = s64[1] constant({2})\n"
+            "  %slice = f32[2] slice(%a), slice={[1:4:2]}\n"
+            "  %constant.3 = s64[1] constant({0})\n"
+            "  %pad = f32[7] pad(%a, %v), padding=1_2\n"
+            "  ROOT %tuple = (f32[2], f32[7]) tuple(%slice, %pad)\n");
+  // A shape operand computed at run time is refused.
+  EXPECT_THAT(ImportEntry(Main("%a: tensor<4xf32>, %s: tensor<1xi64>",
+                               "tensor<2xf32>", R"(
+    %0 = stablehlo.real_dynamic_slice %a, %s, %s, %s : (tensor<4xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<2xf32>
+    return %0 : tensor<2xf32>)")),
+              HasSubstr("UNIMPLEMENTED: 4:10: 'stablehlo.real_dynamic_slice': "
+                        "its start_indices must be a constant"));
+}
+
+}  // namespace
+}  // namespace plexa::stablehlo_testing

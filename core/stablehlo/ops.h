@@ -34,6 +34,8 @@ PLEXA_STABLEHLO_HANDLER(LowerReducePrecision);
 PLEXA_STABLEHLO_HANDLER(LowerGetDimensionSize);
 PLEXA_STABLEHLO_HANDLER(LowerStaticDynamicShapeOp);
 PLEXA_STABLEHLO_HANDLER(LowerIdentity);  // sharding annotations
+PLEXA_STABLEHLO_HANDLER(LowerRealDynamicSlice);
+PLEXA_STABLEHLO_HANDLER(LowerDynamicPad);
 
 // ops_linalg.cc
 PLEXA_STABLEHLO_HANDLER(LowerDot);

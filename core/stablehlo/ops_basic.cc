@@ -61,8 +61,20 @@ absl::Status LowerConstant(OpContext& ctx, absl::string_view) {
   }
   bool splat = false;
   PLEXA_ASSIGN_OR_RETURN(std::string lit, DenseToLiteral(*value, type, &splat));
-  if (splat) return ctx.SetResults({ctx.Splat(type, lit)});
-  return ctx.SetResults({ctx.EmitConstant(type, lit)});
+  const Value c = splat ? ctx.Splat(type, lit) : ctx.EmitConstant(type, lit);
+  // Small integer vectors are remembered: the dynamic ops read their shape
+  // operands from them.
+  const PrimitiveType et = type.element_type();
+  const bool integral = et == PrimitiveType::S32 || et == PrimitiveType::S64 ||
+                        et == PrimitiveType::U32 || et == PrimitiveType::U64;
+  if (integral && type.rank() <= 1 && ShapeUtil::ElementsIn(type) <= 64) {
+    absl::StatusOr<std::vector<int64_t>> ints = ctx.IntsOf(*value);
+    if (ints.ok()) {
+      ctx.lowering()->integer_constants()[{ctx.scope()->comp, c.name}] =
+          *std::move(ints);
+    }
+  }
+  return ctx.SetResults({c});
 }
 
 absl::Status LowerCompare(OpContext& ctx, absl::string_view) {
@@ -325,6 +337,73 @@ absl::Status LowerIdentity(OpContext& ctx, absl::string_view) {
   PLEXA_RETURN_IF_ERROR(ctx.ExpectOperands(1));
   PLEXA_ASSIGN_OR_RETURN(Value x, ctx.Operand(0));
   return ctx.SetResults({x});
+}
+
+}  // namespace plexa::stablehlo
+
+namespace plexa::stablehlo {
+
+namespace {
+absl::StatusOr<std::vector<int64_t>> StaticOperand(OpContext& ctx, int64_t i,
+                                                   absl::string_view what) {
+  PLEXA_ASSIGN_OR_RETURN(std::optional<std::vector<int64_t>> v,
+                         ctx.ConstantOperand(i));
+  if (!v.has_value()) {
+    return ctx.Unimplemented(absl::StrCat(
+        "its ", what,
+        " must be a constant (dynamic shapes are not supported: Plexa's "
+        "shapes are static)"));
+  }
+  return *std::move(v);
+}
+}  // namespace
+
+// real_dynamic_slice with constant start, limit and strides: slice.
+absl::Status LowerRealDynamicSlice(OpContext& ctx, absl::string_view) {
+  PLEXA_RETURN_IF_ERROR(ctx.ExpectOperands(4));
+  PLEXA_ASSIGN_OR_RETURN(Value x, ctx.Operand(0));
+  PLEXA_ASSIGN_OR_RETURN(Shape shape, ctx.ResultType(0));
+  PLEXA_ASSIGN_OR_RETURN(std::vector<int64_t> start,
+                         StaticOperand(ctx, 1, "start_indices"));
+  PLEXA_ASSIGN_OR_RETURN(std::vector<int64_t> limit,
+                         StaticOperand(ctx, 2, "limit_indices"));
+  PLEXA_ASSIGN_OR_RETURN(std::vector<int64_t> strides,
+                         StaticOperand(ctx, 3, "strides"));
+  if (start.size() != limit.size() || start.size() != strides.size()) {
+    return ctx.Error("start, limit and strides differ in length");
+  }
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < start.size(); ++i) {
+    parts.push_back(
+        absl::StrCat("[", start[i], ":", limit[i], ":", strides[i], "]"));
+  }
+  return ctx.SetResults(
+      {ctx.Emit("slice", shape, {x},
+                absl::StrCat("slice={", absl::StrJoin(parts, ", "), "}"))});
+}
+
+// dynamic_pad with constant edge and interior paddings: pad.
+absl::Status LowerDynamicPad(OpContext& ctx, absl::string_view) {
+  PLEXA_RETURN_IF_ERROR(ctx.ExpectOperands(5));
+  PLEXA_ASSIGN_OR_RETURN(std::vector<Value> ops, ctx.Operands(0, 2));
+  PLEXA_ASSIGN_OR_RETURN(Shape shape, ctx.ResultType(0));
+  PLEXA_ASSIGN_OR_RETURN(std::vector<int64_t> low,
+                         StaticOperand(ctx, 2, "edge_padding_low"));
+  PLEXA_ASSIGN_OR_RETURN(std::vector<int64_t> high,
+                         StaticOperand(ctx, 3, "edge_padding_high"));
+  PLEXA_ASSIGN_OR_RETURN(std::vector<int64_t> interior,
+                         StaticOperand(ctx, 4, "interior_padding"));
+  if (low.size() != high.size() || low.size() != interior.size()) {
+    return ctx.Error("the padding operands differ in length");
+  }
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < low.size(); ++i) {
+    parts.push_back(absl::StrCat(low[i], "_", high[i], "_", interior[i]));
+  }
+  return ctx.SetResults({ctx.Emit(
+      "pad", shape, ops,
+      absl::StrCat("padding=",
+                   parts.empty() ? "{}" : absl::StrJoin(parts, "x")))});
 }
 
 }  // namespace plexa::stablehlo
