@@ -130,7 +130,7 @@ check_error "an unknown command suggests the nearest" \
 # Help: every command has its own, on stdout, exit 0.
 check "plexa help" "$plexa" help
 verify "help lists every command" grep -qE "^  plugins +list the plugins" "$tmp/out"
-for command in check fmt run opt plugins test-plugin; do
+for command in check convert fmt run opt plugins test-plugin; do
   check "plexa $command --help" "$plexa" "$command" --help
   verify "$command --help is its usage" grep -q "^usage: plexa $command" "$tmp/out"
   check "plexa help $command" "$plexa" help "$command"

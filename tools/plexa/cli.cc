@@ -8,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "core/stablehlo/stablehlo_parser.h"
 #include "core/text/hlo_parser.h"
 #include "core/verifier/verifier.h"
 
@@ -142,7 +143,11 @@ absl::StatusOr<std::unique_ptr<Module>> LoadModule(const std::string& path) {
   }
   std::stringstream ss;
   ss << in.rdbuf();
-  auto module = ParseHloModule(ss.str());
+  const std::string text = ss.str();
+  // StableHLO/MLIR text (`.mlir`, or text that starts like MLIR): the
+  // importer, which also verifies; its messages start with "LINE:COL: ".
+  const bool mlir = absl::EndsWith(path, ".mlir") || LooksLikeStableHlo(text);
+  auto module = mlir ? ParseStableHloModule(text) : ParseHloModule(text);
   if (!module.ok()) {
     // The parser's messages start with "LINE:COL: ".
     std::string msg(module.status().message());

@@ -41,14 +41,17 @@ std::string DidYouMean(absl::string_view word,
 absl::StatusOr<std::vector<host::Plugin::Option>> ParsePluginOptions(
     const Args& args);
 
-// Reads, parses and verifies PROGRAM. Errors are formatted as the CLI
-// prints them: "PROGRAM:LINE:COL: error: ..." for text errors.
+// Reads, parses and verifies PROGRAM: HLO text, or StableHLO/MLIR text
+// when PROGRAM ends in .mlir or starts like MLIR (core/stablehlo). Errors are
+// formatted as the CLI prints them: "PROGRAM:LINE:COL: error: ..." for text
+// errors.
 absl::StatusOr<std::unique_ptr<Module>> LoadModule(const std::string& path);
 
 // Prints "error: MSG" (or "PROGRAM:L:C: error: MSG") to stderr, returns 1.
 int ReportError(const absl::Status& status);
 
 int RunCheck(const Args& args);
+int RunConvert(const Args& args);
 int RunFmt(const Args& args);
 int RunRun(const Args& args);
 int RunOpt(const Args& args);

@@ -1,6 +1,12 @@
-// plexa check / plexa fmt
+// plexa check / plexa fmt / plexa convert
 #include <cstdio>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
 
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "core/text/hlo_printer.h"
 #include "tools/plexa/cli.h"
 
@@ -25,5 +31,32 @@ int PrintProgram(const Args& args, const char* command) {
 int RunCheck(const Args& args) { return PrintProgram(args, "check"); }
 
 int RunFmt(const Args& args) { return PrintProgram(args, "fmt"); }
+
+// A program (StableHLO/MLIR or HLO text) as Plexa's HLO text, to stdout or
+// -o/--output FILE.
+int RunConvert(const Args& args) {
+  const std::vector<std::string>& positional = args.positional;
+  const std::optional<std::string> out = args.Get("output");
+  if (positional.size() != 1) {
+    std::fprintf(stderr,
+                 "error: usage: plexa convert PROGRAM.mlir [-o OUT.hlo]\n");
+    return 2;
+  }
+  auto module = LoadModule(positional[0]);
+  if (!module.ok()) return ReportError(module.status());
+  const std::string text = PrintModule(**module);
+  if (!out.has_value() || out->empty()) {
+    std::fputs(text.c_str(), stdout);
+    return 0;
+  }
+  std::ofstream file(*out, std::ios::binary);
+  file << text;
+  file.close();
+  if (!file) {
+    return ReportError(
+        absl::UnavailableError(absl::StrCat("cannot write '", *out, "'")));
+  }
+  return 0;
+}
 
 }  // namespace plexa::cli

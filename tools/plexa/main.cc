@@ -33,6 +33,20 @@ const std::vector<Command>& Commands() {
        "PROGRAM:LINE:COL: error: ...\n",
        {},
        RunCheck},
+      {"convert",
+       "write a StableHLO (MLIR) program as Plexa HLO text",
+       "usage: plexa convert PROGRAM.mlir [-o OUT.hlo]\n"
+       "\n"
+       "Imports PROGRAM, the MLIR text JAX prints (jax.jit(f).lower(...)\n"
+       ".as_text(), pretty or generic form; docs/stablehlo.md lists the\n"
+       "operations), verifies it and writes it as Plexa's HLO text: to\n"
+       "stdout, or to OUT.hlo with -o (--output). run, check, fmt and opt\n"
+       "read .mlir programs directly. Errors are PROGRAM:LINE:COL: error:\n"
+       "... at the MLIR text.\n"
+       "\n"
+       "  -o, --output=OUT.hlo   write the HLO text there\n",
+       {"output"},
+       RunConvert},
       {"fmt",
        "print the canonical text of a program",
        "usage: plexa fmt PROGRAM.hlo\n"

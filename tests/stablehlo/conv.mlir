@@ -1,0 +1,8 @@
+// jax.lax.conv_general_dilated(x, k, (1, 1), "SAME",
+// dimension_numbers=("NHWC", "HWIO", "NHWC")) as JAX prints it.
+module @jit_conv attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<1x5x5x2xf32>, %arg1: tensor<3x3x2x3xf32>) -> (tensor<1x5x5x3xf32> {jax.result_info = ""}) {
+    %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : (tensor<1x5x5x2xf32>, tensor<3x3x2x3xf32>) -> tensor<1x5x5x3xf32>
+    return %0 : tensor<1x5x5x3xf32>
+  }
+}

@@ -1,0 +1,26 @@
+// A two-layer MLP as jax.jit(...).lower(...).as_text() prints it:
+// relu(x @ w1 + b1) @ w2 + b2.
+module @jit_mlp attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<4x3xf32> {mhlo.layout_mode = "default"}, %arg1: tensor<3x5xf32> {mhlo.layout_mode = "default"}, %arg2: tensor<5xf32> {mhlo.layout_mode = "default"}, %arg3: tensor<5x2xf32> {mhlo.layout_mode = "default"}, %arg4: tensor<2xf32> {mhlo.layout_mode = "default"}) -> (tensor<4x2xf32> {jax.result_info = "", mhlo.layout_mode = "default"}) {
+    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<4x3xf32>, tensor<3x5xf32>) -> tensor<4x5xf32> loc(#loc3)
+    %1 = stablehlo.broadcast_in_dim %arg2, dims = [1] : (tensor<5xf32>) -> tensor<1x5xf32> loc(#loc4)
+    %2 = stablehlo.broadcast_in_dim %1, dims = [0, 1] : (tensor<1x5xf32>) -> tensor<4x5xf32> loc(#loc4)
+    %3 = stablehlo.add %0, %2 : tensor<4x5xf32> loc(#loc4)
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32> loc(#loc)
+    %4 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<4x5xf32> loc(#loc5)
+    %5 = stablehlo.maximum %3, %4 : tensor<4x5xf32> loc(#loc5)
+    %6 = stablehlo.dot_general %5, %arg3, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<4x5xf32>, tensor<5x2xf32>) -> tensor<4x2xf32> loc(#loc6)
+    %7 = stablehlo.broadcast_in_dim %arg4, dims = [1] : (tensor<2xf32>) -> tensor<1x2xf32> loc(#loc7)
+    %8 = stablehlo.broadcast_in_dim %7, dims = [0, 1] : (tensor<1x2xf32>) -> tensor<4x2xf32> loc(#loc7)
+    %9 = stablehlo.add %6, %8 : tensor<4x2xf32> loc(#loc7)
+    return %9 : tensor<4x2xf32> loc(#loc)
+  } loc(#loc)
+} loc(#loc)
+#loc = loc(unknown)
+#loc1 = loc("mlp.py":5:0)
+#loc2 = loc("mlp.py":6:0)
+#loc3 = loc("jit(mlp)/jit(main)/dot_general"(#loc1))
+#loc4 = loc("jit(mlp)/jit(main)/add"(#loc1))
+#loc5 = loc("jit(mlp)/jit(main)/max"(#loc1))
+#loc6 = loc("jit(mlp)/jit(main)/dot_general"(#loc2))
+#loc7 = loc("jit(mlp)/jit(main)/add"(#loc2))
