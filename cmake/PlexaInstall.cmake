@@ -19,7 +19,7 @@ set(PLEXA_DEV_COMPONENT Plexa_Development)
 # What the SDK, the host and the evaluator need, bottom-up; exported as
 # Plexa::<name without the plexa_ prefix>.
 set(plexa_exported_libraries plexa_shape plexa_literal plexa_ir plexa_infer
-    plexa_verifier plexa_text plexa_proto plexa_runtime plexa_eval plexa_abi_shape plexa_sdk
+    plexa_verifier plexa_text plexa_stablehlo plexa_proto plexa_runtime plexa_eval plexa_abi_shape plexa_sdk
     plexa_host)
 foreach(lib ${plexa_exported_libraries} plexa_c_api)
   string(REGEX REPLACE "^plexa_" "" export_name ${lib})
