@@ -649,6 +649,7 @@ PLEXA_EVAL_HANDLER(EvalAllReduce);
 PLEXA_EVAL_HANDLER(EvalAllGather);
 PLEXA_EVAL_HANDLER(EvalReduceScatter);
 PLEXA_EVAL_HANDLER(EvalCollectivePermute);
+PLEXA_EVAL_HANDLER(EvalCollectiveBroadcast);
 PLEXA_EVAL_HANDLER(EvalAllToAll);
 PLEXA_EVAL_HANDLER(EvalAsyncStart);
 PLEXA_EVAL_HANDLER(EvalAsyncDone);

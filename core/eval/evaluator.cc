@@ -241,6 +241,8 @@ absl::StatusOr<Literal> Interpreter::EvaluateInstruction(
       return EvalReduceScatter(*this, instr, ops);
     case HloOpcode::kCollectivePermute:
       return EvalCollectivePermute(*this, instr, ops);
+    case HloOpcode::kCollectiveBroadcast:
+      return EvalCollectiveBroadcast(*this, instr, ops);
     case HloOpcode::kAllToAll:
       return EvalAllToAll(*this, instr, ops);
     case HloOpcode::kAllGatherStart:

@@ -402,6 +402,8 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
     case HloOpcode::kAllToAll:
       return InferAllToAllShape(operands, attrs.replica_groups,
                                 attrs.dimensions);
+    case HloOpcode::kCollectiveBroadcast:
+      return InferCollectiveBroadcastShape(*operands[0], attrs.replica_groups);
     case HloOpcode::kCollectivePermute:
       return InferCollectivePermuteShape(*operands[0],
                                          attrs.source_target_pairs);

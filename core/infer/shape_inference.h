@@ -198,6 +198,11 @@ absl::StatusOr<Shape> InferAddDependencyShape(const Shape& operand,
                                               const Shape& token);
 // rng-get-and-update-state(): u64[2].
 absl::StatusOr<Shape> InferRngGetAndUpdateStateShape();
+// collective-broadcast(x), replica_groups: the operand's shape (XLA's
+// InferCollectiveBroadcastShape); the groups as for the other collectives.
+absl::StatusOr<Shape> InferCollectiveBroadcastShape(
+    const Shape& operand,
+    absl::Span<const std::vector<int64_t>> replica_groups);
 // collective-permute(x), source_target_pairs: the operand's shape; no
 // replica is a source twice or a target twice.
 absl::StatusOr<Shape> InferCollectivePermuteShape(

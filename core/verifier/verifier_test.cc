@@ -551,6 +551,16 @@ add {
   EXPECT_INVALID(VerifyText(entry("f32[2,4] collective-permute(p), "
                                   "source_target_pairs={{0,1}}")),
                  "instruction 'r'", "f32[2,4]", "f32[4,2]");
+  EXPECT_TRUE(VerifyText(entry("f32[4,2] collective-broadcast(p), "
+                               "channel_id=3, replica_groups={{1,0},{2,3}}"))
+                  .ok());
+  EXPECT_INVALID(VerifyText(entry("f32[2,4] collective-broadcast(p), "
+                                  "replica_groups={{0,1}}")),
+                 "computation 'main', instruction 'r' (collective-broadcast)",
+                 "f32[2,4]", "f32[4,2]");
+  EXPECT_INVALID(VerifyText(entry("f32[4,2] collective-broadcast(p), "
+                                  "replica_groups={{0,1},{2}}")),
+                 "instruction 'r' (collective-broadcast)", "one size");
 }
 
 // fft and topk: the declared shape must be XLA's inferred one; the error

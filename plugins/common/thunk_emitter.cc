@@ -13,6 +13,7 @@
 #include "plugins/common/all_reduce_thunk.h"
 #include "plugins/common/all_to_all_thunk.h"
 #include "plugins/common/buffer_assignment.h"
+#include "plugins/common/collective_broadcast_thunk.h"
 #include "plugins/common/collective_permute_thunk.h"
 #include "plugins/common/control_flow_thunks.h"
 #include "plugins/common/fft_topk_thunks.h"
@@ -350,6 +351,8 @@ absl::Status ThunkEmitter::EmitInstruction(CompiledComputation& cc,
       return EmitAllGatherOrReduceScatter(cc, h);
     case HloOpcode::kCollectivePermute:
       return EmitCollectivePermute(cc, h);
+    case HloOpcode::kCollectiveBroadcast:
+      return EmitCollectiveBroadcast(cc, h);
     case HloOpcode::kAllToAll:
       return EmitAllToAll(cc, h);
     case HloOpcode::kFft:
@@ -592,6 +595,26 @@ absl::Status ThunkEmitter::EmitCollectivePermute(CompiledComputation& cc,
       cc, h,
       std::make_unique<CollectivePermuteThunk>(
           h.name(), h.attrs().source_target_pairs, ShapeUtil::ByteSizeOf(out)));
+  return absl::OkStatus();
+}
+
+absl::Status ThunkEmitter::EmitCollectiveBroadcast(CompiledComputation& cc,
+                                                   const Instruction& h) {
+  PLEXA_RETURN_IF_ERROR(CheckReplicaGroupsRun(h));
+  // Operand and result have one layout (layout assignment): bytes move.
+  const Shape& in = h.operand(0)->shape();
+  const Shape& out = h.shape();
+  if (!out.IsArray() || !in.IsArray() ||
+      !(LayoutUtil::EffectiveLayout(in) == LayoutUtil::EffectiveLayout(out)) ||
+      ShapeUtil::ByteSizeOf(in) != ShapeUtil::ByteSizeOf(out)) {
+    return absl::InternalError(
+        absl::StrCat(h.name(), ": collective-broadcast of ", in.ToString(),
+                     " to ", out.ToString(), " changes the layout"));
+  }
+  AddCollectiveThunk(
+      cc, h,
+      std::make_unique<CollectiveBroadcastThunk>(
+          h.name(), h.attrs().replica_groups, ShapeUtil::ByteSizeOf(out)));
   return absl::OkStatus();
 }
 

@@ -4158,6 +4158,39 @@ def gen_collective_permute():
                         'zeros'])
 
 
+def gen_collective_broadcast():
+    g = 'collective'
+    rng = np.random.RandomState(1403)
+
+    def broadcast_case(name, t, per_replica, groups, notes=()):
+        x = per_replica[0].a
+        e = Comp('main', entry=True)
+        p = e.param(S(t, *x.shape))
+        e.root(S(t, *x.shape), 'collective-broadcast(%s), channel_id=1, '
+               'replica_groups={%s}'
+               % (p, ','.join('{%s}' % ','.join(str(r) for r in grp)
+                              for grp in groups)), 'r')
+        expects = [None] * len(per_replica)
+        for grp in groups:
+            for r in grp:
+                expects[r] = V(t, per_replica[grp[0]].a)
+        add_case(g, name, 'numpy', module(name, e), [], None,
+                 replica_inputs=[[v] for v in per_replica],
+                 replica_expects=expects, notes=notes)
+
+    broadcast_case('collective_broadcast_two', 'f32',
+                   [V('f32', [1.5, -2, 0.25]), V('f32', [3, 4.25, -7])],
+                   [[0, 1]], notes=['replica 0 broadcasts to replica 1'])
+    broadcast_case('collective_broadcast_two_groups', 's32',
+                   [V('s32', rng.randint(-50, 50, size=[2, 3]))
+                    for _ in range(4)], [[2, 0], [1, 3]],
+                   notes=['the first member of each group is its root: '
+                          'replica 2 for {2,0}, replica 1 for {1,3}'])
+    broadcast_case('collective_broadcast_singletons', 'u8',
+                   [V('u8', [7, 200]), V('u8', [9, 1])], [[0], [1]],
+                   notes=['groups of one: each replica keeps its operand'])
+
+
 # ----------------------------------------------------------------------------
 # rng: no deterministic values, so the cases check ranges and moments;
 # rng-bit-generator: exact bits (gen_rng_bit_generator.py)
@@ -4905,6 +4938,7 @@ def main():
     gen_collective()
     gen_collective_gather_scatter()
     gen_collective_permute()
+    gen_collective_broadcast()
     gen_all_to_all()
     gen_async_collectives()
     gen_async_misc()
