@@ -434,6 +434,21 @@ std::optional<HloOpcode> NativeReducer(const Instruction& h,
   return r;
 }
 
+// A collective that copies its one array operand's bytes (collective-permute,
+// collective-broadcast): operand and result `out` have one layout (layout
+// assignment gives both the default).
+absl::Status CheckBytesMove(const Instruction& h, const Shape& out) {
+  const Shape& in = h.operand(0)->shape();
+  if (!out.IsArray() || !in.IsArray() ||
+      !(LayoutUtil::EffectiveLayout(in) == LayoutUtil::EffectiveLayout(out)) ||
+      ShapeUtil::ByteSizeOf(in) != ShapeUtil::ByteSizeOf(out)) {
+    return absl::InternalError(absl::StrCat(
+        h.name(), ": ", HloOpcodeString(h.opcode()), " of ", in.ToString(),
+        " to ", out.ToString(), " changes the layout"));
+  }
+  return absl::OkStatus();
+}
+
 // The leaves of h's operands, in order.
 std::vector<Shape> OperandLeafShapes(const Instruction& h) {
   std::vector<Shape> out;
@@ -581,16 +596,8 @@ absl::Status ThunkEmitter::EmitCollectivePermute(CompiledComputation& cc,
                        target, "} but ", num_replicas_, " replica(s) run"));
     }
   }
-  // Operand and result have one layout (layout assignment): bytes move.
-  const Shape& in = h.operand(0)->shape();
   const Shape& out = CollectiveResultShape(h);
-  if (!out.IsArray() || !in.IsArray() ||
-      !(LayoutUtil::EffectiveLayout(in) == LayoutUtil::EffectiveLayout(out)) ||
-      ShapeUtil::ByteSizeOf(in) != ShapeUtil::ByteSizeOf(out)) {
-    return absl::InternalError(
-        absl::StrCat(h.name(), ": collective-permute of ", in.ToString(),
-                     " to ", out.ToString(), " changes the layout"));
-  }
+  PLEXA_RETURN_IF_ERROR(CheckBytesMove(h, out));
   AddCollectiveThunk(
       cc, h,
       std::make_unique<CollectivePermuteThunk>(
@@ -601,16 +608,8 @@ absl::Status ThunkEmitter::EmitCollectivePermute(CompiledComputation& cc,
 absl::Status ThunkEmitter::EmitCollectiveBroadcast(CompiledComputation& cc,
                                                    const Instruction& h) {
   PLEXA_RETURN_IF_ERROR(CheckReplicaGroupsRun(h));
-  // Operand and result have one layout (layout assignment): bytes move.
-  const Shape& in = h.operand(0)->shape();
   const Shape& out = h.shape();
-  if (!out.IsArray() || !in.IsArray() ||
-      !(LayoutUtil::EffectiveLayout(in) == LayoutUtil::EffectiveLayout(out)) ||
-      ShapeUtil::ByteSizeOf(in) != ShapeUtil::ByteSizeOf(out)) {
-    return absl::InternalError(
-        absl::StrCat(h.name(), ": collective-broadcast of ", in.ToString(),
-                     " to ", out.ToString(), " changes the layout"));
-  }
+  PLEXA_RETURN_IF_ERROR(CheckBytesMove(h, out));
   AddCollectiveThunk(
       cc, h,
       std::make_unique<CollectiveBroadcastThunk>(

@@ -4121,25 +4121,33 @@ def gen_async_misc():
                     'of <op>'])
 
 
+def one_collective_case(g, name, t, per_replica, op, expects, notes):
+    """A module whose root is `op` (with %s for the parameter) of one
+    parameter, each replica's input and expected output given."""
+    x = per_replica[0].a
+    e = Comp('main', entry=True)
+    p = e.param(S(t, *x.shape))
+    e.root(S(t, *x.shape), op % p, 'r')
+    add_case(g, name, 'numpy', module(name, e), [], None,
+             replica_inputs=[[v] for v in per_replica],
+             replica_expects=expects, notes=notes)
+
+
 def gen_collective_permute():
     g = 'collective'
     rng = np.random.RandomState(1402)
 
     def permute_case(name, t, per_replica, pairs, notes=()):
         x = per_replica[0].a
-        e = Comp('main', entry=True)
-        p = e.param(S(t, *x.shape))
-        e.root(S(t, *x.shape), 'collective-permute(%s), channel_id=1, '
-               'source_target_pairs={%s}'
-               % (p, ','.join('{%d,%d}' % st for st in pairs)), 'r')
         expects = []
         for r in range(len(per_replica)):
             srcs = [s_ for s_, t_ in pairs if t_ == r]
             expects.append(V(t, per_replica[srcs[0]].a if srcs
                              else np.zeros_like(x)))
-        add_case(g, name, 'numpy', module(name, e), [], None,
-                 replica_inputs=[[v] for v in per_replica],
-                 replica_expects=expects, notes=notes)
+        one_collective_case(
+            g, name, t, per_replica,
+            'collective-permute(%%s), channel_id=1, source_target_pairs={%s}'
+            % ','.join('{%d,%d}' % st for st in pairs), expects, notes)
 
     permute_case('collective_permute_swap', 'f32',
                  [V('f32', [1.5, -2]), V('f32', [3, 4.25])], [(0, 1), (1, 0)])
@@ -4163,20 +4171,15 @@ def gen_collective_broadcast():
     rng = np.random.RandomState(1403)
 
     def broadcast_case(name, t, per_replica, groups, notes=()):
-        x = per_replica[0].a
-        e = Comp('main', entry=True)
-        p = e.param(S(t, *x.shape))
-        e.root(S(t, *x.shape), 'collective-broadcast(%s), channel_id=1, '
-               'replica_groups={%s}'
-               % (p, ','.join('{%s}' % ','.join(str(r) for r in grp)
-                              for grp in groups)), 'r')
         expects = [None] * len(per_replica)
         for grp in groups:
             for r in grp:
                 expects[r] = V(t, per_replica[grp[0]].a)
-        add_case(g, name, 'numpy', module(name, e), [], None,
-                 replica_inputs=[[v] for v in per_replica],
-                 replica_expects=expects, notes=notes)
+        one_collective_case(
+            g, name, t, per_replica,
+            'collective-broadcast(%%s), channel_id=1, replica_groups={%s}'
+            % ','.join('{%s}' % ','.join(str(r) for r in grp)
+                       for grp in groups), expects, notes)
 
     broadcast_case('collective_broadcast_two', 'f32',
                    [V('f32', [1.5, -2, 0.25]), V('f32', [3, 4.25, -7])],
