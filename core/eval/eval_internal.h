@@ -631,6 +631,8 @@ PLEXA_EVAL_HANDLER(EvalCholesky);
 // fft.cc, topk.cc
 PLEXA_EVAL_HANDLER(EvalFft);
 PLEXA_EVAL_HANDLER(EvalTopK);
+// stochastic_convert.cc
+PLEXA_EVAL_HANDLER(EvalStochasticConvert);
 // topk's kernel: the top k of `operand` along its last dimension into
 // instr's (values, s32 indices) shape; also runs XLA's "TopK" custom call.
 absl::StatusOr<Literal> TopKKernel(const Instruction& instr,

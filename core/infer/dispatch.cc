@@ -265,6 +265,10 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
     case HloOpcode::kConvert:
       PLEXA_RETURN_IF_ERROR(need_declared());
       return InferConvertShape(*operands[0], declared->element_type());
+    case HloOpcode::kStochasticConvert:
+      PLEXA_RETURN_IF_ERROR(need_declared());
+      return InferStochasticConvertShape(*operands[0], *operands[1],
+                                         declared->element_type());
     case HloOpcode::kBitcastConvert:
       PLEXA_RETURN_IF_ERROR(need_declared());
       return InferBitcastConvertShape(*operands[0], declared->element_type());

@@ -69,6 +69,12 @@ absl::StatusOr<Shape> InferConvertShape(const Shape& operand,
                                         PrimitiveType new_type);
 absl::StatusOr<Shape> InferBitcastConvertShape(const Shape& operand,
                                                PrimitiveType new_type);
+// stochastic-convert(x, random): x's dimensions with `new_type` (XLA's
+// InferStochasticConvertShape): x a float array, random an unsigned integer
+// array of x's dimensions and bit width.
+absl::StatusOr<Shape> InferStochasticConvertShape(const Shape& operand,
+                                                  const Shape& random,
+                                                  PrimitiveType new_type);
 absl::StatusOr<Shape> InferReducePrecisionShape(const Shape& operand,
                                                 int exponent_bits,
                                                 int mantissa_bits);

@@ -128,6 +128,7 @@ inline constexpr int kVariadic = -1;
   X(kSlice, "slice", 1)                                     \
   X(kSort, "sort", kVariadic)                               \
   X(kSqrt, "sqrt", 1)                                       \
+  X(kStochasticConvert, "stochastic-convert", 2)            \
   X(kSubtract, "subtract", 2)                               \
   X(kTan, "tan", 1)                                         \
   X(kTanh, "tanh", 1)                                       \

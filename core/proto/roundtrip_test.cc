@@ -275,6 +275,7 @@ ENTRY %main (img: f32[1,5,5,2], ker: f32[3,3,2,4], gker: f32[3,3,1,4], bimg: f32
   %gds = s32[] get-dimension-size(%op), dimensions={1}
   %bitcast = f32[20] bitcast(%op)
   %bcvt = u32[4] bitcast-convert(%v)
+  %stoch = s32[4] stochastic-convert(%v, %bcvt)
   %cvt = f64[4] convert(%v)
   %reshape = f32[2,2] reshape(%v)
   %pid = u32[] partition-id()

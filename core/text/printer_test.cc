@@ -245,6 +245,11 @@ TEST(PrinterTest, AllGatherReduceScatterAsXlaPrintsThem) {
                     "cb"),
             "%cb = f32[4]{0} collective-broadcast(f32[4]{0} %x), "
             "replica_groups={}");
+  EXPECT_EQ(PrintOf("  ROOT %x = f32[4]{0} parameter(0)\n"
+                    "  %b = u32[4]{0} bitcast-convert(%x)\n"
+                    "  %sc = s32[4]{0} stochastic-convert(%x, %b)",
+                    "sc"),
+            "%sc = s32[4]{0} stochastic-convert(f32[4]{0} %x, u32[4]{0} %b)");
 }
 
 TEST(PrinterTest, RngBitGeneratorAsXlaPrintsIt) {

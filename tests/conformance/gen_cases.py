@@ -4166,6 +4166,73 @@ def gen_collective_permute():
                         'zeros'])
 
 
+def stochastic_round(x, random, to_t, random_bits):
+    """XLA's evaluator (HloEvaluator::HandleStochasticConvert): NaN -> 0,
+    +-inf and values beyond the range saturate; otherwise |x| = t + f with
+    t = floor(|x|), and |x| rounds up to t + 1 when random is below the
+    fraction as a fixed-point number of the random operand's width,
+    trunc(f * 2^w); the sign is put back."""
+    lo, hi = int_min(to_t), int_max(to_t)
+    x = float(x)
+    if math.isnan(x):
+        return 0
+    if math.isinf(x):
+        return lo if x < 0 else hi
+    if x >= hi:
+        return hi
+    if x <= lo:
+        return lo
+    a = abs(x)
+    t = math.floor(a)
+    f = a - t
+    up = f != 0.0 and int(random) < int(math.ldexp(f, random_bits))
+    r = t + (1 if up else 0)
+    r = -r if math.copysign(1.0, x) < 0 else r
+    return max(lo, min(hi, r))
+
+
+def gen_stochastic_convert():
+    g = 'convert'
+    rng = np.random.RandomState(1404)
+    widths = {'f16': 16, 'bf16': 16, 'f32': 32, 'f64': 64}
+
+    def case(name, from_t, to_t, xs, randoms, notes=()):
+        rt = 'u%d' % widths[from_t]
+        x = V(from_t, xs)
+        r = V(rt, randoms)
+        out = V(to_t, np.array(
+            [stochastic_round(v, b, to_t, widths[from_t])
+             for v, b in zip(x.a.ravel(), r.a.ravel())],
+            dtype=object).reshape(x.a.shape))
+        simple_binary(g, name, 'stochastic-convert', x, r, out, notes=notes)
+
+    # Each fraction next to its threshold trunc(f * 2^w): random one below
+    # rounds up, random equal rounds down.
+    q = 1 << 30
+    case('stochastic_convert_f32_s32_thresholds', 'f32', 's32',
+         [2.25, 2.25, -2.75, -2.75, 7, float('nan'), float('inf'),
+          float('-inf'), 3e9, -3e9, -0.5, 0.0],
+         [q - 1, q, 0, (1 << 32) - 1, 0, 0, 0, 0, 0, 0, 0, 0],
+         notes=['fraction 0.25 -> 2^30: random 2^30 - 1 rounds up, 2^30 '
+                'down; NaN -> 0; infinities and 3e9 saturate'])
+    xs = rng.uniform(-100, 100, size=[3, 5]).astype(np.float32)
+    case('stochastic_convert_f32_s16_random', 'f32', 's16', xs,
+         rng.randint(0, 1 << 32, size=[3, 5], dtype=np.uint64),
+         notes=['random values and bits'])
+    case('stochastic_convert_f16_s8', 'f16', 's8',
+         [100.5, 100.5, -127.5, -127.5, 127.5, -130, 0.25, -0.25],
+         [32767, 32768, 0, 65535, 0, 0, 16383, 16383],
+         notes=['-127.5 rounds to -128 or -127; 127.5 and -130 saturate'])
+    case('stochastic_convert_bf16_s32', 'bf16', 's32',
+         [1.5, 1.5, -3.25, -3.25, 1e10, 0.0078125],
+         [32767, 32768, 16383, 16384, 0, 511],
+         notes=['bf16 with 16 random bits; 0.0078125 = 2^-7 -> 512'])
+    case('stochastic_convert_f64_s64', 'f64', 's64',
+         [0.5, 0.5, -1.75, 1e19, -1e19, 4503599627370495.5],
+         [(1 << 63) - 1, 1 << 63, (3 << 62) - 1, 0, 0, (1 << 63) - 1],
+         notes=['64 random bits; 2^52 - 0.5 rounds up'])
+
+
 def gen_collective_broadcast():
     g = 'collective'
     rng = np.random.RandomState(1403)
@@ -4923,6 +4990,7 @@ def main():
     gen_binary()
     gen_compare()
     gen_convert()
+    gen_stochastic_convert()
     gen_small_types()
     gen_broadcast()
     gen_shape()
