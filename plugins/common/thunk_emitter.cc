@@ -519,8 +519,12 @@ void ThunkEmitter::AddCollectiveThunk(CompiledComputation& cc,
 }
 
 absl::Status ThunkEmitter::CheckReplicaGroupsRun(const Instruction& h) const {
-  // Every replica a group names must run (the evaluator's rule): with
-  // fewer replicas a collective would silently act on a subset.
+  // Every replica a group names must run, and every replica that runs must
+  // be in a group (the evaluator's rules): otherwise a collective would
+  // silently act on a subset, or a replica left out would wait for the
+  // others at a meeting they never join.
+  if (h.attrs().replica_groups.empty()) return absl::OkStatus();
+  std::vector<bool> named(num_replicas_, false);
   for (const std::vector<int64_t>& group : h.attrs().replica_groups) {
     for (int64_t r : group) {
       if (r < 0 || r >= num_replicas_) {
@@ -528,6 +532,14 @@ absl::Status ThunkEmitter::CheckReplicaGroupsRun(const Instruction& h) const {
             absl::StrCat(h.name(), ": replica_groups mention replica ", r,
                          " but ", num_replicas_, " replica(s) run"));
       }
+      named[r] = true;
+    }
+  }
+  for (int64_t r = 0; r < num_replicas_; ++r) {
+    if (!named[r]) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(h.name(), ": replica ", r, " of the ", num_replicas_,
+                       " that run is in none of the replica_groups"));
     }
   }
   return absl::OkStatus();
