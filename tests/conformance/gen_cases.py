@@ -3982,6 +3982,23 @@ def gen_async_collectives():
              module('all_reduce_start_done', e, c), [], None,
              replica_inputs=[[v] for v in a],
              replica_expects=[V('f32', a[0].a + a[1].a + a[2].a)] * 3)
+    # reduce-scatter-start/-done: no opcodes of their own in XLA; its parser
+    # reads them as the async wrapper of a reduce-scatter, ((operand),
+    # result), and so does Plexa's.
+    b = [V('f32', [1.5, -2, 0.25, 8]), V('f32', [3, 4.25, -1, 0.5])]
+    e = Comp('main', entry=True)
+    p = e.param(S('f32', 4))
+    st = e.op('((f32[4]), f32[2])', 'reduce-scatter-start(%s), channel_id=3, '
+              'replica_groups={{0,1}}, dimensions={0}, to_apply=%%add_f32'
+              % p, 'rss')
+    e.root(S('f32', 2), 'reduce-scatter-done(%s)' % st, 'rsd')
+    total = b[0].a + b[1].a
+    add_case(g, 'reduce_scatter_start_done', 'numpy',
+             module('reduce_scatter_start_done', e, c), [], None,
+             replica_inputs=[[v] for v in b],
+             replica_expects=[V('f32', total[:2]), V('f32', total[2:])],
+             notes=['XLA\'s <op>-start/-done sugar for the async wrapper of '
+                    'reduce-scatter; replica r keeps piece r of the sum'])
 
 
 def gen_async_misc():
