@@ -1,5 +1,5 @@
-// all-reduce, all-gather, reduce-scatter, all-to-all, collective-permute,
-// replica-id and partition-id.
+// all-reduce, all-gather, reduce-scatter, all-to-all, collective-broadcast,
+// collective-permute, replica-id and partition-id.
 //
 // RunReplicated runs each replica on its own thread. A collective
 // instruction's k-th execution on every replica of a group meets at a
@@ -17,6 +17,8 @@
 //                   the received pieces concatenated along d in group
 //                   order; without: operand i to the i-th member, result
 //                   j from the j-th (a tuple);
+//   collective-broadcast  every member takes the operand of the group's
+//                   first member;
 //   collective-permute  every replica meets; a replica named as target
 //                   in source_target_pairs takes its source's operand,
 //                   any other gets zeros.
@@ -397,6 +399,19 @@ absl::StatusOr<Literal> EvalCollectivePermute(Interpreter& interp,
   if (!source.has_value())
     return MakeLiteral(StripLayout(CollectiveResultShape(instr)));
   return std::move(all[*source][0]);
+}
+
+absl::StatusOr<Literal> EvalCollectiveBroadcast(Interpreter& interp,
+                                                const Instruction& instr,
+                                                Operands ops) {
+  // The group meets; every member takes the first member's operand.
+  PLEXA_ASSIGN_OR_RETURN(Contribution c, Contribute(interp, instr, ops));
+  if (c.tuple_operand || c.values.size() != 1) {
+    return Invalid(instr, "collective-broadcast takes one array operand");
+  }
+  PLEXA_ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> all,
+                         Meet(interp, instr, c.group, std::move(c.values)));
+  return std::move(all[0][0]);
 }
 
 absl::StatusOr<Literal> EvalAsyncStart(Interpreter& interp,

@@ -2,6 +2,7 @@
 // comment next to it (or taken from seed 004's examples).
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "core/eval/eval_test_util.h"
@@ -550,6 +551,62 @@ ENTRY e {
   ROOT r = s64[] bitcast-convert(a)
 })"),
                  "s64[]", "8589934593");
+}
+
+// ---- Stochastic convert (XLA's evaluator; by hand)
+
+TEST(ElementwiseTest, StochasticConvertF32ToS32) {
+  // 2.25: fraction 0.25 -> 0.25 * 2^32 = 1073741824; random 1073741823 is
+  // below it (up to 3), 1073741824 is not (down to 2). -2.75: fraction
+  // 0.75 -> 3221225472; random 0 rounds |x| up (-3), 4294967295 down (-2).
+  // 7 has no fraction (7 whatever the bits); NaN -> 0; +-inf and beyond the
+  // range saturate; -0.5 with random 0 rounds to -1.
+  EXPECT_LITERAL(RunOk(R"(HloModule m
+ENTRY e {
+  x = f32[11] constant({2.25, 2.25, -2.75, -2.75, 7, nan, inf, -inf, 3e9, -3e9, -0.5})
+  r = u32[11] constant({1073741823, 1073741824, 0, 4294967295, 0, 0, 0, 0, 0, 0, 0})
+  ROOT s = s32[11] stochastic-convert(x, r)
+})"),
+                 "s32[11]",
+                 "{3, 2, -3, -2, 7, 0, 2147483647, -2147483648, 2147483647, "
+                 "-2147483648, -1}");
+}
+
+TEST(ElementwiseTest, StochasticConvertF16ToS8AndF64ToS64) {
+  // f16 100.5: fraction 0.5 -> 0.5 * 2^16 = 32768; random 32767 -> 101,
+  // 32768 -> 100. -127.5 rounds up to -128 (random 0) or down to -127;
+  // 127.5 >= 127 saturates; -130 <= -128 saturates.
+  EXPECT_LITERAL(RunOk(R"(HloModule m
+ENTRY e {
+  x = f16[6] constant({100.5, 100.5, -127.5, -127.5, 127.5, -130})
+  r = u16[6] constant({32767, 32768, 0, 65535, 0, 0})
+  ROOT s = s8[6] stochastic-convert(x, r)
+})"),
+                 "s8[6]", "{101, 100, -128, -127, 127, -128}");
+  // f64 0.5 with 64 random bits: 0.5 * 2^64 = 2^63 = 9223372036854775808;
+  // random 2^63 - 1 -> 1, 2^63 -> 0. 1e19 saturates.
+  EXPECT_LITERAL(RunOk(R"(HloModule m
+ENTRY e {
+  x = f64[3] constant({0.5, 0.5, 1e19})
+  r = u64[3] constant({9223372036854775807, 9223372036854775808, 0})
+  ROOT s = s64[3] stochastic-convert(x, r)
+})"),
+                 "s64[3]", "{1, 0, 9223372036854775807}");
+}
+
+TEST(ElementwiseTest, StochasticConvertToUnsignedIsUnimplemented) {
+  absl::StatusOr<Literal> r = RunHlo(R"(HloModule m
+ENTRY e {
+  x = f32[1] constant({1.5})
+  b = u32[1] constant({0})
+  ROOT s = u32[1] stochastic-convert(x, b)
+})");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_TRUE(absl::StrContains(r.status().message(), "stochastic-convert %s"))
+      << r.status();
+  EXPECT_TRUE(absl::StrContains(r.status().message(), "f32 to u32"))
+      << r.status();
 }
 
 // ---- Reduce-precision

@@ -631,6 +631,8 @@ PLEXA_EVAL_HANDLER(EvalCholesky);
 // fft.cc, topk.cc
 PLEXA_EVAL_HANDLER(EvalFft);
 PLEXA_EVAL_HANDLER(EvalTopK);
+// stochastic_convert.cc
+PLEXA_EVAL_HANDLER(EvalStochasticConvert);
 // topk's kernel: the top k of `operand` along its last dimension into
 // instr's (values, s32 indices) shape; also runs XLA's "TopK" custom call.
 absl::StatusOr<Literal> TopKKernel(const Instruction& instr,
@@ -649,6 +651,7 @@ PLEXA_EVAL_HANDLER(EvalAllReduce);
 PLEXA_EVAL_HANDLER(EvalAllGather);
 PLEXA_EVAL_HANDLER(EvalReduceScatter);
 PLEXA_EVAL_HANDLER(EvalCollectivePermute);
+PLEXA_EVAL_HANDLER(EvalCollectiveBroadcast);
 PLEXA_EVAL_HANDLER(EvalAllToAll);
 PLEXA_EVAL_HANDLER(EvalAsyncStart);
 PLEXA_EVAL_HANDLER(EvalAsyncDone);

@@ -220,6 +220,8 @@ absl::StatusOr<Literal> Interpreter::EvaluateInstruction(
       return EvalFft(*this, instr, ops);
     case HloOpcode::kTopK:
       return EvalTopK(*this, instr, ops);
+    case HloOpcode::kStochasticConvert:
+      return EvalStochasticConvert(*this, instr, ops);
     case HloOpcode::kBatchNormTraining:
       return EvalBatchNormTraining(*this, instr, ops);
     case HloOpcode::kBatchNormInference:
@@ -241,6 +243,8 @@ absl::StatusOr<Literal> Interpreter::EvaluateInstruction(
       return EvalReduceScatter(*this, instr, ops);
     case HloOpcode::kCollectivePermute:
       return EvalCollectivePermute(*this, instr, ops);
+    case HloOpcode::kCollectiveBroadcast:
+      return EvalCollectiveBroadcast(*this, instr, ops);
     case HloOpcode::kAllToAll:
       return EvalAllToAll(*this, instr, ops);
     case HloOpcode::kAllGatherStart:

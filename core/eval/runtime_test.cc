@@ -264,6 +264,41 @@ ENTRY e {
   EXPECT_LITERAL((*r)[1], "s32[]", "6");
 }
 
+TEST(CollectivesTest, CollectiveBroadcastFromEachGroupsFirstMember) {
+  // 4 replicas hold 10 * (replica-id + 1); groups {2,0} and {1,3}: replicas
+  // 0 and 2 get replica 2's 30, replicas 1 and 3 replica 1's 20.
+  std::unique_ptr<Module> m = Parse(R"(HloModule m
+ENTRY e {
+  id = u32[] replica-id()
+  one = u32[] constant(1)
+  ten = u32[] constant(10)
+  n = u32[] add(id, one)
+  v = u32[] multiply(n, ten)
+  b = u32[2] broadcast(v), dimensions={}
+  ROOT r = u32[2] collective-broadcast(b), replica_groups={{2,0},{1,3}}
+})");
+  ASSERT_NE(m, nullptr);
+  Evaluator evaluator;
+  absl::StatusOr<std::vector<Literal>> r = evaluator.RunReplicated(*m, 4, {});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_LITERAL((*r)[0], "u32[2]", "{30, 30}");
+  EXPECT_LITERAL((*r)[1], "u32[2]", "{20, 20}");
+  EXPECT_LITERAL((*r)[2], "u32[2]", "{30, 30}");
+  EXPECT_LITERAL((*r)[3], "u32[2]", "{20, 20}");
+  // A group naming a replica that does not run is an error, not a hang.
+  std::unique_ptr<Module> bad = Parse(R"(HloModule m
+ENTRY e {
+  p = f32[2] parameter(0)
+  ROOT r = f32[2] collective-broadcast(p), replica_groups={{0,1,2}}
+})");
+  ASSERT_NE(bad, nullptr);
+  absl::StatusOr<std::vector<Literal>> e =
+      evaluator.RunReplicated(*bad, 2, {L("f32[2]", "{1, 2}")});
+  ASSERT_FALSE(e.ok());
+  EXPECT_TRUE(absl::StrContains(e.status().message(), "replica 2"))
+      << e.status();
+}
+
 TEST(CollectivesTest, DivergentReplicasFailInsteadOfHanging) {
   // Only replica 0 reaches the all-reduce (through a conditional on
   // replica-id): replica 1 finishes without joining, and replica 0 gets an

@@ -1,8 +1,9 @@
-// Shape inference of all-gather, reduce-scatter, all-to-all and
-// collective-permute (XLA's ShapeInference::InferAllGatherShape /
-// InferReduceScatterShape / InferAllToAllShape / InferAllToAllTupleShape /
-// InferCollectivePermuteShape), with the replica-group and source-target
-// checks of XLA's verifier (hlo_verifier.cc).
+// Shape inference of all-gather, reduce-scatter, all-to-all,
+// collective-broadcast and collective-permute (XLA's
+// ShapeInference::InferAllGatherShape / InferReduceScatterShape /
+// InferAllToAllShape / InferAllToAllTupleShape /
+// InferCollectiveBroadcastShape / InferCollectivePermuteShape), with the
+// replica-group and source-target checks of XLA's verifier (hlo_verifier.cc).
 //
 // The group size is what the shapes depend on. With explicit groups it is
 // their (uniform) size; with replica_groups={} every replica is in the one
@@ -255,6 +256,16 @@ absl::StatusOr<Shape> InferAsyncDoneShape(HloOpcode done, const Shape& start) {
                    ".");
   }
   return NoLayout(start.tuple_shapes(1));
+}
+
+absl::StatusOr<Shape> InferCollectiveBroadcastShape(
+    const Shape& operand,
+    absl::Span<const std::vector<int64_t>> replica_groups) {
+  constexpr absl::string_view op = "collective-broadcast";
+  PLEXA_RETURN_IF_ERROR(
+      ExpectArray(operand, "operand of collective-broadcast"));
+  PLEXA_RETURN_IF_ERROR(CheckReplicaGroups(op, replica_groups).status());
+  return NoLayout(operand);
 }
 
 absl::StatusOr<Shape> InferCollectivePermuteShape(

@@ -143,5 +143,22 @@ TEST(CollectivePermuteTest, OperandShapeAndUniquePairs) {
   EXPECT_INVALID(InferCollectivePermuteShape(t, Pairs{{0, 1}}), "(f32[2])");
 }
 
+TEST(CollectiveBroadcastTest, OperandShapeAndGroups) {
+  const Shape a = S("s32[2,3]");
+  EXPECT_SHAPE(InferCollectiveBroadcastShape(a, Groups{{0, 1}, {2, 3}}),
+               "s32[2,3]");
+  EXPECT_SHAPE(InferCollectiveBroadcastShape(a, Groups{{1, 0}}), "s32[2,3]");
+  EXPECT_SHAPE(InferCollectiveBroadcastShape(a, Groups{}), "s32[2,3]");
+  EXPECT_INVALID(InferCollectiveBroadcastShape(a, Groups{{0, 1}, {2}}),
+                 "collective-broadcast", "one size");
+  EXPECT_INVALID(InferCollectiveBroadcastShape(a, Groups{{0, 1}, {1, 2}}),
+                 "collective-broadcast", "replica 1", "more than once");
+  EXPECT_INVALID(InferCollectiveBroadcastShape(a, Groups{{0, 2}}),
+                 "replica 1 is not named");
+  const Shape t = S("(f32[2])");
+  EXPECT_INVALID(InferCollectiveBroadcastShape(t, Groups{{0, 1}}),
+                 "operand of collective-broadcast", "(f32[2])");
+}
+
 }  // namespace
 }  // namespace plexa::shape_inference

@@ -265,6 +265,10 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
     case HloOpcode::kConvert:
       PLEXA_RETURN_IF_ERROR(need_declared());
       return InferConvertShape(*operands[0], declared->element_type());
+    case HloOpcode::kStochasticConvert:
+      PLEXA_RETURN_IF_ERROR(need_declared());
+      return InferStochasticConvertShape(*operands[0], *operands[1],
+                                         declared->element_type());
     case HloOpcode::kBitcastConvert:
       PLEXA_RETURN_IF_ERROR(need_declared());
       return InferBitcastConvertShape(*operands[0], declared->element_type());
@@ -402,6 +406,8 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
     case HloOpcode::kAllToAll:
       return InferAllToAllShape(operands, attrs.replica_groups,
                                 attrs.dimensions);
+    case HloOpcode::kCollectiveBroadcast:
+      return InferCollectiveBroadcastShape(*operands[0], attrs.replica_groups);
     case HloOpcode::kCollectivePermute:
       return InferCollectivePermuteShape(*operands[0],
                                          attrs.source_target_pairs);

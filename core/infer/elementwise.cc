@@ -430,6 +430,44 @@ absl::StatusOr<Shape> InferConvertShape(const Shape& operand,
   return WithType(operand, new_type);
 }
 
+absl::StatusOr<Shape> InferStochasticConvertShape(const Shape& operand,
+                                                  const Shape& random,
+                                                  PrimitiveType new_type) {
+  PLEXA_RETURN_IF_ERROR(ExpectArray(operand, "lhs of stochastic convert"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(random, "rhs of stochastic convert"));
+  if (!primitive_util::IsUnsignedIntegralType(random.element_type())) {
+    return Invalid(
+        "Random numbers for stochastic convert must be unsigned integers, but "
+        "got: ",
+        Str(random), ".");
+  }
+  if (!primitive_util::IsFloatingPointType(operand.element_type())) {
+    return Invalid(
+        "Stochastic convert supports only floating point operand, but got: ",
+        Str(operand), ".");
+  }
+  const int64_t operand_bits = primitive_util::BitWidth(operand.element_type());
+  const int64_t random_bits = primitive_util::BitWidth(random.element_type());
+  if (operand_bits != random_bits) {
+    return Invalid(
+        "The random number is required to have same bits as the operand. But "
+        "the random is ",
+        random_bits, " bits and the operand is ", operand_bits,
+        " bits: ", Str(random), " and ", Str(operand), ".");
+  }
+  if (!SameDims(operand, random)) {
+    return Invalid(
+        "The shape of the random numbers must be the operand's; got the "
+        "operand ",
+        Str(operand), " and the random numbers ", Str(random), ".");
+  }
+  if (!primitive_util::IsArrayType(new_type)) {
+    return Invalid("Stochastic convert cannot convert ", Str(operand), " to ",
+                   TypeName(new_type), ".");
+  }
+  return WithType(operand, new_type);
+}
+
 absl::StatusOr<Shape> InferBitcastConvertShape(const Shape& operand,
                                                PrimitiveType new_type) {
   if (!operand.IsArray() || !primitive_util::IsArrayType(new_type)) {

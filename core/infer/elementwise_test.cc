@@ -498,6 +498,36 @@ TEST(BitcastConvertTest, SameAndDifferentWidths) {
                "c64[3,2]");
 }
 
+TEST(StochasticConvertTest, XlasRules) {
+  EXPECT_SHAPE(InferStochasticConvertShape(S("f32[2,3]"), S("u32[2,3]"),
+                                           PrimitiveType::S32),
+               "s32[2,3]");
+  EXPECT_SHAPE(
+      InferStochasticConvertShape(S("f16[4]"), S("u16[4]"), PrimitiveType::S8),
+      "s8[4]");
+  EXPECT_SHAPE(
+      InferStochasticConvertShape(S("bf16[]"), S("u16[]"), PrimitiveType::S16),
+      "s16[]");
+  EXPECT_SHAPE(
+      InferStochasticConvertShape(S("f64[1]"), S("u64[1]"), PrimitiveType::S64),
+      "s64[1]");
+  EXPECT_INVALID(
+      InferStochasticConvertShape(S("f32[2]"), S("s32[2]"), PrimitiveType::S32),
+      "must be unsigned integers", "s32[2]");
+  EXPECT_INVALID(
+      InferStochasticConvertShape(S("s32[2]"), S("u32[2]"), PrimitiveType::S32),
+      "only floating point operand", "s32[2]");
+  EXPECT_INVALID(
+      InferStochasticConvertShape(S("f32[2]"), S("u16[2]"), PrimitiveType::S32),
+      "the random is 16 bits and the operand is 32 bits");
+  EXPECT_INVALID(
+      InferStochasticConvertShape(S("f32[2]"), S("u32[3]"), PrimitiveType::S32),
+      "f32[2]", "u32[3]");
+  EXPECT_INVALID(InferStochasticConvertShape(S("(f32[2])"), S("u32[2]"),
+                                             PrimitiveType::S32),
+                 "stochastic convert", "(f32[2])");
+}
+
 TEST(BitcastConvertTest, SmallTypes) {
   EXPECT_SHAPE(InferBitcastConvertShape(S("u8[3]"), PrimitiveType::F8E4M3FN),
                "f8e4m3fn[3]");

@@ -69,6 +69,12 @@ absl::StatusOr<Shape> InferConvertShape(const Shape& operand,
                                         PrimitiveType new_type);
 absl::StatusOr<Shape> InferBitcastConvertShape(const Shape& operand,
                                                PrimitiveType new_type);
+// stochastic-convert(x, random): x's dimensions with `new_type` (XLA's
+// InferStochasticConvertShape): x a float array, random an unsigned integer
+// array of x's dimensions and bit width.
+absl::StatusOr<Shape> InferStochasticConvertShape(const Shape& operand,
+                                                  const Shape& random,
+                                                  PrimitiveType new_type);
 absl::StatusOr<Shape> InferReducePrecisionShape(const Shape& operand,
                                                 int exponent_bits,
                                                 int mantissa_bits);
@@ -198,6 +204,11 @@ absl::StatusOr<Shape> InferAddDependencyShape(const Shape& operand,
                                               const Shape& token);
 // rng-get-and-update-state(): u64[2].
 absl::StatusOr<Shape> InferRngGetAndUpdateStateShape();
+// collective-broadcast(x), replica_groups: the operand's shape (XLA's
+// InferCollectiveBroadcastShape); the groups as for the other collectives.
+absl::StatusOr<Shape> InferCollectiveBroadcastShape(
+    const Shape& operand,
+    absl::Span<const std::vector<int64_t>> replica_groups);
 // collective-permute(x), source_target_pairs: the operand's shape; no
 // replica is a source twice or a target twice.
 absl::StatusOr<Shape> InferCollectivePermuteShape(

@@ -141,6 +141,10 @@ constexpr AttrSpec kAllToAll[] = {
     {"replica_groups", AttrId::kReplicaGroups, kOptional, kAlways},
     {"constrain_layout", AttrId::kConstrainLayout, kOptional, kUnlessDefault},
     {"dimensions", AttrId::kDimensions, kOptional, kUnlessDefault}};
+// XLA's parser requires replica_groups on collective-broadcast.
+constexpr AttrSpec kCollectiveBroadcast[] = {
+    {"channel_id", AttrId::kChannelId, kOptional, kAlways},
+    {"replica_groups", AttrId::kReplicaGroups, kRequired, kAlways}};
 // XLA: channel_id, then source_target_pairs={{0,1},{1,0}}.
 constexpr AttrSpec kCollectivePermute[] = {
     {"channel_id", AttrId::kChannelId, kOptional, kAlways},
@@ -321,6 +325,8 @@ absl::Span<const AttrSpec> AttributesOf(HloOpcode op) {
       return kCollectivePermute;
     case HloOpcode::kAllToAll:
       return kAllToAll;
+    case HloOpcode::kCollectiveBroadcast:
+      return kCollectiveBroadcast;
     case HloOpcode::kInfeed:
       return kInfeed;
     case HloOpcode::kOutfeed:

@@ -152,6 +152,7 @@ bool IsCollective(HloOpcode op) {
     case HloOpcode::kAllGather:
     case HloOpcode::kAllReduce:
     case HloOpcode::kAllToAll:
+    case HloOpcode::kCollectiveBroadcast:
     case HloOpcode::kCollectivePermute:
     case HloOpcode::kReduceScatter:
       return true;

@@ -49,6 +49,7 @@ inline constexpr int kVariadic = -1;
   X(kCholesky, "cholesky", 1)                               \
   X(kClamp, "clamp", 3)                                     \
   X(kClz, "count-leading-zeros", 1)                         \
+  X(kCollectiveBroadcast, "collective-broadcast", 1)        \
   X(kCollectivePermute, "collective-permute", 1)            \
   X(kCollectivePermuteDone, "collective-permute-done", 1)   \
   X(kCollectivePermuteStart, "collective-permute-start", 1) \
@@ -127,6 +128,7 @@ inline constexpr int kVariadic = -1;
   X(kSlice, "slice", 1)                                     \
   X(kSort, "sort", kVariadic)                               \
   X(kSqrt, "sqrt", 1)                                       \
+  X(kStochasticConvert, "stochastic-convert", 2)            \
   X(kSubtract, "subtract", 2)                               \
   X(kTan, "tan", 1)                                         \
   X(kTanh, "tanh", 1)                                       \

@@ -238,6 +238,7 @@ ENTRY %main (img: f32[1,5,5,2], ker: f32[3,3,2,4], gker: f32[3,3,1,4], bimg: f32
   %topk = (f32[4,2], s32[4,2]) topk(%ta), k=2, largest=false
   %ar = f32[4] all-reduce(%v), channel_id=7, replica_groups={{0,1},{2,3}}, use_global_device_ids=true, constrain_layout=true, to_apply=%add
   %cp = f32[4] collective-permute(%v), channel_id=2, source_target_pairs={{0,1},{1,0},{3,2}}
+  %cb = f32[4] collective-broadcast(%v), channel_id=9, replica_groups={{1,0},{3,2}}
   %infeed = ((f32[2]), token[]) infeed(%tk), infeed_config="in-config"
   %itok = token[] get-tuple-element(%infeed), index=1
   %outfeed = token[] outfeed(%v, %itok), outfeed_shape=f32[4]{0}, outfeed_config="out-config"
@@ -274,6 +275,7 @@ ENTRY %main (img: f32[1,5,5,2], ker: f32[3,3,2,4], gker: f32[3,3,1,4], bimg: f32
   %gds = s32[] get-dimension-size(%op), dimensions={1}
   %bitcast = f32[20] bitcast(%op)
   %bcvt = u32[4] bitcast-convert(%v)
+  %stoch = s32[4] stochastic-convert(%v, %bcvt)
   %cvt = f64[4] convert(%v)
   %reshape = f32[2,2] reshape(%v)
   %pid = u32[] partition-id()

@@ -282,6 +282,12 @@ TEST(ErrorsTest, AttributeValues) {
                        "  ROOT %r = f32[4]{0} collective-permute(%a)"),
             "4:23: expected attribute 'source_target_pairs' for "
             "collective-permute, found none");
+  // XLA's parser requires replica_groups on collective-broadcast.
+  EXPECT_EQ(EntryError("  %a = f32[4]{0} parameter(0)\n"
+                       "  ROOT %r = f32[4]{0} collective-broadcast(%a), "
+                       "channel_id=1"),
+            "4:23: expected attribute 'replica_groups' for "
+            "collective-broadcast, found none");
 }
 
 TEST(ErrorsTest, StandaloneShapeLayoutLiteral) {

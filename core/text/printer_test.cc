@@ -233,6 +233,23 @@ TEST(PrinterTest, AllGatherReduceScatterAsXlaPrintsThem) {
                     "cp"),
             "%cp = f32[4]{0} collective-permute(f32[4]{0} %x), "
             "source_target_pairs={}");
+  EXPECT_EQ(PrintOf("  ROOT %x = f32[4]{0} parameter(0)\n"
+                    "  %cb = f32[4]{0} collective-broadcast(%x), "
+                    "replica_groups=[2,2]<=[4], channel_id=4",
+                    "cb"),
+            "%cb = f32[4]{0} collective-broadcast(f32[4]{0} %x), "
+            "channel_id=4, replica_groups={{0,1},{2,3}}");
+  EXPECT_EQ(PrintOf("  ROOT %x = f32[4]{0} parameter(0)\n"
+                    "  %cb = f32[4]{0} collective-broadcast(%x), "
+                    "replica_groups={}",
+                    "cb"),
+            "%cb = f32[4]{0} collective-broadcast(f32[4]{0} %x), "
+            "replica_groups={}");
+  EXPECT_EQ(PrintOf("  ROOT %x = f32[4]{0} parameter(0)\n"
+                    "  %b = u32[4]{0} bitcast-convert(%x)\n"
+                    "  %sc = s32[4]{0} stochastic-convert(%x, %b)",
+                    "sc"),
+            "%sc = s32[4]{0} stochastic-convert(f32[4]{0} %x, u32[4]{0} %b)");
 }
 
 TEST(PrinterTest, RngBitGeneratorAsXlaPrintsIt) {

@@ -551,6 +551,34 @@ add {
   EXPECT_INVALID(VerifyText(entry("f32[2,4] collective-permute(p), "
                                   "source_target_pairs={{0,1}}")),
                  "instruction 'r'", "f32[2,4]", "f32[4,2]");
+  EXPECT_TRUE(VerifyText(entry("f32[4,2] collective-broadcast(p), "
+                               "channel_id=3, replica_groups={{1,0},{2,3}}"))
+                  .ok());
+  EXPECT_INVALID(VerifyText(entry("f32[2,4] collective-broadcast(p), "
+                                  "replica_groups={{0,1}}")),
+                 "computation 'main', instruction 'r' (collective-broadcast)",
+                 "f32[2,4]", "f32[4,2]");
+  EXPECT_INVALID(VerifyText(entry("f32[4,2] collective-broadcast(p), "
+                                  "replica_groups={{0,1},{2}}")),
+                 "instruction 'r' (collective-broadcast)", "one size");
+}
+
+TEST(VerifierTest, StochasticConvertAsXla) {
+  auto module = [](absl::string_view random, absl::string_view result) {
+    return absl::StrCat(
+        "HloModule m\nENTRY main {\n  x = f32[3] parameter(0)\n  b = ", random,
+        " parameter(1)\n  ROOT r = ", result, " stochastic-convert(x, b)\n}\n");
+  };
+  EXPECT_TRUE(VerifyText(module("u32[3]", "s32[3]")).ok());
+  EXPECT_TRUE(VerifyText(module("u32[3]", "s8[3]")).ok());
+  EXPECT_INVALID(VerifyText(module("u16[3]", "s32[3]")),
+                 "computation 'main', instruction 'r' (stochastic-convert)",
+                 "the random is 16 bits and the operand is 32 bits");
+  EXPECT_INVALID(VerifyText(module("s32[3]", "s32[3]")),
+                 "instruction 'r' (stochastic-convert)",
+                 "must be unsigned integers");
+  EXPECT_INVALID(VerifyText(module("u32[3]", "s32[4]")),
+                 "instruction 'r' (stochastic-convert)", "s32[4]", "s32[3]");
 }
 
 // fft and topk: the declared shape must be XLA's inferred one; the error

@@ -13,6 +13,7 @@
 #include "plugins/common/all_reduce_thunk.h"
 #include "plugins/common/all_to_all_thunk.h"
 #include "plugins/common/buffer_assignment.h"
+#include "plugins/common/collective_broadcast_thunk.h"
 #include "plugins/common/collective_permute_thunk.h"
 #include "plugins/common/control_flow_thunks.h"
 #include "plugins/common/fft_topk_thunks.h"
@@ -350,6 +351,8 @@ absl::Status ThunkEmitter::EmitInstruction(CompiledComputation& cc,
       return EmitAllGatherOrReduceScatter(cc, h);
     case HloOpcode::kCollectivePermute:
       return EmitCollectivePermute(cc, h);
+    case HloOpcode::kCollectiveBroadcast:
+      return EmitCollectiveBroadcast(cc, h);
     case HloOpcode::kAllToAll:
       return EmitAllToAll(cc, h);
     case HloOpcode::kFft:
@@ -431,6 +434,21 @@ std::optional<HloOpcode> NativeReducer(const Instruction& h,
   return r;
 }
 
+// A collective that copies its one array operand's bytes (collective-permute,
+// collective-broadcast): operand and result `out` have one layout (layout
+// assignment gives both the default).
+absl::Status CheckBytesMove(const Instruction& h, const Shape& out) {
+  const Shape& in = h.operand(0)->shape();
+  if (!out.IsArray() || !in.IsArray() ||
+      !(LayoutUtil::EffectiveLayout(in) == LayoutUtil::EffectiveLayout(out)) ||
+      ShapeUtil::ByteSizeOf(in) != ShapeUtil::ByteSizeOf(out)) {
+    return absl::InternalError(absl::StrCat(
+        h.name(), ": ", HloOpcodeString(h.opcode()), " of ", in.ToString(),
+        " to ", out.ToString(), " changes the layout"));
+  }
+  return absl::OkStatus();
+}
+
 // The leaves of h's operands, in order.
 std::vector<Shape> OperandLeafShapes(const Instruction& h) {
   std::vector<Shape> out;
@@ -501,8 +519,12 @@ void ThunkEmitter::AddCollectiveThunk(CompiledComputation& cc,
 }
 
 absl::Status ThunkEmitter::CheckReplicaGroupsRun(const Instruction& h) const {
-  // Every replica a group names must run (the evaluator's rule): with
-  // fewer replicas a collective would silently act on a subset.
+  // Every replica a group names must run, and every replica that runs must
+  // be in a group (the evaluator's rules): otherwise a collective would
+  // silently act on a subset, or a replica left out would wait for the
+  // others at a meeting they never join.
+  if (h.attrs().replica_groups.empty()) return absl::OkStatus();
+  std::vector<bool> named(num_replicas_, false);
   for (const std::vector<int64_t>& group : h.attrs().replica_groups) {
     for (int64_t r : group) {
       if (r < 0 || r >= num_replicas_) {
@@ -510,6 +532,14 @@ absl::Status ThunkEmitter::CheckReplicaGroupsRun(const Instruction& h) const {
             absl::StrCat(h.name(), ": replica_groups mention replica ", r,
                          " but ", num_replicas_, " replica(s) run"));
       }
+      named[r] = true;
+    }
+  }
+  for (int64_t r = 0; r < num_replicas_; ++r) {
+    if (!named[r]) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(h.name(), ": replica ", r, " of the ", num_replicas_,
+                       " that run is in none of the replica_groups"));
     }
   }
   return absl::OkStatus();
@@ -578,20 +608,24 @@ absl::Status ThunkEmitter::EmitCollectivePermute(CompiledComputation& cc,
                        target, "} but ", num_replicas_, " replica(s) run"));
     }
   }
-  // Operand and result have one layout (layout assignment): bytes move.
-  const Shape& in = h.operand(0)->shape();
   const Shape& out = CollectiveResultShape(h);
-  if (!out.IsArray() || !in.IsArray() ||
-      !(LayoutUtil::EffectiveLayout(in) == LayoutUtil::EffectiveLayout(out)) ||
-      ShapeUtil::ByteSizeOf(in) != ShapeUtil::ByteSizeOf(out)) {
-    return absl::InternalError(
-        absl::StrCat(h.name(), ": collective-permute of ", in.ToString(),
-                     " to ", out.ToString(), " changes the layout"));
-  }
+  PLEXA_RETURN_IF_ERROR(CheckBytesMove(h, out));
   AddCollectiveThunk(
       cc, h,
       std::make_unique<CollectivePermuteThunk>(
           h.name(), h.attrs().source_target_pairs, ShapeUtil::ByteSizeOf(out)));
+  return absl::OkStatus();
+}
+
+absl::Status ThunkEmitter::EmitCollectiveBroadcast(CompiledComputation& cc,
+                                                   const Instruction& h) {
+  PLEXA_RETURN_IF_ERROR(CheckReplicaGroupsRun(h));
+  const Shape& out = h.shape();
+  PLEXA_RETURN_IF_ERROR(CheckBytesMove(h, out));
+  AddCollectiveThunk(
+      cc, h,
+      std::make_unique<CollectiveBroadcastThunk>(
+          h.name(), h.attrs().replica_groups, ShapeUtil::ByteSizeOf(out)));
   return absl::OkStatus();
 }
 

@@ -9,8 +9,8 @@
 //   - all-reduce and reduce-scatter become an AllReduceThunk /
 //     ReduceScatterThunk when their reducer matches (reducer.h), else the
 //     evaluator runs them on one replica; all-gather an AllGatherThunk,
-//     collective-permute a CollectivePermuteThunk, all-to-all an
-//     AllToAllThunk
+//     collective-permute a CollectivePermuteThunk, collective-broadcast a
+//     CollectiveBroadcastThunk, all-to-all an AllToAllThunk
 //     (collective_thunk.h: replicas in process read each other's buffers);
 //   - infeed and outfeed run through the evaluator (reference_thunk.h);
 //   - everything else is the backend's: EmitBackendInstruction, which adds
@@ -104,6 +104,8 @@ class ThunkEmitter {
                                             const Instruction& h);
   absl::Status EmitCollectivePermute(CompiledComputation& cc,
                                      const Instruction& h);
+  absl::Status EmitCollectiveBroadcast(CompiledComputation& cc,
+                                       const Instruction& h);
   absl::Status EmitAllToAll(CompiledComputation& cc, const Instruction& h);
   // fft, topk: native thunks on row-major buffers (the evaluator's kernels);
   // other layouts take the evaluator.

@@ -202,6 +202,17 @@ TEST(ThunkEmitterTest, AnAllReduceNamingAMissingReplicaIsAnError) {
                         "replica(s) run"));
 }
 
+TEST(ThunkEmitterTest, AReplicaInNoGroupIsAnError) {
+  // Three replicas run, the groups name two: replica 2 would wait at a
+  // meeting nobody else joins.
+  auto compiled = Compile(kAllReduce, 3);
+  ASSERT_FALSE(compiled.ok());
+  EXPECT_EQ(compiled.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(compiled.status().message(),
+              HasSubstr("ar: replica 2 of the 3 that run is in none of the "
+                        "replica_groups"));
+}
+
 TEST(ThunkEmitterTest, AnAllReduceOfOneParameterTwiceIsNotASum) {
   // add(a, a) is no reducer: across replicas it is turned down, not run as
   // a sum.

@@ -3982,6 +3982,23 @@ def gen_async_collectives():
              module('all_reduce_start_done', e, c), [], None,
              replica_inputs=[[v] for v in a],
              replica_expects=[V('f32', a[0].a + a[1].a + a[2].a)] * 3)
+    # reduce-scatter-start/-done: no opcodes of their own in XLA; its parser
+    # reads them as the async wrapper of a reduce-scatter, ((operand),
+    # result), and so does Plexa's.
+    b = [V('f32', [1.5, -2, 0.25, 8]), V('f32', [3, 4.25, -1, 0.5])]
+    e = Comp('main', entry=True)
+    p = e.param(S('f32', 4))
+    st = e.op('((f32[4]), f32[2])', 'reduce-scatter-start(%s), channel_id=3, '
+              'replica_groups={{0,1}}, dimensions={0}, to_apply=%%add_f32'
+              % p, 'rss')
+    e.root(S('f32', 2), 'reduce-scatter-done(%s)' % st, 'rsd')
+    total = b[0].a + b[1].a
+    add_case(g, 'reduce_scatter_start_done', 'numpy',
+             module('reduce_scatter_start_done', e, c), [], None,
+             replica_inputs=[[v] for v in b],
+             replica_expects=[V('f32', total[:2]), V('f32', total[2:])],
+             notes=['XLA\'s <op>-start/-done sugar for the async wrapper of '
+                    'reduce-scatter; replica r keeps piece r of the sum'])
 
 
 def gen_async_misc():
@@ -4121,25 +4138,33 @@ def gen_async_misc():
                     'of <op>'])
 
 
+def one_collective_case(g, name, t, per_replica, op, expects, notes):
+    """A module whose root is `op` (with %s for the parameter) of one
+    parameter, each replica's input and expected output given."""
+    x = per_replica[0].a
+    e = Comp('main', entry=True)
+    p = e.param(S(t, *x.shape))
+    e.root(S(t, *x.shape), op % p, 'r')
+    add_case(g, name, 'numpy', module(name, e), [], None,
+             replica_inputs=[[v] for v in per_replica],
+             replica_expects=expects, notes=notes)
+
+
 def gen_collective_permute():
     g = 'collective'
     rng = np.random.RandomState(1402)
 
     def permute_case(name, t, per_replica, pairs, notes=()):
         x = per_replica[0].a
-        e = Comp('main', entry=True)
-        p = e.param(S(t, *x.shape))
-        e.root(S(t, *x.shape), 'collective-permute(%s), channel_id=1, '
-               'source_target_pairs={%s}'
-               % (p, ','.join('{%d,%d}' % st for st in pairs)), 'r')
         expects = []
         for r in range(len(per_replica)):
             srcs = [s_ for s_, t_ in pairs if t_ == r]
             expects.append(V(t, per_replica[srcs[0]].a if srcs
                              else np.zeros_like(x)))
-        add_case(g, name, 'numpy', module(name, e), [], None,
-                 replica_inputs=[[v] for v in per_replica],
-                 replica_expects=expects, notes=notes)
+        one_collective_case(
+            g, name, t, per_replica,
+            'collective-permute(%%s), channel_id=1, source_target_pairs={%s}'
+            % ','.join('{%d,%d}' % st for st in pairs), expects, notes)
 
     permute_case('collective_permute_swap', 'f32',
                  [V('f32', [1.5, -2]), V('f32', [3, 4.25])], [(0, 1), (1, 0)])
@@ -4156,6 +4181,101 @@ def gen_collective_permute():
                  [V('u8', [7, 200]), V('u8', [9, 1])], [(1, 1)],
                  notes=['replica 1 keeps its own operand; replica 0 gets '
                         'zeros'])
+
+
+def stochastic_round(x, random, to_t, random_bits):
+    """XLA's evaluator (HloEvaluator::HandleStochasticConvert): NaN -> 0,
+    +-inf and values beyond the range saturate; otherwise |x| = t + f with
+    t = floor(|x|), and |x| rounds up to t + 1 when random is below the
+    fraction as a fixed-point number of the random operand's width,
+    trunc(f * 2^w); the sign is put back."""
+    lo, hi = int_min(to_t), int_max(to_t)
+    x = float(x)
+    if math.isnan(x):
+        return 0
+    if math.isinf(x):
+        return lo if x < 0 else hi
+    if x >= hi:
+        return hi
+    if x <= lo:
+        return lo
+    a = abs(x)
+    t = math.floor(a)
+    f = a - t
+    up = f != 0.0 and int(random) < int(math.ldexp(f, random_bits))
+    r = t + (1 if up else 0)
+    r = -r if math.copysign(1.0, x) < 0 else r
+    return max(lo, min(hi, r))
+
+
+def gen_stochastic_convert():
+    g = 'convert'
+    rng = np.random.RandomState(1404)
+    widths = {'f16': 16, 'bf16': 16, 'f32': 32, 'f64': 64}
+
+    def case(name, from_t, to_t, xs, randoms, notes=()):
+        rt = 'u%d' % widths[from_t]
+        x = V(from_t, xs)
+        r = V(rt, randoms)
+        out = V(to_t, np.array(
+            [stochastic_round(v, b, to_t, widths[from_t])
+             for v, b in zip(x.a.ravel(), r.a.ravel())],
+            dtype=object).reshape(x.a.shape))
+        simple_binary(g, name, 'stochastic-convert', x, r, out, notes=notes)
+
+    # Each fraction next to its threshold trunc(f * 2^w): random one below
+    # rounds up, random equal rounds down.
+    q = 1 << 30
+    case('stochastic_convert_f32_s32_thresholds', 'f32', 's32',
+         [2.25, 2.25, -2.75, -2.75, 7, float('nan'), float('inf'),
+          float('-inf'), 3e9, -3e9, -0.5, 0.0],
+         [q - 1, q, 0, (1 << 32) - 1, 0, 0, 0, 0, 0, 0, 0, 0],
+         notes=['fraction 0.25 -> 2^30: random 2^30 - 1 rounds up, 2^30 '
+                'down; NaN -> 0; infinities and 3e9 saturate'])
+    xs = rng.uniform(-100, 100, size=[3, 5]).astype(np.float32)
+    case('stochastic_convert_f32_s16_random', 'f32', 's16', xs,
+         rng.randint(0, 1 << 32, size=[3, 5], dtype=np.uint64),
+         notes=['random values and bits'])
+    case('stochastic_convert_f16_s8', 'f16', 's8',
+         [100.5, 100.5, -127.5, -127.5, 127.5, -130, 0.25, -0.25],
+         [32767, 32768, 0, 65535, 0, 0, 16383, 16383],
+         notes=['-127.5 rounds to -128 or -127; 127.5 and -130 saturate'])
+    case('stochastic_convert_bf16_s32', 'bf16', 's32',
+         [1.5, 1.5, -3.25, -3.25, 1e10, 0.0078125],
+         [32767, 32768, 16383, 16384, 0, 511],
+         notes=['bf16 with 16 random bits; 0.0078125 = 2^-7 -> 512'])
+    case('stochastic_convert_f64_s64', 'f64', 's64',
+         [0.5, 0.5, -1.75, 1e19, -1e19, 4503599627370495.5],
+         [(1 << 63) - 1, 1 << 63, (3 << 62) - 1, 0, 0, (1 << 63) - 1],
+         notes=['64 random bits; 2^52 - 0.5 rounds up'])
+
+
+def gen_collective_broadcast():
+    g = 'collective'
+    rng = np.random.RandomState(1403)
+
+    def broadcast_case(name, t, per_replica, groups, notes=()):
+        expects = [None] * len(per_replica)
+        for grp in groups:
+            for r in grp:
+                expects[r] = V(t, per_replica[grp[0]].a)
+        one_collective_case(
+            g, name, t, per_replica,
+            'collective-broadcast(%%s), channel_id=1, replica_groups={%s}'
+            % ','.join('{%s}' % ','.join(str(r) for r in grp)
+                       for grp in groups), expects, notes)
+
+    broadcast_case('collective_broadcast_two', 'f32',
+                   [V('f32', [1.5, -2, 0.25]), V('f32', [3, 4.25, -7])],
+                   [[0, 1]], notes=['replica 0 broadcasts to replica 1'])
+    broadcast_case('collective_broadcast_two_groups', 's32',
+                   [V('s32', rng.randint(-50, 50, size=[2, 3]))
+                    for _ in range(4)], [[2, 0], [1, 3]],
+                   notes=['the first member of each group is its root: '
+                          'replica 2 for {2,0}, replica 1 for {1,3}'])
+    broadcast_case('collective_broadcast_singletons', 'u8',
+                   [V('u8', [7, 200]), V('u8', [9, 1])], [[0], [1]],
+                   notes=['groups of one: each replica keeps its operand'])
 
 
 # ----------------------------------------------------------------------------
@@ -4887,6 +5007,7 @@ def main():
     gen_binary()
     gen_compare()
     gen_convert()
+    gen_stochastic_convert()
     gen_small_types()
     gen_broadcast()
     gen_shape()
@@ -4905,6 +5026,7 @@ def main():
     gen_collective()
     gen_collective_gather_scatter()
     gen_collective_permute()
+    gen_collective_broadcast()
     gen_all_to_all()
     gen_async_collectives()
     gen_async_misc()
