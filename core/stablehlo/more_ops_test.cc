@@ -72,6 +72,14 @@ TEST(MoreOpsTest, CollectivesAndIds) {
   EXPECT_THAT(entry, HasSubstr("%replica-id = u32[] replica-id()"));
 }
 
+TEST(MoreOpsTest, CollectiveBroadcast) {
+  EXPECT_THAT(ImportEntry(Main("%a: tensor<4xf32>", "tensor<4xf32>", R"(
+    %0 = "stablehlo.collective_broadcast"(%a) <{replica_groups = dense<[[1, 0], [2, 3]]> : tensor<2x2xi64>, channel_handle = #stablehlo.channel_handle<handle = 3, type = 1>}> : (tensor<4xf32>) -> tensor<4xf32>
+    return %0 : tensor<4xf32>)")),
+              HasSubstr("collective-broadcast(%a), channel_id=3, "
+                        "replica_groups={{1,0},{2,3}}"));
+}
+
 TEST(MoreOpsTest, InfeedOutfeedTokens) {
   const std::string entry =
       ImportEntry(Main("%t: !stablehlo.token", "!stablehlo.token", R"(

@@ -120,6 +120,8 @@ constexpr OpMapping kOps[] = {
     {"stablehlo.all_gather", LowerAllGather, "all-gather"},
     {"stablehlo.reduce_scatter", LowerReduceScatter, "reduce-scatter"},
     {"stablehlo.all_to_all", LowerAllToAll, "all-to-all"},
+    {"stablehlo.collective_broadcast", LowerCollectiveBroadcast,
+     "collective-broadcast"},
     {"stablehlo.collective_permute", LowerCollectivePermute,
      "collective-permute"},
     {"stablehlo.infeed", LowerInfeed, "infeed"},
@@ -200,8 +202,6 @@ constexpr OpMapping kOps[] = {
     {"stablehlo.recv", LowerRefused, kNoSendRecv},
     {"sdy.manual_computation", LowerRefused,
      "manual SPMD regions are not supported (Plexa has no partitioner)"},
-    {"stablehlo.collective_broadcast", LowerRefused,
-     "Plexa has no collective-broadcast (docs/opcodes.md)"},
 };
 
 }  // namespace

@@ -622,6 +622,18 @@ absl::Status LowerCollectivePermute(OpContext& ctx, absl::string_view) {
   return ctx.SetResults({ctx.Emit("collective-permute", shape, ops, attrs)});
 }
 
+absl::Status LowerCollectiveBroadcast(OpContext& ctx, absl::string_view) {
+  PLEXA_RETURN_IF_ERROR(ctx.ExpectOperands(1));
+  PLEXA_ASSIGN_OR_RETURN(std::vector<Value> ops, ctx.Operands());
+  PLEXA_ASSIGN_OR_RETURN(Shape shape, ctx.ResultType(0));
+  if (ctx.Attr({"replica_groups"}) == nullptr) {
+    return ctx.Error("missing replica_groups");
+  }
+  PLEXA_ASSIGN_OR_RETURN(std::string attrs, CollectiveAttrs(ctx));
+  return ctx.SetResults(
+      {ctx.Emit("collective-broadcast", shape, ops, attrs.substr(2))});
+}
+
 absl::Status LowerInfeed(OpContext& ctx, absl::string_view) {
   PLEXA_RETURN_IF_ERROR(ctx.ExpectOperands(1));
   PLEXA_ASSIGN_OR_RETURN(Value token, ctx.Operand(0));
