@@ -84,6 +84,12 @@ foreach(lib plexa_sdk plexa_abi_shape plexa_proto plexa_text plexa_verifier
   string(APPEND PLEXA_PC_LIBS " -l${lib}")
 endforeach()
 string(STRIP "${PLEXA_PC_LIBS}" PLEXA_PC_LIBS)
+# Libraries built with sanitizers need their runtimes in whatever links them
+# (as PlexaConfig.cmake adds to Plexa::shape).
+set(PLEXA_PC_SANITIZE "")
+if(PLEXA_SANITIZE)
+  set(PLEXA_PC_SANITIZE "-fsanitize=${PLEXA_SANITIZE}")
+endif()
 foreach(pc plexa plexa-sdk)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/${pc}.pc.in
                  ${PROJECT_BINARY_DIR}/pkgconfig/${pc}.pc @ONLY)
