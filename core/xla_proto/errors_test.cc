@@ -60,6 +60,19 @@ TEST(XlaProtoErrors, LiteralWithTooFewValues) {
             "f32s holds 1 values for f32[2]{0} (2 elements)");
 }
 
+TEST(XlaProtoErrors, PackedSubByteLiteral) {
+  xla_pb::HloModuleProto m = Mlp();
+  xla_pb::LiteralProto* lit = Inst(m, "b.7")->mutable_literal();
+  lit->Clear();
+  lit->mutable_shape()->set_element_type(xla_pb::S4);
+  lit->mutable_shape()->add_dimensions(4);
+  lit->set_s4s(std::string("\x12\x34", 2));
+  EXPECT_EQ(ErrorOf(m),
+            "computation 'main.9' (id 9), instruction 'b.7' (id 7): literal: "
+            "s4s holds 2 values for s4[4] (4 elements); a byte per element "
+            "is read (as XLA's literals hold them), not packed values");
+}
+
 TEST(XlaProtoErrors, BadEnumsAndStrings) {
   xla_pb::HloModuleProto m = Mlp();
   xla_pb::HloInstructionProto* add = Inst(m, "add.9");

@@ -352,7 +352,11 @@ absl::StatusOr<Literal> LiteralFromProto(const pb::LiteralProto& proto,
     return Bad(field,
                StrCat(src->name, " holds ", src->bytes / src->width,
                       src->bytes % src->width ? " and a part" : "",
-                      " values for ", shape.ToString(), " (", n, " elements)"));
+                      " values for ", shape.ToString(), " (", n, " elements)",
+                      primitive_util::IsSubByteType(t)
+                          ? "; a byte per element is read (as XLA's literals "
+                            "hold them), not packed values"
+                          : ""));
   }
   absl::Span<uint8_t> out = lit.mutable_data();
   if (out.size() != src->bytes) {
