@@ -93,7 +93,8 @@ TEST(XlaProtoErrors, BadEnumsAndStrings) {
   m = Mlp();
   Inst(m, "x.4")->mutable_shape()->add_is_dynamic_dimension(true);
   EXPECT_THAT(ErrorOf(m), HasSubstr("instruction 'x.4' (id 4): shape: "
-                                    "dynamic dimensions"));
+                                    "is_dynamic_dimension has 1 entries for "
+                                    "2 dimensions"));
 }
 
 TEST(XlaProtoErrors, RootCalleeAndEntry) {

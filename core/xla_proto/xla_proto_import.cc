@@ -98,6 +98,14 @@ absl::Status Builder::BuildComputation(const pb::HloComputationProto& c,
           StrCat(where, ": opcode ", Quote(i.opcode()),
                  " is not an operation Plexa has (docs/opcodes.md)"));
     }
+    if (*op == HloOpcode::kDomain) {
+      // Its `domain=` attribute is made of shardings
+      // (domain_entry_sharding/domain_exit_sharding), which are not read.
+      return absl::UnimplementedError(
+          StrCat(where,
+                 ": opcode 'domain' is not read from XLA protos (its "
+                 "shardings are not)"));
+    }
     if (by_id.contains(i.id())) {
       return absl::InvalidArgumentError(
           StrCat(where, ": id ", i.id(), " is used by another instruction"));

@@ -282,15 +282,17 @@ absl::StatusOr<Shape> ShapeFromProto(const pb::ShapeProto& proto,
       return Bad(field, StrCat("dimensions[", i, "] is ", proto.dimensions(i)));
     }
   }
-  for (bool d : proto.is_dynamic_dimension()) {
-    if (d) {
-      return absl::UnimplementedError(
-          StrCat(field,
-                 ": dynamic dimensions (is_dynamic_dimension) are not "
-                 "supported: Plexa's shapes are static"));
-    }
+  if (proto.is_dynamic_dimension_size() != 0 &&
+      proto.is_dynamic_dimension_size() != proto.dimensions_size()) {
+    return Bad(field, StrCat("is_dynamic_dimension has ",
+                             proto.is_dynamic_dimension_size(), " entries for ",
+                             proto.dimensions_size(), " dimensions"));
   }
   Shape shape(*type, Ints(proto.dimensions()));
+  // A dynamic dimension's size is its bound: Plexa's `<=N`.
+  for (int i = 0; i < proto.is_dynamic_dimension_size(); ++i) {
+    shape.set_dynamic_dimension(i, proto.is_dynamic_dimension(i));
+  }
   if (proto.has_layout()) {
     const pb::LayoutProto& l = proto.layout();
     Layout layout(Ints(l.minor_to_major()));
@@ -633,6 +635,344 @@ absl::StatusOr<InstructionAttrs> AttrsFromProto(
                           StrCat("{", absl::StrJoin(names, ","), "}"));
   }
   return a;
+}
+
+}  // namespace plexa::xla_proto
+
+namespace plexa::xla_proto {
+namespace {
+
+namespace pb = ::plexa::xla_pb;
+
+int ProtoElementType(PrimitiveType t) {
+  for (int v = 0; v < 64; ++v) {
+    if (ElementTypeOf(v) == t) return v;
+  }
+  return pb::PRIMITIVE_TYPE_INVALID;
+}
+
+template <typename R, typename V>
+void SetInts(R* r, const V& v) {
+  for (int64_t x : v) r->Add(x);
+}
+
+// Raw element bytes into a repeated scalar field (complex: its parts).
+template <typename T, typename R>
+void CopyRepeated(absl::Span<const uint8_t> data, R* r) {
+  const size_t n = data.size() / sizeof(T);
+  r->Resize(static_cast<int>(n), T());
+  if (n > 0) std::memcpy(r->mutable_data(), data.data(), n * sizeof(T));
+}
+
+}  // namespace
+
+void ShapeToProto(const Shape& shape, pb::ShapeProto* proto) {
+  proto->set_element_type(
+      static_cast<pb::PrimitiveType>(ProtoElementType(shape.element_type())));
+  if (shape.IsTuple()) {
+    for (const Shape& s : shape.tuple_shapes()) {
+      ShapeToProto(s, proto->add_tuple_shapes());
+    }
+    return;
+  }
+  if (!shape.IsArray()) return;
+  SetInts(proto->mutable_dimensions(), shape.dimensions());
+  if (shape.is_dynamic()) {
+    for (bool d : shape.dynamic_dimensions())
+      proto->add_is_dynamic_dimension(d);
+  }
+  if (shape.has_layout()) {
+    pb::LayoutProto* l = proto->mutable_layout();
+    SetInts(l->mutable_minor_to_major(), shape.layout().minor_to_major());
+    for (const Tile& t : shape.layout().tiles()) {
+      SetInts(l->add_tiles()->mutable_dimensions(), t.dimensions());
+    }
+    l->set_element_size_in_bits(shape.layout().element_size_in_bits());
+    l->set_memory_space(shape.layout().memory_space());
+  }
+}
+
+void LiteralToProto(const Literal& literal, pb::LiteralProto* proto) {
+  const Shape& shape = literal.shape();
+  if (shape.IsTuple()) {
+    ShapeToProto(shape, proto->mutable_shape());
+    for (int64_t i = 0; i < literal.tuple_element_count(); ++i) {
+      LiteralToProto(literal.tuple_element(i), proto->add_tuple_literals());
+    }
+    return;
+  }
+  if (!shape.IsArray()) {
+    ShapeToProto(shape, proto->mutable_shape());
+    return;
+  }
+  // The values in minor_to_major order, without tiles or padding.
+  Literal dense = literal;
+  if (shape.has_layout() && (!shape.layout().tiles().empty() ||
+                             shape.layout().element_size_in_bits() != 0 ||
+                             shape.layout().memory_space() != 0)) {
+    absl::StatusOr<Literal> r =
+        literal.Relayout(Layout(shape.layout().minor_to_major()));
+    if (r.ok()) dense = *std::move(r);
+  }
+  ShapeToProto(dense.shape(), proto->mutable_shape());
+  const PrimitiveType t = shape.element_type();
+  absl::Span<const uint8_t> data = dense.data();
+  if (t == PrimitiveType::PRED) {
+    for (uint8_t b : data) proto->add_preds(b != 0);
+    return;
+  }
+  const std::string bytes(reinterpret_cast<const char*>(data.data()),
+                          data.size());
+  switch (t) {
+    case PrimitiveType::S32:
+      CopyRepeated<int32_t>(data, proto->mutable_s32s());
+      return;
+    case PrimitiveType::U32:
+      CopyRepeated<uint32_t>(data, proto->mutable_u32s());
+      return;
+    case PrimitiveType::S64:
+      CopyRepeated<int64_t>(data, proto->mutable_s64s());
+      return;
+    case PrimitiveType::U64:
+      CopyRepeated<uint64_t>(data, proto->mutable_u64s());
+      return;
+    case PrimitiveType::F32:
+      CopyRepeated<float>(data, proto->mutable_f32s());
+      return;
+    case PrimitiveType::F64:
+      CopyRepeated<double>(data, proto->mutable_f64s());
+      return;
+    case PrimitiveType::C64:
+      CopyRepeated<float>(data, proto->mutable_c64s());
+      return;
+    case PrimitiveType::C128:
+      CopyRepeated<double>(data, proto->mutable_c128s());
+      return;
+    case PrimitiveType::S8:
+      proto->set_s8s(bytes);
+      return;
+    case PrimitiveType::U8:
+      proto->set_u8s(bytes);
+      return;
+    case PrimitiveType::S4:
+      proto->set_s4s(bytes);
+      return;
+    case PrimitiveType::U4:
+      proto->set_u4s(bytes);
+      return;
+    case PrimitiveType::S2:
+      proto->set_s2s(bytes);
+      return;
+    case PrimitiveType::U2:
+      proto->set_u2s(bytes);
+      return;
+    case PrimitiveType::S16:
+      proto->set_s16s(bytes);
+      return;
+    case PrimitiveType::U16:
+      proto->set_u16s(bytes);
+      return;
+    case PrimitiveType::F16:
+      proto->set_f16s(bytes);
+      return;
+    case PrimitiveType::BF16:
+      proto->set_bf16s(bytes);
+      return;
+    case PrimitiveType::F8E5M2:
+      proto->set_f8e5m2s(bytes);
+      return;
+    case PrimitiveType::F8E4M3:
+      proto->set_f8e4m3s(bytes);
+      return;
+    case PrimitiveType::F8E4M3FN:
+      proto->set_f8e4m3fns(bytes);
+      return;
+    case PrimitiveType::F8E4M3B11FNUZ:
+      proto->set_f8e4m3b11fnuzs(bytes);
+      return;
+    case PrimitiveType::F8E3M4:
+      proto->set_f8e3m4s(bytes);
+      return;
+    case PrimitiveType::F8E5M2FNUZ:
+      proto->set_f8e5m2fnuzs(bytes);
+      return;
+    case PrimitiveType::F8E4M3FNUZ:
+      proto->set_f8e4m3fnuzs(bytes);
+      return;
+    case PrimitiveType::F4E2M1FN:
+      proto->set_f4e2m1fns(bytes);
+      return;
+    case PrimitiveType::F8E8M0FNU:
+      proto->set_f8e8m0fnus(bytes);
+      return;
+    default:
+      return;
+  }
+}
+
+void AttrsToProto(const Instruction& inst, pb::HloInstructionProto* p) {
+  const InstructionAttrs& a = inst.attrs();
+  const HloOpcode op = inst.opcode();
+  if (op == HloOpcode::kIota) {
+    p->add_dimensions(a.iota_dimension);
+  } else {
+    SetInts(p->mutable_dimensions(), a.dimensions);
+  }
+  p->set_parameter_number(a.parameter_number);
+  p->set_tuple_index(a.tuple_index);
+  if (a.literal) LiteralToProto(*a.literal, p->mutable_literal());
+  if (a.window) {
+    pb::Window* w = p->mutable_window();
+    for (const WindowDimension& d : a.window->dimensions) {
+      pb::WindowDimension* o = w->add_dimensions();
+      o->set_size(d.size);
+      o->set_stride(d.stride);
+      o->set_padding_low(d.padding_low);
+      o->set_padding_high(d.padding_high);
+      o->set_window_dilation(d.window_dilation);
+      o->set_base_dilation(d.base_dilation);
+      o->set_window_reversal(d.window_reversal);
+    }
+  }
+  if (a.convolution_dimension_numbers) {
+    const ConvolutionDimensionNumbers& d = *a.convolution_dimension_numbers;
+    pb::ConvolutionDimensionNumbers* c =
+        p->mutable_convolution_dimension_numbers();
+    c->set_input_batch_dimension(d.input_batch_dimension);
+    c->set_input_feature_dimension(d.input_feature_dimension);
+    SetInts(c->mutable_input_spatial_dimensions(), d.input_spatial_dimensions);
+    c->set_kernel_input_feature_dimension(d.kernel_input_feature_dimension);
+    c->set_kernel_output_feature_dimension(d.kernel_output_feature_dimension);
+    SetInts(c->mutable_kernel_spatial_dimensions(),
+            d.kernel_spatial_dimensions);
+    c->set_output_batch_dimension(d.output_batch_dimension);
+    c->set_output_feature_dimension(d.output_feature_dimension);
+    SetInts(c->mutable_output_spatial_dimensions(),
+            d.output_spatial_dimensions);
+  }
+  p->set_feature_group_count(a.feature_group_count);
+  p->set_batch_group_count(a.batch_group_count);
+  if (a.dot_dimension_numbers) {
+    const DotDimensionNumbers& d = *a.dot_dimension_numbers;
+    pb::DotDimensionNumbers* o = p->mutable_dot_dimension_numbers();
+    SetInts(o->mutable_lhs_batch_dimensions(), d.lhs_batch_dimensions);
+    SetInts(o->mutable_rhs_batch_dimensions(), d.rhs_batch_dimensions);
+    SetInts(o->mutable_lhs_contracting_dimensions(),
+            d.lhs_contracting_dimensions);
+    SetInts(o->mutable_rhs_contracting_dimensions(),
+            d.rhs_contracting_dimensions);
+  }
+  if (a.padding_config) {
+    pb::PaddingConfig* c = p->mutable_padding_config();
+    for (const PaddingDimension& d : a.padding_config->dimensions) {
+      auto* o = c->add_dimensions();
+      o->set_edge_padding_low(d.edge_padding_low);
+      o->set_edge_padding_high(d.edge_padding_high);
+      o->set_interior_padding(d.interior_padding);
+    }
+  }
+  for (const SliceDimension& s : a.slice) {
+    auto* o = p->add_slice_dimensions();
+    o->set_start(s.start);
+    o->set_limit(s.limit);
+    o->set_stride(s.stride);
+  }
+  SetInts(p->mutable_dynamic_slice_sizes(), a.dynamic_slice_sizes);
+  if (a.gather_dimension_numbers) {
+    const GatherDimensionNumbers& g = *a.gather_dimension_numbers;
+    pb::GatherDimensionNumbers* o = p->mutable_gather_dimension_numbers();
+    SetInts(o->mutable_offset_dims(), g.offset_dims);
+    SetInts(o->mutable_collapsed_slice_dims(), g.collapsed_slice_dims);
+    SetInts(o->mutable_start_index_map(), g.start_index_map);
+    o->set_index_vector_dim(g.index_vector_dim);
+    SetInts(o->mutable_operand_batching_dims(), g.operand_batching_dims);
+    SetInts(o->mutable_start_indices_batching_dims(),
+            g.start_indices_batching_dims);
+  }
+  SetInts(p->mutable_gather_slice_sizes(), a.gather_slice_sizes);
+  if (a.scatter_dimension_numbers) {
+    const ScatterDimensionNumbers& s = *a.scatter_dimension_numbers;
+    pb::ScatterDimensionNumbers* o = p->mutable_scatter_dimension_numbers();
+    SetInts(o->mutable_update_window_dims(), s.update_window_dims);
+    SetInts(o->mutable_inserted_window_dims(), s.inserted_window_dims);
+    SetInts(o->mutable_scatter_dims_to_operand_dims(),
+            s.scatter_dims_to_operand_dims);
+    o->set_index_vector_dim(s.index_vector_dim);
+    SetInts(o->mutable_input_batching_dims(), s.input_batching_dims);
+    SetInts(o->mutable_scatter_indices_batching_dims(),
+            s.scatter_indices_batching_dims);
+  }
+  p->set_indices_are_sorted(a.indices_are_sorted);
+  p->set_unique_indices(a.unique_indices);
+  if (op == HloOpcode::kCompare) {
+    p->set_comparison_direction(
+        std::string(ComparisonDirectionString(a.comparison_direction)));
+    if (a.comparison_type != ComparisonType::kDefault) {
+      p->set_comparison_type(
+          std::string(ComparisonTypeString(a.comparison_type)));
+    }
+  }
+  p->set_epsilon(a.epsilon);
+  p->set_feature_index(a.feature_index);
+  p->set_exponent_bits(a.exponent_bits);
+  p->set_mantissa_bits(a.mantissa_bits);
+  if (op == HloOpcode::kRng) {
+    p->set_distribution(a.distribution == RandomDistribution::kNormal
+                            ? pb::RNG_NORMAL
+                            : pb::RNG_UNIFORM);
+  }
+  p->set_rng_algorithm(static_cast<pb::RandomAlgorithm>(a.rng_algorithm));
+  p->set_is_stable(a.is_stable);
+  p->set_custom_call_target(a.custom_call_target);
+  p->set_backend_config(a.backend_config);
+  p->set_custom_call_api_version(
+      static_cast<pb::CustomCallApiVersion>(a.api_version));
+  if (op == HloOpcode::kCustomCall) {
+    p->set_constrain_layout(a.has_layout_constraints);
+    for (const Shape& s : a.operand_shapes_with_layout) {
+      ShapeToProto(s, p->add_operand_shapes_with_layout());
+    }
+  } else {
+    p->set_constrain_layout(a.constrain_layout);
+  }
+  p->set_custom_call_has_side_effect(a.custom_call_has_side_effect);
+  for (const std::vector<int64_t>& g : a.replica_groups) {
+    SetInts(p->add_replica_groups()->mutable_replica_ids(), g);
+  }
+  if (a.channel_id) p->set_channel_id(*a.channel_id);
+  p->set_use_global_device_ids(a.use_global_device_ids);
+  for (const auto& [source, target] : a.source_target_pairs) {
+    pb::SourceTarget* st = p->add_source_target_pairs();
+    st->set_source(source);
+    st->set_target(target);
+  }
+  p->set_infeed_config(a.infeed_config);
+  p->set_outfeed_config(a.outfeed_config);
+  if (a.outfeed_shape)
+    ShapeToProto(*a.outfeed_shape, p->mutable_outfeed_shape());
+  if (op == HloOpcode::kFusion) {
+    p->set_fusion_kind(std::string(FusionKindString(a.fusion_kind)));
+  }
+  if (op == HloOpcode::kTriangularSolve) {
+    pb::TriangularSolveOptions* o = p->mutable_triangular_solve_options();
+    o->set_left_side(a.triangular_solve_options.left_side);
+    o->set_lower(a.triangular_solve_options.lower);
+    o->set_unit_diagonal(a.triangular_solve_options.unit_diagonal);
+    // XLA's numbers are one more than Plexa's (0 is TRANSPOSE_INVALID).
+    o->set_transpose_a(static_cast<pb::TriangularSolveOptions::Transpose>(
+        static_cast<int>(a.triangular_solve_options.transpose_a) + 1));
+  }
+  if (a.cholesky_lower) p->mutable_cholesky_options()->set_lower(true);
+  p->set_fft_type(static_cast<pb::FftType>(a.fft_type));
+  SetInts(p->mutable_fft_length(), a.fft_length);
+  p->set_k(a.k);
+  p->set_largest(a.largest);
+  p->set_delta(a.rng_delta);
+  p->set_async_execution_thread(a.async_execution_thread);
+  if (a.cross_program_prefetch_index) {
+    p->set_cross_program_prefetch_index(
+        static_cast<int32_t>(*a.cross_program_prefetch_index));
+  }
 }
 
 }  // namespace plexa::xla_proto

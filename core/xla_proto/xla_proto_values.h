@@ -7,6 +7,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/ir/attributes.h"
+#include "core/ir/instruction.h"
 #include "core/ir/opcode.h"
 #include "core/literal/literal.h"
 #include "core/shape/shape.h"
@@ -22,6 +23,13 @@ absl::StatusOr<Literal> LiteralFromProto(const xla_pb::LiteralProto& proto,
 // The attributes `op` interprets, from the instruction's fields.
 absl::StatusOr<InstructionAttrs> AttrsFromProto(
     HloOpcode op, const xla_pb::HloInstructionProto& proto);
+
+// The other way (the exporter): what the functions above read back.
+void ShapeToProto(const Shape& shape, xla_pb::ShapeProto* proto);
+void LiteralToProto(const Literal& literal, xla_pb::LiteralProto* proto);
+// Every attribute of `inst` that the proto has a field for (not: operands,
+// called computations, ids, name, shape).
+void AttrsToProto(const Instruction& inst, xla_pb::HloInstructionProto* proto);
 
 }  // namespace plexa::xla_proto
 
