@@ -2,8 +2,9 @@
 # XLA's binary protos through the `plexa` command line: the textprotos of
 # this folder encoded with protoc, then
 #   plexa run SNAPSHOT.pb --print (the snapshot's own arguments; the result
-#     computed by hand), plexa check / convert on .pb files, a .pb without
-#     the extension (recognized as binary), and a truncated file's error.
+#     computed by hand), plexa check / convert on .pb files, convert -o X.pb
+#     and back, a .pb without the extension (recognized as binary), and a
+#     truncated file's error.
 #   cli_test.sh PLEXA_BINARY PROTOC
 set -u
 plexa=$1
@@ -38,6 +39,15 @@ if "$plexa" convert "$tmp/more_ops.pb" -o "$tmp/more_ops.hlo" 2>"$tmp/err"; then
   "$plexa" check "$tmp/more_ops.hlo" >/dev/null 2>"$tmp/err" || { bad "check converted more_ops.hlo"; cat "$tmp/err"; }
 else
   bad "convert more_ops.pb"; cat "$tmp/err"
+fi
+
+# convert -o X.pb writes an HloModuleProto that reads back to the same module.
+if "$plexa" convert "$tmp/mlp.pb" -o "$tmp/back.pb" 2>"$tmp/err"; then
+  "$plexa" check "$tmp/mlp.pb" >"$tmp/a" 2>&1
+  "$plexa" check "$tmp/back.pb" >"$tmp/b" 2>&1
+  cmp -s "$tmp/a" "$tmp/b" || { bad "mlp.pb -> back.pb reads back differently"; diff "$tmp/a" "$tmp/b"; }
+else
+  bad "convert -o back.pb"; cat "$tmp/err"
 fi
 
 # A truncated file: one located line, exit status 1.
