@@ -73,6 +73,20 @@ TEST(XlaProtoErrors, PackedSubByteLiteral) {
             "is read (as XLA's literals hold them), not packed values");
 }
 
+// A huge shape with few values is refused before anything is allocated.
+TEST(XlaProtoErrors, HugeConstantWithFewValues) {
+  xla_pb::HloModuleProto m = Mlp();
+  xla_pb::ShapeProto* shape =
+      Inst(m, "b.7")->mutable_literal()->mutable_shape();
+  shape->set_dimensions(0, 1 << 30);
+  shape->add_dimensions(4);
+  shape->mutable_layout()->add_minor_to_major(1);
+  EXPECT_THAT(ErrorOf(m), HasSubstr("instruction 'b.7' (id 7): literal: f32s "
+                                    "holds 2 values for f32[1073741824,4]"));
+  shape->set_dimensions(1, 1024);
+  EXPECT_THAT(ErrorOf(m), HasSubstr("is too large"));
+}
+
 TEST(XlaProtoErrors, BadEnumsAndStrings) {
   xla_pb::HloModuleProto m = Mlp();
   xla_pb::HloInstructionProto* add = Inst(m, "add.9");

@@ -338,12 +338,14 @@ absl::StatusOr<Literal> LiteralFromProto(const pb::LiteralProto& proto,
   }
   PLEXA_ASSIGN_OR_RETURN(int64_t n, CheckedElements(dense, field));
   const PrimitiveType t = shape.element_type();
-  Literal lit(dense);
+  // The counts are checked before anything is allocated: the values are in
+  // the file, so a shape larger than the file is refused here.
   if (t == PrimitiveType::PRED) {
     if (proto.preds_size() != n) {
       return Bad(field, StrCat("preds has ", proto.preds_size(), " values for ",
                                shape.ToString(), " (", n, " elements)"));
     }
+    Literal lit(dense);
     absl::Span<uint8_t> out = lit.mutable_data();
     for (int64_t i = 0; i < n; ++i) out[i] = proto.preds(i) ? 1 : 0;
     return lit;
@@ -360,6 +362,7 @@ absl::StatusOr<Literal> LiteralFromProto(const pb::LiteralProto& proto,
                             "hold them), not packed values"
                           : ""));
   }
+  Literal lit(dense);
   absl::Span<uint8_t> out = lit.mutable_data();
   if (out.size() != src->bytes) {
     return Bad(field, StrCat("the values of ", shape.ToString(), " take ",
