@@ -121,7 +121,9 @@ TEST(XlaProtoImport, WindowsIndexingLinalgCollectivesSideEffects) {
           "to_apply=%add",
           "%sas = f32[4] select-and-scatter(%x, %rw, %zero), window={size=2}, "
           "select=%gt, scatter=%add",
-          "%map = f32[4] map(%x, %x), dimensions={0}, to_apply=%add",
+          "%map = f32[4] map(%x, %x), dimensions={0}, to_apply=%add, "
+          "metadata={op_type=\"add\" op_name=\"jit(f)/map \\\"x\\\"\" "
+          "source_file=\"/tmp/f.py\" source_line=12}",
           "%conv = f32[1,3,1] convolution(%x3, %k), window={size=2}, "
           "dim_labels=b0f_0io->b0f, operand_precision={highest,default}",
           "%gather = f32[2,2] gather(%m, %idx), offset_dims={1}, "

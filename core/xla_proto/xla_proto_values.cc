@@ -623,6 +623,27 @@ absl::StatusOr<InstructionAttrs> AttrsFromProto(
   if (p.has_cross_program_prefetch_index()) {
     a.cross_program_prefetch_index = p.cross_program_prefetch_index();
   }
+  // metadata: kept verbatim as XLA prints it (op_type, op_name,
+  // source_file, source_line), for `plexa check` and error messages.
+  const pb::OpMetadata& md = p.metadata();
+  std::vector<std::string> items;
+  if (!md.op_type().empty()) {
+    items.push_back(StrCat("op_type=\"", absl::CEscape(md.op_type()), "\""));
+  }
+  if (!md.op_name().empty()) {
+    items.push_back(StrCat("op_name=\"", absl::CEscape(md.op_name()), "\""));
+  }
+  if (!md.source_file().empty()) {
+    items.push_back(
+        StrCat("source_file=\"", absl::CEscape(md.source_file()), "\""));
+  }
+  if (md.source_line() != 0) {
+    items.push_back(StrCat("source_line=", md.source_line()));
+  }
+  if (!items.empty()) {
+    a.opaque.emplace_back("metadata",
+                          StrCat("{", absl::StrJoin(items, " "), "}"));
+  }
   // operand_precision: Plexa keeps it verbatim (the operand types decide
   // the arithmetic); written only when some operand is not DEFAULT.
   bool precision = false;
