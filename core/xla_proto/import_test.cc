@@ -179,6 +179,7 @@ TEST(XlaProtoImport, SnapshotCarriesItsArgumentsAndRuns) {
   ExpectLines(
       *imported->module,
       {
+          "ROOT %lt = pred[] compare(%n, %three), direction=LT, type=SIGNED",
           "%loop = (s32[], f32[2]) while(%init), condition=%cond, body=%body",
           "%c = f32[2] conditional(%p, %w, %w), true_computation=%on_true, "
           "false_computation=%on_false",
