@@ -1,6 +1,7 @@
 #include "core/xla_proto/xla_proto_import.h"
 
 #include <cctype>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -230,6 +231,11 @@ struct Decoded {
 };
 
 absl::StatusOr<Decoded> Decode(absl::string_view bytes) {
+  if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max())) {
+    return absl::InvalidArgumentError(
+        StrCat("the file has ", bytes.size(),
+               " bytes: a serialized protobuf message is at most 2 GiB"));
+  }
   Decoded d;
   if (d.snapshot.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())) &&
       LooksLikeModule(d.snapshot.hlo().hlo_module())) {
