@@ -150,6 +150,9 @@ TEST(XlaProtoErrors, NotAProto) {
               HasSubstr("not a serialized XLA HloModuleProto, HloProto or "
                         "HloSnapshot"));
   EXPECT_FALSE(ParseXlaHloProto("").ok());
+  r = ParseXlaHloProto(std::string("\x1f\x8b\x08\x00", 4));
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr("gzip-compressed"));
   EXPECT_TRUE(LooksLikeBinaryProto(ReadPb("mlp")));
   EXPECT_FALSE(LooksLikeBinaryProto("HloModule m\n\nENTRY %e {\n}\n"));
 }

@@ -236,6 +236,11 @@ absl::StatusOr<Decoded> Decode(absl::string_view bytes) {
         StrCat("the file has ", bytes.size(),
                " bytes: a serialized protobuf message is at most 2 GiB"));
   }
+  if (absl::StartsWith(bytes, "\x1f\x8b")) {
+    return absl::InvalidArgumentError(
+        "the file is gzip-compressed (XLA's --xla_dump_compress_protos "
+        "writes *.hlo.pb.gz): gunzip it first");
+  }
   Decoded d;
   if (d.snapshot.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())) &&
       LooksLikeModule(d.snapshot.hlo().hlo_module())) {
