@@ -11,6 +11,7 @@
 #include "core/stablehlo/stablehlo_parser.h"
 #include "core/text/hlo_parser.h"
 #include "core/verifier/verifier.h"
+#include "core/xla_proto/xla_proto_import.h"
 
 namespace plexa::cli {
 
@@ -147,7 +148,13 @@ absl::StatusOr<std::unique_ptr<Module>> LoadModule(const std::string& path) {
   // StableHLO/MLIR text (`.mlir`, or text that starts like MLIR): the
   // importer, which also verifies; its messages start with "LINE:COL: ".
   const bool mlir = absl::EndsWith(path, ".mlir") || LooksLikeStableHlo(text);
-  auto module = mlir ? ParseStableHloModule(text) : ParseHloModule(text);
+  // XLA's binary HloModuleProto / HloProto / HloSnapshot (`*.pb`, or bytes
+  // that are not text): core/xla_proto, which also verifies.
+  const bool xla_proto =
+      !mlir && (absl::EndsWith(path, ".pb") || LooksLikeBinaryProto(text));
+  auto module = xla_proto ? ParseXlaHloProto(text)
+                : mlir    ? ParseStableHloModule(text)
+                          : ParseHloModule(text);
   if (!module.ok()) {
     // The parser's messages start with "LINE:COL: ".
     std::string msg(module.status().message());
@@ -167,6 +174,23 @@ absl::StatusOr<std::unique_ptr<Module>> LoadModule(const std::string& path) {
         absl::StrCat(path, ": error: invalid module: ", verified.message()));
   }
   return module;
+}
+
+absl::StatusOr<std::vector<Literal>> LoadSnapshotArguments(
+    const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string bytes = ss.str();
+  if (!absl::EndsWith(path, ".pb") && !LooksLikeBinaryProto(bytes)) {
+    return std::vector<Literal>();
+  }
+  absl::StatusOr<XlaProtoImport> imported = ImportXlaProto(bytes);
+  if (!imported.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": error: ", imported.status().message()));
+  }
+  return std::move(imported->arguments);
 }
 
 int ReportError(const absl::Status& status) {

@@ -44,8 +44,13 @@ absl::StatusOr<std::vector<host::Plugin::Option>> ParsePluginOptions(
 // Reads, parses and verifies PROGRAM: HLO text, or StableHLO/MLIR text
 // when PROGRAM ends in .mlir or starts like MLIR (core/stablehlo). Errors are
 // formatted as the CLI prints them: "PROGRAM:LINE:COL: error: ..." for text
-// errors.
+// errors. XLA's binary HloModuleProto, HloProto and HloSnapshot files
+// (PROGRAM ends in .pb or is not text) are read by core/xla_proto.
 absl::StatusOr<std::unique_ptr<Module>> LoadModule(const std::string& path);
+// The arguments an HloSnapshot file carries (`plexa run` uses them when no
+// --input is given); empty for any other program file.
+absl::StatusOr<std::vector<Literal>> LoadSnapshotArguments(
+    const std::string& path);
 
 // Prints "error: MSG" (or "PROGRAM:L:C: error: MSG") to stderr, returns 1.
 int ReportError(const absl::Status& status);

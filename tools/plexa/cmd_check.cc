@@ -6,8 +6,10 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/text/hlo_printer.h"
+#include "core/xla_proto/xla_proto_export.h"
 #include "tools/plexa/cli.h"
 
 namespace plexa::cli {
@@ -32,8 +34,9 @@ int RunCheck(const Args& args) { return PrintProgram(args, "check"); }
 
 int RunFmt(const Args& args) { return PrintProgram(args, "fmt"); }
 
-// A program (StableHLO/MLIR or HLO text) as Plexa's HLO text, to stdout or
-// -o/--output FILE.
+// A program (StableHLO/MLIR, HLO text or an XLA proto) as Plexa's HLO text,
+// to stdout or -o/--output FILE; as XLA's binary HloModuleProto when FILE
+// ends in .pb (core/xla_proto/xla_proto_export.h).
 int RunConvert(const Args& args) {
   const std::vector<std::string>& positional = args.positional;
   const std::optional<std::string> out = args.Get("output");
@@ -44,7 +47,9 @@ int RunConvert(const Args& args) {
   }
   auto module = LoadModule(positional[0]);
   if (!module.ok()) return ReportError(module.status());
-  const std::string text = PrintModule(**module);
+  const bool proto = out.has_value() && absl::EndsWith(*out, ".pb");
+  const std::string text =
+      proto ? SerializeXlaHloModuleProto(**module) : PrintModule(**module);
   if (!out.has_value() || out->empty()) {
     std::fputs(text.c_str(), stdout);
     return 0;

@@ -532,7 +532,18 @@ int RunRun(const Args& args) {
   }
   const ProgramShape program =
       (*module)->entry_computation()->ComputeProgramShape();
-  auto inputs = ReadInputs(args, program);
+  // An HloSnapshot's own arguments are the inputs when no --input is given.
+  absl::StatusOr<std::vector<Literal>> inputs = std::vector<Literal>();
+  if (args.GetAll("input").empty()) {
+    inputs = LoadSnapshotArguments(args.positional[0]);
+    if (inputs.ok() && !inputs->empty() &&
+        inputs->size() != program.parameters.size()) {
+      inputs = absl::InvalidArgumentError(absl::StrCat(
+          "the snapshot holds ", inputs->size(), " argument(s) for ",
+          program.parameters.size(), " parameter(s)"));
+    }
+  }
+  if (inputs.ok() && inputs->empty()) inputs = ReadInputs(args, program);
   if (!inputs.ok()) return ReportError(inputs.status());
 
   if (auto t = args.Get("threads")) {

@@ -42,9 +42,13 @@ const std::vector<Command>& Commands() {
        "operations), verifies it and writes it as Plexa's HLO text: to\n"
        "stdout, or to OUT.hlo with -o (--output). run, check, fmt and opt\n"
        "read .mlir programs directly. Errors are PROGRAM:LINE:COL: error:\n"
-       "... at the MLIR text.\n"
+       "... at the MLIR text. PROGRAM may also be XLA's binary\n"
+       "HloModuleProto, HloProto or HloSnapshot (*.pb; docs/xla_proto.md),\n"
+       "which every command reads, and OUT may end in .pb: an\n"
+       "HloModuleProto is written.\n"
        "\n"
-       "  -o, --output=OUT.hlo   write the HLO text there\n",
+       "  -o, --output=OUT.hlo   write the HLO text there (OUT.pb: the "
+       "proto)\n",
        {"output"},
        RunConvert},
       {"fmt",
@@ -61,7 +65,8 @@ const std::vector<Command>& Commands() {
        "Runs PROGRAM. The default pipeline runs first unless --no-opt.\n"
        "\n"
        "  --input=a.npy          parameter values, in parameter order\n"
-       "                         (repeatable; seeded random inputs when none)\n"
+       "                         (repeatable; when none: an HloSnapshot's\n"
+       "                         arguments, else seeded random inputs)\n"
        "  --output=out.npy       write the result (an array)\n"
        "  --output-dir=DIR       write a tuple result as DIR/0.npy, 1.npy, "
        "...\n"
