@@ -41,26 +41,8 @@ std::vector<Input> Corpus() {
   for (const auto& p : testing_programs::kAllPrograms) {
     out.push_back({std::string(p.name), std::string(p.text), true});
   }
-  std::vector<std::filesystem::path> files;
-  for (const char* dir : {"examples", "tests"}) {
-    const std::filesystem::path root =
-        std::filesystem::path(PLEXA_SOURCE_DIR) / dir;
-    std::error_code ec;
-    if (!std::filesystem::exists(root, ec)) continue;
-    for (const auto& e :
-         std::filesystem::recursive_directory_iterator(root, ec)) {
-      if (e.is_regular_file() && e.path().extension() == ".hlo") {
-        files.push_back(e.path());
-      }
-    }
-  }
-  std::sort(files.begin(), files.end());
-  for (const auto& f : files) {
-    std::ifstream in(f, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    out.push_back({std::filesystem::relative(f, PLEXA_SOURCE_DIR).string(),
-                   buffer.str(), false});
+  for (auto& [path, text] : testing_programs::TreeHloFiles()) {
+    out.push_back({std::move(path), std::move(text), false});
   }
   return out;
 }

@@ -6,6 +6,14 @@
 #ifndef PLEXA_CORE_TEXT_TEST_PROGRAMS_H_
 #define PLEXA_CORE_TEXT_TEST_PROGRAMS_H_
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "absl/strings/string_view.h"
 
 namespace plexa::testing_programs {
@@ -390,6 +398,36 @@ inline constexpr TestProgram kAllPrograms[] = {
     {"batch_norm_and_layouts", kBatchNormAndLayouts},
     {"rng_bit_generator", kRngBitGenerator},
 };
+
+#ifdef PLEXA_SOURCE_DIR
+// Every .hlo file under examples/ and tests/ of the source tree, in path
+// order: (path relative to the tree, text).
+inline std::vector<std::pair<std::string, std::string>> TreeHloFiles() {
+  std::vector<std::filesystem::path> files;
+  for (const char* dir : {"examples", "tests"}) {
+    const std::filesystem::path root =
+        std::filesystem::path(PLEXA_SOURCE_DIR) / dir;
+    std::error_code ec;
+    if (!std::filesystem::exists(root, ec)) continue;
+    for (const auto& e :
+         std::filesystem::recursive_directory_iterator(root, ec)) {
+      if (e.is_regular_file() && e.path().extension() == ".hlo") {
+        files.push_back(e.path());
+      }
+    }
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& f : files) {
+    std::ifstream in(f, std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    out.emplace_back(std::filesystem::relative(f, PLEXA_SOURCE_DIR).string(),
+                     buffer.str());
+  }
+  return out;
+}
+#endif  // PLEXA_SOURCE_DIR
 
 }  // namespace plexa::testing_programs
 

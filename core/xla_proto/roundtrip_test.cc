@@ -35,19 +35,8 @@ std::vector<std::pair<std::string, std::string>> Programs() {
   for (const auto& p : testing_programs::kAllPrograms) {
     out.emplace_back(std::string(p.name), std::string(p.text));
   }
-  for (const char* dir : {"examples", "tests"}) {
-    const std::filesystem::path root =
-        std::filesystem::path(PLEXA_SOURCE_DIR) / dir;
-    std::error_code ec;
-    if (!std::filesystem::exists(root, ec)) continue;
-    for (const auto& e :
-         std::filesystem::recursive_directory_iterator(root, ec)) {
-      if (!e.is_regular_file() || e.path().extension() != ".hlo") continue;
-      std::ifstream in(e.path(), std::ios::binary);
-      std::stringstream ss;
-      ss << in.rdbuf();
-      out.emplace_back(e.path().string(), ss.str());
-    }
+  for (auto& file : testing_programs::TreeHloFiles()) {
+    out.push_back(std::move(file));
   }
   return out;
 }
