@@ -728,6 +728,15 @@ double Conv3x3At(const std::function<double(int64_t, int64_t, int64_t)>& in,
   return acc;
 }
 
+// num_threads for the plugins that run on the host's cores (platform
+// "host": cpu, onednn, reference); a device plugin (vulkan) has no such
+// option and refuses unknown ones.
+std::vector<host::Plugin::Option> ThreadOptions(const host::Plugin& plugin,
+                                                int threads) {
+  if (plugin.attributes().platform != "host") return {};
+  return {{"num_threads", PLX_Value_INT64, "", threads}};
+}
+
 class Bench {
  public:
   // `baseline` (may be null): a second plugin's client timed on the same
@@ -1243,8 +1252,7 @@ class Bench {
     const int runs = 25, warmup = 2;
     const CpuSample before = SampleCpu();
     for (int i = 0; i < runs + warmup; ++i) {
-      auto client = plugin.CreateClient(
-          {{"num_threads", PLX_Value_INT64, "", f_.threads}});
+      auto client = plugin.CreateClient(ThreadOptions(plugin, f_.threads));
       if (!client.ok()) return Fail(name, client.status());
       const auto t0 = Clock::now();
       auto program = PrepareProgram(*text, plugin);
@@ -1454,8 +1462,8 @@ int Main(int argc, char** argv) {
   std::printf("plugin: %s (%s %s)\n", (*plugin)->path().c_str(),
               (*plugin)->attributes().name.c_str(),
               (*plugin)->attributes().version.c_str());
-  std::vector<host::Plugin::Option> options = {
-      {"num_threads", PLX_Value_INT64, "", flags->threads}};
+  std::vector<host::Plugin::Option> options =
+      ThreadOptions(**plugin, flags->threads);
   if (!flags->dump_ir.empty()) {
     options.push_back({"dump_ir", PLX_Value_STRING, flags->dump_ir});
   }
@@ -1495,9 +1503,9 @@ int Main(int argc, char** argv) {
                    base_plugin.status().ToString().c_str());
       return 1;
     }
-    auto base = (*base_plugin)
-                    ->CreateClient(
-                        {{"num_threads", PLX_Value_INT64, "", flags->threads}});
+    auto base =
+        (*base_plugin)
+            ->CreateClient(ThreadOptions(**base_plugin, flags->threads));
     if (!base.ok()) {
       std::fprintf(stderr, "error: %s\n", base.status().ToString().c_str());
       return 1;
