@@ -81,6 +81,9 @@ class Emitter {
   absl::StatusOr<std::string> FloatUnary(const Instruction& h, PrimitiveType t,
                                          const std::string& x);
   absl::StatusOr<std::string> ScalarFunction(const Computation& c);
+  // NoCode when one invocation of x's loop nest would run more iterations
+  // than the device's loop limit (DeviceFeatures::max_loop_iterations).
+  absl::Status CheckLoop(const Instruction& x, int64_t iterations) const;
   absl::StatusOr<std::string> Reduce(const Instruction& x, const Idx& idx);
   absl::StatusOr<std::string> ReduceWindow(const Instruction& x,
                                            const Idx& idx);

@@ -22,6 +22,17 @@ std::string Accumulate(PrimitiveType t, const std::string& a,
 
 }  // namespace
 
+absl::Status Emitter::CheckLoop(const Instruction& x,
+                                int64_t iterations) const {
+  if (f_.max_loop_iterations > 0 && iterations > f_.max_loop_iterations) {
+    return NoCode(x, absl::StrCat("a loop of ", iterations,
+                                  " iterations per invocation: this device "
+                                  "stops an invocation's loops after ",
+                                  f_.max_loop_iterations, " iterations"));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::string> Emitter::Reduce(const Instruction& x,
                                             const Idx& idx) {
   // N inputs and N initial values; N > 1 (variadic) accumulates a struct
@@ -46,7 +57,12 @@ absl::StatusOr<std::string> Emitter::Reduce(const Instruction& x,
       ";\n");
   Idx j(in.shape().rank());
   std::vector<bool> reduced(in.shape().rank(), false);
-  for (int64_t d : x.dimensions()) reduced[d] = true;
+  int64_t trips = 1;
+  for (int64_t d : x.dimensions()) {
+    reduced[d] = true;
+    trips *= in.shape().dimensions(d);
+  }
+  if (absl::Status s = CheckLoop(x, trips); !s.ok()) return s;
   int64_t k = 0;
   for (int64_t d = 0; d < in.shape().rank(); ++d) {
     if (reduced[d]) {
@@ -76,6 +92,11 @@ absl::StatusOr<std::string> Emitter::ReduceWindow(const Instruction& x,
   }
   const Instruction& in = *x.operand(0);
   const Window& w = *x.attrs().window;
+  {
+    int64_t trips = 1;
+    for (const WindowDimension& wd : w.dimensions) trips *= wd.size;
+    if (absl::Status s = CheckLoop(x, trips); !s.ok()) return s;
+  }
   absl::StatusOr<std::string> fn = ScalarFunction(*x.to_apply());
   if (!fn.ok()) return fn.status();
   absl::StatusOr<std::string> init = Call(*x.operand(1), {});
@@ -117,6 +138,13 @@ absl::StatusOr<std::string> Emitter::ReduceWindow(const Instruction& x,
 
 absl::StatusOr<std::string> Emitter::Dot(const Instruction& x, const Idx& idx) {
   const DotDimensionNumbers& dn = *x.attrs().dot_dimension_numbers;
+  {
+    int64_t trips = 1;
+    for (int64_t d : dn.lhs_contracting_dimensions) {
+      trips *= x.operand(0)->shape().dimensions(d);
+    }
+    if (absl::Status s = CheckLoop(x, trips); !s.ok()) return s;
+  }
   const Instruction& lhs = *x.operand(0);
   const Instruction& rhs = *x.operand(1);
   const PrimitiveType t = x.shape().element_type();
@@ -187,6 +215,11 @@ absl::StatusOr<std::string> Emitter::Convolution(const Instruction& x,
     return NoCode(x, "these convolution groups");
   }
   const int64_t in_per_group = in_features / fg;
+  {
+    int64_t trips = in_per_group;
+    for (const WindowDimension& wd : w.dimensions) trips *= wd.size;
+    if (absl::Status s = CheckLoop(x, trips); !s.ok()) return s;
+  }
   std::string body = absl::StrCat(
       "  ", Reg(t), " acc = ", Const(t, 0), ";\n",
       "  int of = ", idx[dn.output_feature_dimension], ";\n",

@@ -60,6 +60,7 @@ absl::StatusOr<GlslKernel> Emitter::EmitSort(const Instruction& h,
   Idx at_j = idx, at_rank = idx;
   at_j[dim] = "j";
   at_rank[dim] = "rank";
+  if (absl::Status s = CheckLoop(h, s0.dimensions(dim)); !s.ok()) return s;
   std::string main = absl::StrCat("void main() {\n", GridLoop(k.elements, s0));
   std::vector<std::string> mine_then_other, other_then_mine;
   for (int64_t i = 0; i < n_ops; ++i) {

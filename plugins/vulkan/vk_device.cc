@@ -218,6 +218,9 @@ absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
   d->limits_.max_shared_memory = p.limits.maxComputeSharedMemorySize;
   d->limits_.max_push_constants = p.limits.maxPushConstantsSize;
   d->limits_.subgroup_size = p11.subgroupSize;
+  if (absl::StrContains(d->name_, "llvmpipe")) {
+    d->features_.max_loop_iterations = 65535;
+  }
   d->features_.subgroups =
       p11.subgroupSize >= 8 && p11.subgroupSize % 8 == 0 &&
       (p11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&

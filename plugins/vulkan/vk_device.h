@@ -38,6 +38,12 @@ struct DeviceFeatures {
   // Compute shaders have subgroups of a multiple of 8 invocations with
   // subgroupBroadcast (the ballot operations).
   bool subgroups = false;
+  // The most loop iterations one invocation may run, 0 for no limit.
+  // llvmpipe (lavapipe) stops every loop of an invocation after 65535
+  // iterations in total (gallivm's loop limiter), silently: a kernel that
+  // needs more would compute a wrong value, so the emitter leaves such an
+  // instruction to the host.
+  int64_t max_loop_iterations = 0;
 };
 
 struct DeviceLimits {

@@ -160,6 +160,33 @@ TEST_F(VulkanPluginTest, MoreElementsThanOneDispatchOfWorkgroupsCovers) {
   CheckAffine(*client, n);
 }
 
+// A reduction longer than an invocation may loop on lavapipe (llvmpipe
+// stops an invocation's loops after 65535 iterations, silently): the sum
+// must still be whole. Values by hand: x[i] = i % 5 over 100003
+// elements, an exact integer sum in f32.
+TEST_F(VulkanPluginTest, ReductionsLongerThanTheDeviceLoopLimitAreWhole) {
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  constexpr int64_t kN = 100003;
+  const std::string program = absl::StrCat(
+      "HloModule longsum\nadd {\n  a = f32[] parameter(0)\n  b = f32[] "
+      "parameter(1)\n  ROOT c = f32[] add(a, b)\n}\nENTRY main {\n  x = f32[",
+      kN,
+      "] parameter(0)\n  z = f32[] constant(0)\n  ROOT s = f32[] reduce(x, "
+      "z), dimensions={0}, to_apply=add\n}\n");
+  auto exe = client->Compile(program, "hlo-text");
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  Literal x(ShapeUtil::MakeShape(PrimitiveType::F32, {kN}));
+  double want = 0;
+  for (int64_t i = 0; i < kN; ++i) {
+    x.Set<float>({i}, static_cast<float>(i % 5));
+    want += static_cast<double>(i % 5);
+  }
+  auto out = Run(*client, **exe, {x});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(static_cast<double>((*out)[0].Get<float>({})), want);
+}
+
 TEST_F(VulkanPluginTest, ArraysLargerThanMaxStorageBufferRange) {
   auto client = NewClient();
   ASSERT_NE(client, nullptr);
