@@ -45,10 +45,12 @@ struct GlslKernel {
 // lanes by subgroupBroadcast, no shared memory and no barrier; otherwise
 // 64x64 tiles per workgroup of 16x16 invocations, each computing 4x4
 // elements from tiles of the operands staged in shared memory. NOT_FOUND
-// when `h` is not such a dot, or its grid would exceed `max_groups`.
+// when `h` is not such a dot, its grid would exceed `max_groups`, or its k
+// loop `max_loop_iterations` (0: no limit; DeviceFeatures).
 absl::StatusOr<GlslKernel> EmitTiledGemm(const Instruction& h,
                                          const uint32_t max_groups[3],
-                                         bool subgroup_broadcast_8);
+                                         bool subgroup_broadcast_8,
+                                         int64_t max_loop_iterations);
 
 // The shader for `h` (an array-valued instruction whose operands are
 // arrays). UNIMPLEMENTED when the generator has no code for it (the plugin

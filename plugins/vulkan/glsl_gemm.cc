@@ -159,7 +159,8 @@ std::string SubgroupGemmBlock() {
 
 absl::StatusOr<GlslKernel> EmitTiledGemm(const Instruction& h,
                                          const uint32_t max_groups[3],
-                                         bool subgroup_broadcast_8) {
+                                         bool subgroup_broadcast_8,
+                                         int64_t max_loop_iterations) {
   auto no = [](absl::string_view why) {
     return absl::NotFoundError(absl::StrCat("no tiled GEMM: ", why));
   };
@@ -205,6 +206,15 @@ absl::StatusOr<GlslKernel> EmitTiledGemm(const Instruction& h,
                 K = ls.dimensions(lk);
   // kSubgroupGemm: 128 columns x 8 rows per workgroup; kGemm: 64 x 64.
   const bool subgroups = subgroup_broadcast_8;
+  // Loop iterations one invocation runs: the k loop (kSubgroupGemm: K / 8
+  // blocks and up to 7 tail steps; kGemm: K / 16 steps). The inner loops
+  // have constant trip counts and are unrolled by the shader compiler (on
+  // llvmpipe a product with K / 8 = 50,000 is right with no check, and one
+  // with K / 8 = 75,000 is not: VulkanPluginTest.ProductsLonger...).
+  if (max_loop_iterations > 0 &&
+      (subgroups ? K / 8 + 7 : K / 16 + 1) > max_loop_iterations) {
+    return no("the k loop exceeds the device's loop limit");
+  }
   const uint64_t gx = subgroups ? (N + 127) / 128 : (N + 63) / 64;
   const uint64_t gy = subgroups ? (M + 7) / 8 : (M + 63) / 64;
   if (M == 0 || N == 0 || gx > max_groups[0] || gy > max_groups[1] ||

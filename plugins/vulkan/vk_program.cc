@@ -57,7 +57,8 @@ class VulkanThunkEmitter : public backend::ThunkEmitter {
     const int max_buffers =
         static_cast<int>(device_->limits().max_push_constants / 8);
     absl::StatusOr<GlslKernel> kernel = EmitTiledGemm(
-        h, device_->limits().max_workgroup_count, options_.features.subgroups);
+        h, device_->limits().max_workgroup_count, options_.features.subgroups,
+        options_.features.max_loop_iterations);
     if (absl::IsNotFound(kernel.status())) {
       kernel = EmitGlslKernel(h, options_.features, max_buffers);
     }

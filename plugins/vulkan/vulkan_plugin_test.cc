@@ -187,6 +187,40 @@ TEST_F(VulkanPluginTest, ReductionsLongerThanTheDeviceLoopLimitAreWhole) {
   EXPECT_EQ(static_cast<double>((*out)[0].Get<float>({})), want);
 }
 
+// The same for a matrix product whose contracting size is past the limit:
+// the tiled GEMM's k loop runs K / 8 blocks, 75,000 here (without the check
+// lavapipe returns 1048563 for 1200003). x[i, k] = k % 5, y = 1.
+TEST_F(VulkanPluginTest, ProductsLongerThanTheDeviceLoopLimitAreWhole) {
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  constexpr int64_t kM = 8, kK = 600003;
+  const std::string program = absl::StrCat(
+      "HloModule longdot\nENTRY main {\n  x = f32[", kM, ",", kK,
+      "] parameter(0)\n  y = f32[", kK, ",", kM,
+      "] parameter(1)\n  ROOT d = f32[", kM, ",", kM,
+      "] dot(x, y), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n");
+  auto exe = client->Compile(program, "hlo-text");
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  Literal x(ShapeUtil::MakeShape(PrimitiveType::F32, {kM, kK}));
+  Literal y(ShapeUtil::MakeShape(PrimitiveType::F32, {kK, kM}));
+  double want = 0;
+  for (int64_t k = 0; k < kK; ++k) {
+    for (int64_t i = 0; i < kM; ++i) {
+      x.Set<float>({i, k}, static_cast<float>(k % 5));
+      y.Set<float>({k, i}, 1.0f);
+    }
+    want += static_cast<double>(k % 5);
+  }
+  auto out = Run(*client, **exe, {x, y});
+  ASSERT_TRUE(out.ok()) << out.status();
+  for (int64_t i = 0; i < kM; ++i) {
+    for (int64_t j = 0; j < kM; ++j) {
+      EXPECT_EQ(static_cast<double>((*out)[0].Get<float>({i, j})), want)
+          << i << "," << j;
+    }
+  }
+}
+
 TEST_F(VulkanPluginTest, ArraysLargerThanMaxStorageBufferRange) {
   auto client = NewClient();
   ASSERT_NE(client, nullptr);
