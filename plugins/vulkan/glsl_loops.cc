@@ -216,8 +216,9 @@ absl::StatusOr<std::string> Emitter::Convolution(const Instruction& x,
   }
   const int64_t in_per_group = in_features / fg;
   {
+    // A convolution without spatial dimensions has no window.
     int64_t trips = in_per_group;
-    for (const WindowDimension& wd : w.dimensions) trips *= wd.size;
+    for (int64_t s = 0; s < spatial; ++s) trips *= w.dimensions[s].size;
     if (absl::Status s = CheckLoop(x, trips); !s.ok()) return s;
   }
   std::string body = absl::StrCat(
