@@ -22,6 +22,7 @@ namespace plexa::backend {
 class CollectiveThunk : public Thunk {
  public:
   absl::Status Run(Frame& f) const final;
+  StepClass step_class() const override { return StepClass::kCollective; }
 
  protected:
   // `groups` are the replica groups (empty: every replica); `key_name`

@@ -16,6 +16,7 @@ class WhileThunk : public Thunk {
       : cond_(cond), body_(body) {}
   // inputs: the operand's leaves; outputs: the loop state (= result).
   absl::Status Run(Frame& f) const override;
+  StepClass step_class() const override { return StepClass::kControlFlow; }
 
  private:
   const CompiledComputation* cond_;
@@ -35,6 +36,7 @@ class BranchThunk : public Thunk {
         has_selector_(has_selector),
         pred_selector_(pred_selector) {}
   absl::Status Run(Frame& f) const override;
+  StepClass step_class() const override { return StepClass::kControlFlow; }
 
  private:
   std::vector<const CompiledComputation*> branches_;

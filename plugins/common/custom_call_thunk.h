@@ -34,6 +34,7 @@ class CustomCallThunk : public Thunk {
         operand_leaf_counts_(std::move(operand_leaf_counts)),
         tuple_result_(tuple_result) {}
   absl::Status Run(Frame& f) const override;
+  StepClass step_class() const override { return StepClass::kCustomCall; }
 
  private:
   // api_version 1: a PLX_CallFrame with one buffer per array leaf of the

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -41,6 +42,10 @@ class ProgramExecutor {
     return parameter_shapes_;
   }
   const std::vector<Shape>& result_shapes() const { return result_shapes_; }
+  // Every computation's steps (DescribeSteps, thunk.h).
+  std::string DescribeSteps() const {
+    return backend::DescribeSteps(computations_);
+  }
 
   // Runs the entry computation with `ctx` (replica, hub, feeds and the
   // backend's own fields set by the caller; its arenas are filled here).

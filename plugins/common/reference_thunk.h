@@ -17,6 +17,7 @@ class ReferenceThunk : public Thunk {
   // inputs: the leaves of `instr`'s operands; outputs: its result's leaves.
   explicit ReferenceThunk(const Instruction* instr) : instr_(instr) {}
   absl::Status Run(Frame& f) const override;
+  StepClass step_class() const override { return StepClass::kReference; }
 
  private:
   Literal Assemble(const Shape& shape, Frame& f, size_t* k) const;

@@ -20,6 +20,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "core/eval/evaluator.h"
 #include "core/ir/computation.h"
 #include "core/runtime/profiler.h"
@@ -42,6 +43,26 @@ struct Slot {
 
 struct CompiledComputation;
 class Thunk;
+
+// What kind of step a thunk is, for people reading a program as a backend
+// runs it (`plexa graph --backend`, the plugins' dump_program option): code
+// the backend generated, a library or runtime routine, control flow, or
+// the evaluator's fallback.
+enum class StepClass {
+  kKernel,       // generated code (a fused loop, a shader)
+  kGemm,         // the backend's matrix-product routine
+  kConvolution,  // the backend's convolution routine
+  kLibrary,      // a vendor library's primitive (oneDNN)
+  kRuntime,      // a native runtime routine (sort, scatter, fft, ...)
+  kCollective,   // a collective across replicas
+  kControlFlow,  // while, conditional, call: runs other computations
+  kCustomCall,   // a user's custom-call target
+  kReference,    // the reference evaluator, in place of generated code
+  kCopy,         // a plain copy between slots
+};
+// "kernel", "gemm", "convolution", "library", "runtime", "collective",
+// "control-flow", "custom-call", "reference", "copy".
+const char* StepClassName(StepClass c);
 
 // The replicas of one execution meet here for collectives, exchanging the
 // addresses of their buffers (the one rendezvous of core/runtime).
@@ -90,6 +111,14 @@ class Thunk {
   // (it then only updates it: dynamic-update-slice, scatter). Whether it
   // does is decided per program by ThunkEmitter::MakeUpdatesInPlace.
   virtual bool CanUpdateInPlace() const { return false; }
+  // What kind of step this is (see StepClass); a native routine unless the
+  // thunk says otherwise.
+  virtual StepClass step_class() const { return StepClass::kRuntime; }
+  // The steps it stands for (DescribeSteps): itself, or the thunks a batch
+  // runs together.
+  virtual void CollectSteps(std::vector<const Thunk*>* out) const {
+    out->push_back(this);
+  }
   std::vector<int> inputs;   // slots read
   std::vector<int> outputs;  // slots written
   // For profiles: the instruction it runs and its opcode (ThunkEmitter
@@ -109,6 +138,14 @@ struct CompiledComputation {
   int64_t unshared_bytes = 0;
 };
 
+// The steps of a compiled program, one line per thunk in the order each
+// computation runs them, tab-separated: computation, instruction (the
+// thunk's name; "-" when it has none), step class (StepClassName), kind
+// (what profiles call it). After a header of '#' lines. docs/graph.md
+// describes the format; `plexa graph --backend` reads it.
+std::string DescribeSteps(
+    absl::Span<const std::unique_ptr<CompiledComputation>> computations);
+
 // `s` with the default layout when it is an array without one.
 Shape WithLayout(Shape s);
 // The leaves of `shape` (tuples flattened depth-first), with layouts.
@@ -122,6 +159,7 @@ class CopyThunk : public Thunk {
  public:
   CopyThunk(int src, int dst, int64_t bytes);
   absl::Status Run(Frame& f) const override;
+  StepClass step_class() const override { return StepClass::kCopy; }
 
  private:
   int64_t bytes_;

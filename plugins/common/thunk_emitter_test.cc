@@ -106,6 +106,48 @@ ENTRY main {
   EXPECT_EQ((*compiled)->stats.runtime_thunks, 1);
 }
 
+TEST(ThunkEmitterTest, StepsAreListedPerComputationWithTheirClass) {
+  // The toolkit's own thunks say what they are: the while is control flow,
+  // the all-reduce (its reducer matches) a collective, and the rest runs on
+  // the evaluator; the root that is a parameter is copied into a fresh
+  // result, a step of no instruction.
+  auto compiled = Compile(R"(HloModule steps
+sum {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+cond {
+  p = s32[] parameter(0)
+  limit = s32[] constant(100)
+  ROOT lt = pred[] compare(p, limit), direction=LT
+}
+body {
+  p = s32[] parameter(0)
+  ROOT twice = s32[] add(p, p)
+}
+ENTRY main {
+  x = s32[] parameter(0)
+  y = f32[4] parameter(1)
+  w = s32[] while(x), condition=cond, body=body
+  r = f32[4] all-reduce(y), to_apply=sum
+  ROOT t = (s32[], f32[4], f32[4]) tuple(w, r, y)
+}
+)");
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  EXPECT_EQ((*compiled)->executor->DescribeSteps(),
+            "# plexa program steps: one line per thunk, in the order each "
+            "computation runs them\n"
+            "# computation\tinstruction\tclass\tkind\n"
+            "main\tw\tcontrol-flow\twhile\n"
+            "main\tr\tcollective\tall-reduce\n"
+            "main\t-\tcopy\t-\n"
+            "cond\tlt\treference\tcompare\n"
+            "body\ttwice\treference\tadd\n");
+  EXPECT_STREQ(StepClassName(StepClass::kGemm), "gemm");
+  EXPECT_STREQ(StepClassName(StepClass::kControlFlow), "control-flow");
+}
+
 TEST(ThunkEmitterTest, AConditionalRunsTheSelectedBranch) {
   auto compiled = Compile(R"(HloModule branch
 on_true {

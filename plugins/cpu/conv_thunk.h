@@ -35,6 +35,9 @@ class ConvThunk : public Thunk {
                    int64_t batch_dim, int64_t spatial0_dim);
 
   absl::Status Run(Frame& f) const override;
+  backend::StepClass step_class() const override {
+    return backend::StepClass::kConvolution;
+  }
 
  private:
   ConvDims dims_;

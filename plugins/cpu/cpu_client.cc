@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "core/base/status_macros.h"
 #include "core/ir/cost_analysis.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
@@ -28,6 +29,7 @@
 #include "core/verifier/verifier.h"
 #include "plugins/common/aligned_memory.h"
 #include "plugins/common/compile_cache.h"
+#include "plugins/common/program_dump.h"
 #include "plugins/cpu/codegen/jit.h"
 #include "plugins/cpu/cpu_pipeline.h"
 #include "plugins/cpu/cpu_program.h"
@@ -364,6 +366,7 @@ class CpuClient : public sdk::Client {
     const std::string key = backend::CompileCacheKey(
         PrintModule(*module), options, static_cast<int64_t>(devices->size()));
     if (std::shared_ptr<const CpuProgram> cached = cache_.Lookup(key)) {
+      PLEXA_RETURN_IF_ERROR(Dump(*cached));
       if (config_.report) {
         std::fprintf(stderr, "plexa %s: compile cache hit (%lld so far)\n",
                      config_.plugin_name.c_str(),
@@ -403,6 +406,7 @@ class CpuClient : public sdk::Client {
                          "and is it writable?)"));
       }
     }
+    PLEXA_RETURN_IF_ERROR(Dump(**program));
     if (config_.report) Report(**program, pipeline_ms);
     cache_.Insert(key, *program);
     return std::make_unique<CpuExecutable>(
@@ -474,6 +478,13 @@ class CpuClient : public sdk::Client {
     return out;
   }
 
+  // The dump_program option's files (program_dump.h), when it is set.
+  absl::Status Dump(const CpuProgram& p) const {
+    if (config_.dump_program.empty()) return absl::OkStatus();
+    return backend::WriteProgramDump(config_.dump_program, config_.plugin_name,
+                                     p.module(), p.executor());
+  }
+
   void Report(const CpuProgram& p, double pipeline_ms) const {
     const ProgramStats& s = p.stats();
     std::fprintf(
@@ -516,7 +527,7 @@ absl::StatusOr<CpuClientConfig> ParseCpuClientOptions(
     const sdk::Options& options, absl::string_view plugin_name,
     absl::Span<const char* const> extra_known) {
   std::vector<const char*> known = {"num_devices", "num_threads", "report",
-                                    "dump_ir"};
+                                    "dump_ir", "dump_program"};
   known.insert(known.end(), extra_known.begin(), extra_known.end());
   if (absl::Status s = sdk::CheckKnownOptions(options, known, plugin_name);
       !s.ok()) {
@@ -545,6 +556,8 @@ absl::StatusOr<CpuClientConfig> ParseCpuClientOptions(
                  absl::StrCat("PLEXA_", upper, "_DUMP_IR").c_str())) {
     config.dump_ir = dir;
   }
+  PLEXA_ASSIGN_OR_RETURN(config.dump_program,
+                         backend::DumpProgramOption(options, plugin_name));
   return config;
 }
 

@@ -14,6 +14,9 @@
 //                 environment (PLEXA_CPU_REPORT, PLEXA_ONEDNN_REPORT)
 //   dump_ir       directory: write each compiled module's optimized IR
 //                 (also PLEXA_<NAME>_DUMP_IR=DIR in the environment)
+//   dump_program  directory: write each compiled module as the plugin runs
+//                 it, after its passes, and its steps (program_dump.h;
+//                 also PLEXA_<NAME>_DUMP_PROGRAM=DIR)
 #ifndef PLEXA_PLUGINS_CPU_CPU_CLIENT_H_
 #define PLEXA_PLUGINS_CPU_CPU_CLIENT_H_
 
@@ -37,6 +40,7 @@ struct CpuClientConfig {
   int64_t num_threads = 1;
   bool report = false;
   std::string dump_ir;
+  std::string dump_program;
   std::shared_ptr<CpuExtension> extension;  // may be null
 };
 

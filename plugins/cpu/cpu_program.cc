@@ -20,6 +20,10 @@ struct CpuProgram::State {
 
 CpuProgram::~CpuProgram() = default;
 
+const backend::ProgramExecutor& CpuProgram::executor() const {
+  return *state_->executor;
+}
+
 std::string CpuProgram::object_code() const {
   return PackObjects(state_->library ? state_->library->objects()
                                      : std::vector<std::string>{});

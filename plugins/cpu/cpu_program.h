@@ -35,6 +35,7 @@
 #include "absl/types/span.h"
 #include "core/eval/evaluator.h"
 #include "core/ir/module.h"
+#include "plugins/common/executor.h"
 #include "plugins/common/thunk.h"
 #include "plugins/common/thunk_emitter.h"
 #include "plugins/cpu/cpu_extension.h"
@@ -74,6 +75,8 @@ class CpuProgram {
   ~CpuProgram();
   const Module& module() const { return *module_; }
   const ProgramStats& stats() const { return stats_; }
+  // Its computations and their thunks (what dump_program describes).
+  const backend::ProgramExecutor& executor() const;
   // The kernels' object code (PackObjects of the ELF objects).
   std::string object_code() const;
   // Shapes of the flattened result leaves, with layouts.

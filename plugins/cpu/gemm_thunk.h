@@ -19,6 +19,9 @@ class GemmThunk : public Thunk {
  public:
   explicit GemmThunk(GemmArgs<T> args) : args_(args) {}
   absl::Status Run(Frame& f) const override;
+  backend::StepClass step_class() const override {
+    return backend::StepClass::kGemm;
+  }
   int a_operand_ = 0;  // 1 when the operands were swapped (C^T = B^T A^T)
 
  private:

@@ -26,6 +26,9 @@ class KernelThunk : public Thunk {
   }
   const KernelShape& shape() const { return shape_; }
   absl::Status Run(Frame& f) const override;
+  backend::StepClass step_class() const override {
+    return backend::StepClass::kKernel;
+  }
 
  private:
   std::string name_;

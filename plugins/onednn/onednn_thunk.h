@@ -24,6 +24,9 @@ class OneDnnThunk : public backend::Thunk {
               int num_threads);
 
   absl::Status Run(backend::Frame& f) const override;
+  backend::StepClass step_class() const override {
+    return backend::StepClass::kLibrary;
+  }
 
   const Plan& plan() const { return plan_; }
 

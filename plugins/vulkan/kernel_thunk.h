@@ -26,6 +26,9 @@ class KernelThunk : public backend::Thunk {
         grid_{grid[0], grid[1], grid[2]} {}
 
   absl::Status Run(backend::Frame& f) const override;
+  backend::StepClass step_class() const override {
+    return backend::StepClass::kKernel;
+  }
   // Appends the push constants for a run on `f`.
   absl::Status AppendAddresses(const backend::Frame& f,
                                std::vector<uint64_t>* out) const;
@@ -45,6 +48,12 @@ class KernelBatchThunk : public backend::Thunk {
   KernelBatchThunk(VulkanDevice* device,
                    std::vector<std::unique_ptr<KernelThunk>> kernels);
   absl::Status Run(backend::Frame& f) const override;
+  backend::StepClass step_class() const override {
+    return backend::StepClass::kKernel;
+  }
+  void CollectSteps(std::vector<const Thunk*>* out) const override {
+    for (const auto& k : kernels_) out->push_back(k.get());
+  }
   size_t size() const { return kernels_.size(); }
 
  private:

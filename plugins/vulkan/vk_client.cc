@@ -9,12 +9,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "core/base/status_macros.h"
 #include "core/ir/cost_analysis.h"
 #include "core/literal/literal.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
 #include "core/text/hlo_printer.h"
 #include "plugins/common/compile_cache.h"
+#include "plugins/common/program_dump.h"
 #include "plugins/vulkan/vk_device.h"
 #include "plugins/vulkan/vk_program.h"
 
@@ -242,6 +244,7 @@ struct ClientConfig {
   bool report = false;
   bool validation = false;
   std::string dump_dir;
+  std::string dump_program;           // program_dump.h
   std::vector<std::string> disabled;  // features the shaders must not use
 };
 
@@ -296,6 +299,7 @@ class VulkanClient : public sdk::Client {
     const std::string key = backend::CompileCacheKey(
         PrintModule(*module), options, static_cast<int64_t>(devices->size()));
     if (std::shared_ptr<const VulkanProgram> cached = cache_.Lookup(key)) {
+      PLEXA_RETURN_IF_ERROR(Dump(*cached));
       return std::make_unique<VulkanExecutable>(std::move(cached), device_,
                                                 std::move(*devices));
     }
@@ -313,6 +317,7 @@ class VulkanClient : public sdk::Client {
     absl::StatusOr<std::unique_ptr<VulkanProgram>> program =
         VulkanProgram::Compile(std::move(module), device_, popts, resolver);
     if (!program.ok()) return program.status();
+    PLEXA_RETURN_IF_ERROR(Dump(**program));
     if (config_.report) {
       std::fprintf(stderr, "%s\n", (*program)->Report().c_str());
     }
@@ -323,6 +328,13 @@ class VulkanClient : public sdk::Client {
   }
 
  private:
+  // The dump_program option's files, when it is set.
+  absl::Status Dump(const VulkanProgram& p) const {
+    if (config_.dump_program.empty()) return absl::OkStatus();
+    return backend::WriteProgramDump(config_.dump_program, "vulkan", p.module(),
+                                     p.executor());
+  }
+
   ClientConfig config_;
   std::shared_ptr<VulkanDevice> device_;
   std::vector<std::unique_ptr<Device>> devices_owned_;
@@ -347,9 +359,9 @@ sdk::PluginInfo VulkanPluginInfo() {
 
 absl::StatusOr<std::unique_ptr<sdk::Client>> MakeVulkanClient(
     const sdk::Options& options) {
-  static constexpr const char* kKnown[] = {"device",           "num_devices",
-                                           "report",           "dump_dir",
-                                           "disable_features", "validation"};
+  static constexpr const char* kKnown[] = {
+      "device",           "num_devices", "report",      "dump_dir",
+      "disable_features", "validation",  "dump_program"};
   if (absl::Status s = sdk::CheckKnownOptions(options, kKnown, "vulkan");
       !s.ok()) {
     return s;
@@ -388,6 +400,8 @@ absl::StatusOr<std::unique_ptr<sdk::Client>> MakeVulkanClient(
       config.disabled.emplace_back(f);
     }
   }
+  PLEXA_ASSIGN_OR_RETURN(config.dump_program,
+                         backend::DumpProgramOption(options, "vulkan"));
   absl::StatusOr<int64_t> n =
       sdk::GetIntOptionInRange(options, "num_devices", 1, 1, 1024);
   if (!n.ok()) return n.status();

@@ -47,6 +47,7 @@ class VulkanProgram {
     return executor_->result_shapes();
   }
   int64_t spirv_bytes() const { return spirv_bytes_; }
+  const backend::ProgramExecutor& executor() const { return *executor_; }
   // What ran where, for the compile report.
   std::string Report() const;
 

@@ -90,3 +90,76 @@ for hlo in "$work/dumps"/*.hlo; do
   check_svg "${hlo%.hlo}.svg" "$hlo" >/dev/null
 done
 echo "ok: $n_svg pictures checked"
+
+echo "== the program as a plugin runs it: dump_program and plexa graph --backend"
+# The steps the CPU plugin's design gives this program (docs/cpu.md): the
+# dot is its GEMM routine, the convolution its convolution routine,
+# cholesky a reference kernel, sort a runtime routine, the while host
+# control flow, and the loop body's exponential a generated kernel.
+if ! "$plexa" plugins cpu >/dev/null 2>&1; then
+  echo "ok (the CPU plugin is not built: no steps to draw)"
+  exit 0
+fi
+if "$plexa" run "$src/tests/cli/steps.hlo" --plugin-option=dump_program="$work/cpu" \
+  >/dev/null 2>"$work/err"; then
+  fail "dump_program into a missing directory succeeded"
+fi
+grep -q "dump_program: cannot write '$work/cpu/steps.cpu.optimized.hlo'" "$work/err" ||
+  { cat "$work/err"; fail "dump_program error"; }
+mkdir "$work/cpu"
+"$plexa" run "$src/tests/cli/steps.hlo" --plugin-option=dump_program="$work/cpu" >/dev/null 2>&1
+steps="$work/cpu/steps.cpu.steps.tsv"
+[ -f "$steps" ] && [ -f "$work/cpu/steps.cpu.optimized.hlo" ] ||
+  { ls "$work/cpu"; fail "dump_program wrote no program and steps"; }
+for line in "main	d	gemm	dot" "main	c	convolution	convolution" \
+            "main	l	reference	cholesky" "main	srt	runtime	sort" \
+            "main	w	control-flow	while" "body	e	kernel	exponential"; do
+  grep -qxF "$line" "$steps" || { cat "$steps"; fail "no step '$line'"; }
+done
+"$plexa" check "$work/cpu/steps.cpu.optimized.hlo" >/dev/null ||
+  fail "the dumped program does not parse and verify"
+
+"$plexa" graph "$src/tests/cli/steps.hlo" --backend=cpu -o "$work/steps_cpu.svg"
+check_svg "$work/steps_cpu.svg" "$work/cpu/steps.cpu.optimized.hlo"
+# check_fills SVG NAME=FILL...: the node whose first text is NAME is filled
+# with FILL.
+check_fills() {
+  /usr/bin/python3 - "$@" <<'PY'
+import sys, xml.etree.ElementTree as ET
+svg, pairs = sys.argv[1], sys.argv[2:]
+ns = "{http://www.w3.org/2000/svg}"
+fills = {}
+for g in ET.parse(svg).iter(ns + "g"):
+    if g.get("class") != "node":
+        continue
+    texts = [t.text for t in g.iter(ns + "text") if t.text]
+    shapes = [e for e in g if e.tag in (ns + "path", ns + "polygon")]
+    if texts and shapes:
+        fills.setdefault(texts[0], shapes[0].get("fill"))
+for pair in pairs:
+    name, want = pair.split("=")
+    if fills.get(name) != want:
+        sys.exit(f"{svg}: node {name} is filled {fills.get(name)}, not {want}")
+print(f"{svg}: {len(pairs)} nodes coloured by their steps")
+PY
+}
+check_fills "$work/steps_cpu.svg" "d=#f6b26b" "c=#e69138" "l=#e06666" \
+  "srt=#9fc5e8" "w=#d9d2e9" "e=#ffe599" "a=#ffffff" "init=#ffffff"
+grep -q "as the cpu plugin runs it" "$work/steps_cpu.svg" ||
+  fail "the picture does not say which plugin ran it"
+
+if "$plexa" plugins vulkan >/dev/null 2>&1; then
+  # On the Vulkan plugin the dot and the convolution are shaders.
+  "$plexa" graph "$src/tests/cli/steps.hlo" --backend=vulkan -o "$work/steps_vk.svg"
+  check_fills "$work/steps_vk.svg" "d=#ffe599" "c=#ffe599" "w=#d9d2e9"
+fi
+
+if "$plexa" graph "$src/tests/cli/steps.hlo" --backend=reference -o "$work/x.svg" 2>"$work/err"; then
+  fail "--backend=reference (no dump_program option) succeeded"
+fi
+grep -q "dump_program" "$work/err" || { cat "$work/err"; fail "--backend=reference error"; }
+if "$plexa" graph "$src/tests/cli/steps.hlo" --backend=cpu --fusion -o "$work/x.svg" 2>"$work/err"; then
+  fail "--backend with --fusion succeeded"
+fi
+grep -q "fuses the program itself" "$work/err" || { cat "$work/err"; fail "--fusion error"; }
+echo "ok: steps dumped and drawn"

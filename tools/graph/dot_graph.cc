@@ -17,6 +17,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "core/ir/computation.h"
 #include "core/ir/instruction.h"
 #include "core/ir/opcode.h"
@@ -42,6 +43,24 @@ constexpr Category kCollective{"collectives, channels", "#b6d7a8"};
 constexpr Category kCustomCall{"custom call", "#f4cccc"};
 constexpr Category kTuple{"tuple, get-tuple-element", "#ffffff"};
 constexpr Category kElementwise{"elementwise, reductions, other", "#fff2cc"};
+
+// Colours by step class (DotOptions::steps), in legend order.
+constexpr Category kStepClasses[] = {
+    {"kernel", "#ffe599"},       {"gemm", "#f6b26b"},
+    {"convolution", "#e69138"},  {"library", "#b4a7d6"},
+    {"runtime", "#9fc5e8"},      {"collective", "#b6d7a8"},
+    {"control-flow", "#d9d2e9"}, {"custom-call", "#f4cccc"},
+    {"reference", "#e06666"},    {"copy", "#eeeeee"},
+};
+constexpr Category kNoStep{"no step (a name for a buffer, or inside a kernel)",
+                           "#ffffff"};
+
+Category StepCategory(absl::string_view step_class) {
+  for (const Category& c : kStepClasses) {
+    if (step_class == c.name) return c;
+  }
+  return {"other steps", "#cccccc"};
+}
 
 bool IsOneOf(absl::string_view op, std::initializer_list<const char*> ops) {
   for (const char* o : ops) {
@@ -206,9 +225,22 @@ class DotWriter {
     return label;
   }
 
+  // The step class of `h`, when the graph is drawn by steps and `h` is one.
+  const std::string* StepOf(const Instruction& h) const {
+    if (options_.steps.empty() || h.parent() == nullptr) return nullptr;
+    auto it = options_.steps.find({h.parent()->name(), h.name()});
+    return it == options_.steps.end() ? nullptr : &it->second;
+  }
+
+  Category NodeCategory(const Instruction& h) const {
+    if (options_.steps.empty()) return CategoryOf(h);
+    const std::string* step = StepOf(h);
+    return step == nullptr ? kNoStep : StepCategory(*step);
+  }
+
   void WriteNode(const Instruction* context, const Instruction& h, bool is_root,
                  const std::string& indent) {
-    const Category category = CategoryOf(h);
+    const Category category = NodeCategory(h);
     used_categories_.insert(category.name);
     out_ += indent + NodeId(context, &h) + " [label=\"" + Escape(Label(h)) +
             "\", fillcolor=\"" + category.fill + "\"";
@@ -273,12 +305,21 @@ class DotWriter {
     const Computation* body = fusion.called_computations()[0];
     out_ += indent + "subgraph \"cluster_fusion_" + NodeId(context, &fusion) +
             "\" {\n";
-    out_ += indent + "  label=\"" +
-            Escape(absl::StrCat(fusion.name(), "\nfusion (",
-                                FusionKindString(fusion.attrs().fusion_kind),
-                                ")\n", fusion.shape().ToString(true))) +
-            "\"; style=\"filled,rounded\"; fillcolor=\"#fdf6e3\"; "
-            "color=\"#b45f06\";\n";
+    std::string fill = "#fdf6e3";
+    std::string step_line;
+    if (const std::string* step = StepOf(fusion)) {
+      const Category category = StepCategory(*step);
+      used_categories_.insert(category.name);
+      fill = category.fill;
+      step_line = "\nstep: " + *step;
+    }
+    out_ +=
+        indent + "  label=\"" +
+        Escape(absl::StrCat(fusion.name(), "\nfusion (",
+                            FusionKindString(fusion.attrs().fusion_kind), ")\n",
+                            fusion.shape().ToString(true), step_line)) +
+        "\"; style=\"filled,rounded\"; fillcolor=\"" + fill +
+        "\"; color=\"#b45f06\";\n";
     WriteInstructions(*body, &fusion, indent + "  ");
     out_ += indent + "}\n";
   }
@@ -301,10 +342,17 @@ class DotWriter {
     out_ +=
         "  subgraph cluster_legend {\n"
         "    label=\"legend\"; style=dashed; color=\"#bbbbbb\";\n";
+    std::vector<Category> legend;
+    if (options_.steps.empty()) {
+      legend = {kParameter,  kConstant,   kCompute, kMovement,   kControl,
+                kCollective, kCustomCall, kTuple,   kElementwise};
+    } else {
+      legend.assign(std::begin(kStepClasses), std::end(kStepClasses));
+      legend.push_back(StepCategory(""));
+      legend.push_back(kNoStep);
+    }
     int i = 0;
-    for (const Category& category :
-         {kParameter, kConstant, kCompute, kMovement, kControl, kCollective,
-          kCustomCall, kTuple, kElementwise}) {
+    for (const Category& category : legend) {
       if (!used_categories_.count(category.name)) continue;
       out_ += absl::StrCat("    legend", i++, " [label=\"", category.name,
                            "\", fillcolor=\"", category.fill, "\"];\n");
@@ -322,6 +370,28 @@ class DotWriter {
 };
 
 }  // namespace
+
+absl::StatusOr<StepClasses> ParseSteps(absl::string_view text) {
+  StepClasses out;
+  int line_number = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    ++line_number;
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<absl::string_view> fields = absl::StrSplit(line, '\t');
+    if (fields.size() != 4 || fields[0].empty() || fields[1].empty() ||
+        fields[2].empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "steps line ", line_number,
+          ": expected computation, instruction, class and kind separated by "
+          "tabs, got '",
+          line, "'"));
+    }
+    if (fields[1] == "-") continue;  // a step of no instruction (a copy)
+    out.try_emplace({std::string(fields[0]), std::string(fields[1])},
+                    std::string(fields[2]));
+  }
+  return out;
+}
 
 std::string ModuleToDot(const Module& module, const DotOptions& options) {
   return DotWriter(module, options).Write();

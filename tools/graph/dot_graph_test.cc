@@ -159,6 +159,63 @@ TEST(DotGraphTest, QuotesInNamesAreEscaped) {
   EXPECT_THAT(dot, HasSubstr("\\n\\\"say \\\"hi\\\"\\\"\\n"));
 }
 
+TEST(DotGraphTest, StepFilesAreReadLineByLine) {
+  auto steps = ParseSteps(
+      "# a comment\n"
+      "main\tf\tkernel\tfusion\n"
+      "main\t-\tcopy\t-\n"
+      "body\tj\treference\tadd\n"
+      "main\tf\tcopy\tcopy\n");  // a second step of f: its first class stays
+  ASSERT_TRUE(steps.ok()) << steps.status();
+  EXPECT_EQ(steps->size(), 2u);
+  EXPECT_EQ(steps->at({"main", "f"}), "kernel");
+  EXPECT_EQ(steps->at({"body", "j"}), "reference");
+
+  auto bad = ParseSteps("# header\nmain\tf\tkernel\nbody\tj\treference\tadd\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(bad.status().message(), HasSubstr("steps line 2"));
+}
+
+// The line of the node or cluster whose label starts with `label`.
+std::string LineOf(const std::string& dot, const std::string& label) {
+  const size_t at = dot.find("label=\"" + label + "\\n");
+  EXPECT_NE(at, std::string::npos) << label;
+  if (at == std::string::npos) return "";
+  return dot.substr(at, dot.find('\n', at) - at);
+}
+
+TEST(DotGraphTest, StepsColourTheirInstructionsAndTheRestIsWhite) {
+  auto module = ParseHloModule(kProgram);
+  ASSERT_TRUE(module.ok()) << module.status();
+  DotOptions options;
+  options.steps = {{{"main", "f"}, "kernel"},
+                   {{"main", "r"}, "reference"},
+                   {{"main", "w"}, "control-flow"},
+                   {{"main", "note"}, "custom-call"},
+                   {{"body", "j"}, "gemm"},  // not what an add is: as told
+                   {{"cond", "lt"}, "no-such-class"}};
+  const std::string dot = ModuleToDot(**module, options);
+  // The fusion's box takes its kernel's colour and names the step.
+  EXPECT_THAT(LineOf(dot, "f"), HasSubstr("step: kernel"));
+  EXPECT_THAT(LineOf(dot, "f"), HasSubstr("fillcolor=\"#ffe599\""));
+  EXPECT_THAT(LineOf(dot, "r"), HasSubstr("fillcolor=\"#e06666\""));
+  EXPECT_THAT(LineOf(dot, "w"), HasSubstr("fillcolor=\"#d9d2e9\""));
+  EXPECT_THAT(LineOf(dot, "note"), HasSubstr("fillcolor=\"#f4cccc\""));
+  EXPECT_THAT(LineOf(dot, "j"), HasSubstr("fillcolor=\"#f6b26b\""));
+  EXPECT_THAT(LineOf(dot, "lt"), HasSubstr("fillcolor=\"#cccccc\""));
+  // No step of their own: a parameter, a tuple, the kernel's insides.
+  for (const char* name : {"x", "init", "m", "e"}) {
+    EXPECT_THAT(LineOf(dot, name), HasSubstr("fillcolor=\"#ffffff\"")) << name;
+  }
+  // The legend lists the step classes drawn, not the kinds.
+  EXPECT_THAT(dot, HasSubstr("label=\"reference\", fillcolor=\"#e06666\""));
+  EXPECT_THAT(dot, HasSubstr("label=\"gemm\", fillcolor=\"#f6b26b\""));
+  EXPECT_THAT(dot, HasSubstr("label=\"other steps\""));
+  EXPECT_THAT(dot, Not(HasSubstr("label=\"convolution\", fillcolor")));
+  EXPECT_THAT(dot, Not(HasSubstr("label=\"custom call\", fillcolor")));
+}
+
 TEST(DotGraphTest, WriteGraphWritesDotAndRefusesAnUnknownFormat) {
   char dir[] = "/tmp/plexa-graph-test-XXXXXX";
   ASSERT_NE(mkdtemp(dir), nullptr);

@@ -1,18 +1,30 @@
-// plexa graph PROGRAM [--after=PASS | --optimized] [--fusion]
-//   [-o FILE | --output=FILE]
+// plexa graph PROGRAM [--after=PASS | --optimized | --backend=NAME|PATH]
+//   [--fusion] [--plugin-option=K=V ...] [-o FILE | --output=FILE]
 //
 // Draws the module (tools/graph/dot_graph.h) as it is read, after the
-// default pipeline (--optimized), or after one pass of it (--after=PASS: a
+// default pipeline (--optimized), after one pass of it (--after=PASS: a
 // pass name, drawn as the module was after the pass's last run, or a pass
 // path as `plexa opt --dump-after-each` prints it, such as
-// default/simplify/cse.iter1). FILE's extension picks the format: .svg,
-// .png, .pdf (drawn by Graphviz's `dot`), or .dot/.gv; without -o the DOT
-// text goes to stdout.
+// default/simplify/cse.iter1), or as a plugin runs it (--backend: after the
+// default pipeline, as `plexa run` hands it over, and the plugin's own
+// passes, with every instruction coloured by the class of its step; the
+// plugin writes both through its dump_program option, which the toolkit's
+// plugins have). FILE's extension picks the format: .svg, .png, .pdf (drawn
+// by Graphviz's `dot`), or .dot/.gv; without -o the DOT text goes to
+// stdout.
+#include <dirent.h>
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "abi/host/replicated_run.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -34,26 +46,145 @@ std::string PassName(absl::string_view path) {
   return std::string(name);
 }
 
+// A scratch directory for a plugin's dump, removed with what is in it.
+class ScratchDirectory {
+ public:
+  ScratchDirectory() {
+    char name[] = "/tmp/plexa-graph-XXXXXX";
+    if (mkdtemp(name) != nullptr) path_ = name;
+  }
+  ~ScratchDirectory() {
+    if (path_.empty()) return;
+    for (const std::string& f : Files()) std::remove((path_ + "/" + f).c_str());
+    rmdir(path_.c_str());
+  }
+  const std::string& path() const { return path_; }
+  std::vector<std::string> Files() const {
+    std::vector<std::string> out;
+    if (DIR* d = opendir(path_.c_str())) {
+      while (const dirent* e = readdir(d)) {
+        const std::string name = e->d_name;
+        if (name != "." && name != "..") out.push_back(name);
+      }
+      closedir(d);
+    }
+    return out;
+  }
+
+ private:
+  std::string path_;
+};
+
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read '", path, "'"));
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Compiles `module` (already through the default pipeline) on `backend`
+// with its dump_program option, and replaces it with the program the plugin
+// runs; `dot_options` gets the steps and a subtitle counting them.
+absl::Status LoadAsBackendRuns(const Args& args, const std::string& backend,
+                               std::unique_ptr<Module>* module,
+                               graph::DotOptions* dot_options) {
+  ScratchDirectory scratch;
+  if (scratch.path().empty()) {
+    return absl::InternalError("cannot make a scratch directory in /tmp");
+  }
+  auto options = ParsePluginOptions(args);
+  if (!options.ok()) return options.status();
+  options->push_back({"dump_program", PLX_Value_STRING, scratch.path()});
+  auto plugin = host::Plugin::Load(backend);
+  if (!plugin.ok()) return plugin.status();
+  const std::string& name = (*plugin)->attributes().name;
+  auto client = (*plugin)->CreateClient(*options);
+  if (!client.ok()) {
+    return absl::Status(
+        client.status().code(),
+        absl::StrCat(
+            "--backend=", backend, ": ", client.status().message(),
+            absl::StrContains(client.status().message(), "dump_program")
+                ? " (the plugin cannot describe its steps: plexa "
+                  "graph --backend needs a plugin with the "
+                  "dump_program option, as cpu, onednn and vulkan "
+                  "have)"
+                : ""));
+  }
+  auto exe = host::CompileModule(**client, **module);
+  if (!exe.ok()) return exe.status();
+  std::string program_file, steps_file;
+  for (const std::string& f : scratch.Files()) {
+    if (absl::EndsWith(f, ".optimized.hlo")) program_file = f;
+    if (absl::EndsWith(f, ".steps.tsv")) steps_file = f;
+  }
+  if (program_file.empty() || steps_file.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "--backend=", backend, ": plugin '", name,
+        "' took the dump_program option but wrote no program and steps"));
+  }
+  auto text = ReadFile(scratch.path() + "/" + program_file);
+  if (!text.ok()) return text.status();
+  auto steps_text = ReadFile(scratch.path() + "/" + steps_file);
+  if (!steps_text.ok()) return steps_text.status();
+  auto ran = ParseHloModule(*text);
+  if (!ran.ok()) {
+    return absl::Status(ran.status().code(),
+                        absl::StrCat("the program plugin '", name,
+                                     "' dumped: ", ran.status().message()));
+  }
+  auto steps = graph::ParseSteps(*steps_text);
+  if (!steps.ok()) return steps.status();
+  std::map<std::string, int> by_class;
+  for (const auto& [where, step_class] : *steps) ++by_class[step_class];
+  std::vector<std::string> counts;
+  for (const auto& [step_class, n] : by_class) {
+    counts.push_back(absl::StrCat(n, " ", step_class));
+  }
+  dot_options->subtitle = absl::StrCat(
+      "as the ", name, " plugin runs it: ", absl::StrJoin(counts, ", "));
+  dot_options->steps = std::move(*steps);
+  *module = std::move(*ran);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 int RunGraph(const Args& args) {
   if (args.positional.size() != 1) {
     std::fprintf(stderr,
                  "error: usage: plexa graph PROGRAM.hlo [--after=PASS | "
-                 "--optimized] [--fusion] [-o FILE]\n");
+                 "--optimized | --backend=NAME] [--fusion] [-o FILE]\n");
     return 2;
   }
   const std::optional<std::string> after = args.Get("after");
-  if (after && args.Has("optimized")) {
+  const std::optional<std::string> backend = args.Get("backend");
+  if ((after ? 1 : 0) + (args.Has("optimized") ? 1 : 0) + (backend ? 1 : 0) >
+      1) {
     return ReportError(absl::InvalidArgumentError(
-        "--after and --optimized: give one (--optimized draws the module "
-        "after the whole pipeline)"));
+        "--after, --optimized and --backend: give one (--optimized draws the "
+        "module after the whole pipeline, --backend as a plugin runs it)"));
+  }
+  if (backend && args.Has("fusion")) {
+    return ReportError(absl::InvalidArgumentError(
+        "--fusion and --backend: the plugin fuses the program itself"));
+  }
+  if (!backend && !args.GetAll("plugin-option").empty()) {
+    return ReportError(absl::InvalidArgumentError(
+        "--plugin-option is for the plugin --backend names"));
   }
   auto module = LoadModule(args.positional[0]);
   if (!module.ok()) return ReportError(module.status());
 
   graph::DotOptions dot_options;
-  if (after || args.Has("optimized")) {
+  if (backend) {
+    absl::StatusOr<bool> optimized = RunDefaultPipeline(module->get());
+    if (!optimized.ok()) return ReportError(optimized.status());
+    absl::Status loaded =
+        LoadAsBackendRuns(args, *backend, &*module, &dot_options);
+    if (!loaded.ok()) return ReportError(loaded);
+  } else if (after || args.Has("optimized")) {
     PipelineOptions options;
     options.verify = true;
     options.fusion = args.Has("fusion");

@@ -133,8 +133,14 @@ const std::vector<Command>& Commands() {
        "  --after=PASS           after PASS's last run in the default\n"
        "                         pipeline (a name, or a path such as\n"
        "                         default/simplify/cse.iter1)\n"
-       "  --fusion               include fusion in the pipeline\n",
-       {"output", "optimized", "after", "fusion"},
+       "  --fusion               include fusion in the pipeline\n"
+       "  --backend=NAME|PATH    as that plugin runs it: after the default\n"
+       "                         pipeline and the plugin's own passes, each\n"
+       "                         instruction coloured by its step (kernel,\n"
+       "                         gemm, convolution, library, runtime,\n"
+       "                         reference, ...; cpu, onednn, vulkan)\n"
+       "  --plugin-option=K=V    a client option for that plugin\n",
+       {"output", "optimized", "after", "fusion", "backend", "plugin-option"},
        RunGraph},
       {"plugins",
        "list the plugins found, and those refused with why",
