@@ -10,7 +10,7 @@
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
 #include "core/verifier/verifier.h"
-#include "plugins/cpu/reduction_splitter.h"
+#include "plugins/common/reduction_splitter.h"
 
 namespace plexa::cpu {
 
@@ -95,7 +95,7 @@ absl::Status RunCpuPipeline(Module* module, CpuExtension* extension) {
   }
   // Then the CPU's own choices: split reductions with tiny results, fuse
   // loops and reductions with their producers (dots stay GEMM calls).
-  ReductionSplitter splitter;
+  backend::ReductionSplitter splitter;
   InstructionFusion::Options fusion;
   fusion.output_fusion = false;
   // Layout conversions (a copy from or to a tiled, padded or sub-byte

@@ -4,15 +4,20 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <initializer_list>
+#include <limits>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/passes/dce.h"
 #include "core/passes/default_pipeline.h"
+#include "core/passes/fusion.h"
 #include "core/shape/shape_util.h"
 #include "core/verifier/verifier.h"
 #include "plugins/common/custom_call_thunk.h"
+#include "plugins/common/reduction_splitter.h"
 #include "plugins/vulkan/glsl_emitter.h"
 #include "plugins/vulkan/kernel_thunk.h"
 #include "plugins/vulkan/spirv_compiler.h"
@@ -162,8 +167,22 @@ absl::StatusOr<std::unique_ptr<VulkanProgram>> VulkanProgram::Compile(
     return !absl::IsUnimplemented(
         EmitGlslKernel(inst, features, max_buffers).status());
   };
+  // The default pipeline without its fusion, then long reductions split in
+  // two balanced stages (many invocations share them, and no invocation
+  // loops past the device's limit), then fusion.
+  InstructionFusion fuse(pipeline.fusion_options);
+  pipeline.fusion = false;
   absl::StatusOr<bool> changed = RunDefaultPipeline(module.get(), pipeline);
   if (!changed.ok()) return changed.status();
+  backend::ReductionSplitter splitter(backend::ReductionSplitterOptions{
+      .min_reduced = 8192,
+      .max_result = std::numeric_limits<int64_t>::max(),
+      .balanced = true});
+  DeadCodeElimination dce;
+  for (Pass* pass : std::initializer_list<Pass*>{&splitter, &fuse, &dce}) {
+    absl::StatusOr<bool> r = pass->Run(*module);
+    if (!r.ok()) return r.status();
+  }
   if (absl::Status s = VerifyModule(*module); !s.ok()) return s;
 
   std::unique_ptr<VulkanProgram> p(new VulkanProgram());

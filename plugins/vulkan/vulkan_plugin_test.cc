@@ -4,10 +4,15 @@
 // workgroups than one dispatch dimension allows, arrays past
 // maxStorageBufferRange, concurrent executions, donation, the compile
 // report. Expected values are computed here with plain loops.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
@@ -24,6 +29,7 @@ namespace plexa::vulkan {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 class VulkanPluginTest : public ::testing::Test {
  public:
@@ -163,28 +169,72 @@ TEST_F(VulkanPluginTest, MoreElementsThanOneDispatchOfWorkgroupsCovers) {
 // A reduction longer than an invocation may loop on lavapipe (llvmpipe
 // stops an invocation's loops after 65535 iterations, silently): the sum
 // must still be whole. Values by hand: x[i] = i % 5 over 100003
-// elements, an exact integer sum in f32.
+// elements, an exact integer sum in f32. A sum over the leading dimension
+// is split into two balanced stages on the device (reduction_splitter.h:
+// 317 parts of 316, the input padded with the init); one over a later
+// dimension is not split, so its loop is too long for the device and the
+// host evaluator runs it. The plugin's steps (dump_program) say where each
+// ran.
 TEST_F(VulkanPluginTest, ReductionsLongerThanTheDeviceLoopLimitAreWhole) {
-  auto client = NewClient();
+  char dir[] = "/tmp/plexa-vk-steps-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  auto client = NewClient({{"dump_program", PLX_Value_STRING, dir}});
   ASSERT_NE(client, nullptr);
   constexpr int64_t kN = 100003;
-  const std::string program = absl::StrCat(
-      "HloModule longsum\nadd {\n  a = f32[] parameter(0)\n  b = f32[] "
-      "parameter(1)\n  ROOT c = f32[] add(a, b)\n}\nENTRY main {\n  x = f32[",
-      kN,
-      "] parameter(0)\n  z = f32[] constant(0)\n  ROOT s = f32[] reduce(x, "
-      "z), dimensions={0}, to_apply=add\n}\n");
-  auto exe = client->Compile(program, "hlo-text");
+  const auto program = [](const std::string& name, const std::string& dims,
+                          const std::string& result, int64_t reduced) {
+    return absl::StrCat(
+        "HloModule ", name,
+        "\nadd {\n  a = f32[] parameter(0)\n  b = f32[] "
+        "parameter(1)\n  ROOT c = f32[] add(a, b)\n}\nENTRY main {\n  x = f32[",
+        dims, "] parameter(0)\n  z = f32[] constant(0)\n  ROOT s = f32[",
+        result, "] reduce(x, z), dimensions={", reduced,
+        "}, to_apply=add\n}\n");
+  };
+  const auto steps_of = [&](const std::string& name) {
+    std::ifstream in(absl::StrCat(dir, "/", name, ".vulkan.steps.tsv"));
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  double want = 0;
+  for (int64_t i = 0; i < kN; ++i) want += static_cast<double>(i % 5);
+
+  // Over the leading dimension: two kernels on the device.
+  auto exe =
+      client->Compile(program("leading", absl::StrCat(kN), "", 0), "hlo-text");
   ASSERT_TRUE(exe.ok()) << exe.status();
   Literal x(ShapeUtil::MakeShape(PrimitiveType::F32, {kN}));
-  double want = 0;
-  for (int64_t i = 0; i < kN; ++i) {
-    x.Set<float>({i}, static_cast<float>(i % 5));
-    want += static_cast<double>(i % 5);
-  }
+  for (int64_t i = 0; i < kN; ++i) x.Set<float>({i}, static_cast<float>(i % 5));
   auto out = Run(*client, **exe, {x});
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ(static_cast<double>((*out)[0].Get<float>({})), want);
+  const std::string leading = steps_of("leading");
+  EXPECT_THAT(leading, Not(HasSubstr("\treference\t"))) << leading;
+  EXPECT_THAT(leading, HasSubstr("\tkernel\t")) << leading;
+
+  // Over the second dimension of [2, N]: the host evaluator, whole.
+  auto rows = client->Compile(program("rows", absl::StrCat("2,", kN), "2", 1),
+                              "hlo-text");
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  Literal y(ShapeUtil::MakeShape(PrimitiveType::F32, {2, kN}));
+  for (int64_t r = 0; r < 2; ++r) {
+    for (int64_t i = 0; i < kN; ++i) {
+      y.Set<float>({r, i}, static_cast<float>(i % 5));
+    }
+  }
+  auto sums = Run(*client, **rows, {y});
+  ASSERT_TRUE(sums.ok()) << sums.status();
+  EXPECT_EQ(static_cast<double>((*sums)[0].Get<float>({0})), want);
+  EXPECT_EQ(static_cast<double>((*sums)[0].Get<float>({1})), want);
+  EXPECT_THAT(steps_of("rows"), HasSubstr("\treference\t"))
+      << steps_of("rows");
+  for (const char* name : {"leading", "rows"}) {
+    for (const char* suffix : {".vulkan.steps.tsv", ".vulkan.optimized.hlo"}) {
+      std::remove(absl::StrCat(dir, "/", name, suffix).c_str());
+    }
+  }
+  rmdir(dir);
 }
 
 // The same for a matrix product whose contracting size is past the limit:

@@ -4,7 +4,7 @@
 // evaluator's result before and after the pass on several shapes and
 // reducers. Expected values come from the evaluator on the unsplit module
 // and, for the f32 sum, from a double-precision sum computed here.
-#include "plugins/cpu/reduction_splitter.h"
+#include "plugins/common/reduction_splitter.h"
 
 #include <cmath>
 #include <cstdint>
@@ -21,7 +21,7 @@
 #include "core/shape/shape_util.h"
 #include "gtest/gtest.h"
 
-namespace plexa::cpu {
+namespace plexa::backend {
 namespace {
 
 using pass_test::Parse;
@@ -206,14 +206,15 @@ struct BeforeAfter {
   Literal after;
 };
 BeforeAfter EvaluateBeforeAndAfter(const std::string& hlo,
-                                   const std::vector<Literal>& args) {
+                                   const std::vector<Literal>& args,
+                                   ReductionSplitterOptions options = {}) {
   BeforeAfter out;
   std::unique_ptr<Module> m = Parse(hlo);
   if (m == nullptr) return out;
   const Evaluator evaluator;
   absl::StatusOr<Literal> before = evaluator.Run(*m, args);
   EXPECT_TRUE(before.ok()) << before.status();
-  ReductionSplitter splitter;
+  ReductionSplitter splitter(options);
   EXPECT_TRUE(RunPass(splitter, *m)) << hlo;
   absl::StatusOr<Literal> after = evaluator.Run(*m, args);
   EXPECT_TRUE(after.ok()) << after.status();
@@ -326,5 +327,74 @@ TEST(ReductionSplitterTest, U32ProductAndS8MinimumAreExact) {
   EXPECT_EQ(minimum.after, minimum.before);
 }
 
+// ---- Balanced (the Vulkan plugin's) --------------------------------------
+
+ReductionSplitterOptions Balanced() {
+  return {.min_reduced = 8192,
+          .max_result = std::numeric_limits<int64_t>::max(),
+          .balanced = true};
+}
+
+TEST(ReductionSplitterTest, BalancedSplitPadsWithTheInitToAMultiple) {
+  // 100003 is prime: ceil(sqrt) = 317 parts of ceil(100003 / 317) = 316,
+  // so x is padded by 317 * 316 - 100003 = 169 rows of the init.
+  std::unique_ptr<Module> module =
+      Parse(ReduceModule("f32", "100003,2", "2", "0", "add", "0"));
+  ASSERT_NE(module, nullptr);
+  ReductionSplitter splitter(Balanced());
+  EXPECT_TRUE(RunPass(splitter, *module));
+  const Instruction* total = module->entry_computation()->root_instruction();
+  ASSERT_EQ(total->opcode(), HloOpcode::kReduce) << Print(*module);
+  const Instruction* part = total->operand(0);
+  ASSERT_EQ(part->opcode(), HloOpcode::kReduce) << Print(*module);
+  EXPECT_EQ(Dims(part->shape()), (std::vector<int64_t>{317, 2}));
+  const Instruction* reshape = part->operand(0);
+  ASSERT_EQ(reshape->opcode(), HloOpcode::kReshape) << Print(*module);
+  EXPECT_EQ(Dims(reshape->shape()), (std::vector<int64_t>{317, 316, 2}));
+  const Instruction* pad = reshape->operand(0);
+  ASSERT_EQ(pad->opcode(), HloOpcode::kPad) << Print(*module);
+  EXPECT_EQ(Dims(pad->shape()), (std::vector<int64_t>{100172, 2}));
+  EXPECT_EQ(pad->operand(1)->name(), "init");
+}
+
+TEST(ReductionSplitterTest, BalancedSplitKeepsExactResults) {
+  uint64_t state = 5;
+  // A wrapping sum over a prime count (padded with zeros) ...
+  const Literal x = MakeLiteral<int32_t>(
+      PrimitiveType::S32, {100003, 3},
+      [&](int64_t) { return static_cast<int32_t>(SplitMix64(state)); });
+  const BeforeAfter sum = EvaluateBeforeAndAfter(
+      ReduceModule("s32", "100003,3", "3", "0", "add", "0"), {x}, Balanced());
+  EXPECT_EQ(sum.after, sum.before);
+  uint32_t column1 = 0;  // by hand
+  for (int64_t i = 0; i < 100003; ++i) {
+    column1 += static_cast<uint32_t>(x.Get<int32_t>({i, 1}));
+  }
+  EXPECT_EQ(sum.after.Get<int32_t>({1}), static_cast<int32_t>(column1));
+  // ... and a maximum whose init (a parameter, larger than every element of
+  // column 0) pads the rows: applied more often, it changes nothing.
+  const Literal y =
+      MakeLiteral<int32_t>(PrimitiveType::S32, {9001, 2}, [](int64_t i) {
+        return i % 2 == 0 ? -static_cast<int32_t>(i)
+                          : 7 * static_cast<int32_t>(i);
+      });
+  const BeforeAfter maximum =
+      EvaluateBeforeAndAfter(ReduceModule("s32", "9001,2", "2", "0", "maximum"),
+                             {y, Literal::CreateR0<int32_t>(5)}, Balanced());
+  EXPECT_EQ(maximum.after, maximum.before);
+  // Column 0 holds 0, -2, -4, ...: the init 5 wins; column 1 holds
+  // 7 * (2i + 1): the last row's, 7 * 18001.
+  EXPECT_EQ(maximum.after.Get<int32_t>({0}), 5);
+  EXPECT_EQ(maximum.after.Get<int32_t>({1}), 7 * 18001);
+}
+
+TEST(ReductionSplitterTest, BalancedSplitLeavesShortReductionsAlone) {
+  std::unique_ptr<Module> m =
+      Parse(ReduceModule("f32", "8191,4096", "4096", "0", "add", "0"));
+  ASSERT_NE(m, nullptr);
+  ReductionSplitter splitter(Balanced());
+  EXPECT_FALSE(RunPass(splitter, *m));
+}
+
 }  // namespace
-}  // namespace plexa::cpu
+}  // namespace plexa::backend

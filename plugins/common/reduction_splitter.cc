@@ -1,6 +1,7 @@
-#include "plugins/cpu/reduction_splitter.h"
+#include "plugins/common/reduction_splitter.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -11,11 +12,8 @@
 #include "core/shape/shape_util.h"
 #include "plugins/common/reducer.h"
 
-namespace plexa::cpu {
+namespace plexa::backend {
 namespace {
-
-constexpr int64_t kMinReduced = 65536;
-constexpr int64_t kMaxResult = 8;
 
 bool RowMajor(const Shape& s) {
   return !s.has_layout() || LayoutUtil::IsMonotonicWithDim0Major(s.layout());
@@ -34,8 +32,7 @@ Shape RowMajorShape(PrimitiveType t, std::vector<int64_t> dims) {
 // constant identity (0 for add, 1 for multiply). A sum with init 7 split
 // into 4 parts would otherwise add 35.
 bool InitMayRepeat(const Instruction& reduce) {
-  const std::optional<backend::MatchedReducer> m =
-      backend::MatchReducer(*reduce.to_apply());
+  const std::optional<MatchedReducer> m = MatchReducer(*reduce.to_apply());
   if (!m.has_value()) return false;
   if (m->opcode != HloOpcode::kAdd && m->opcode != HloOpcode::kMultiply) {
     return true;
@@ -73,18 +70,43 @@ absl::StatusOr<bool> ReductionSplitter::Run(Module& module) {
       int64_t reduced = 1;
       for (int64_t d : dims) reduced *= xs.dimensions(d);
       const int64_t kept = ShapeUtil::ElementsIn(r->shape());
-      if (reduced < kMinReduced || kept > kMaxResult || kept == 0) continue;
-      int64_t parts = parts_;
-      while (parts > 1 && reduced % parts != 0) parts /= 2;
+      if (reduced < options_.min_reduced || kept > options_.max_result ||
+          kept == 0) {
+        continue;
+      }
+      int64_t parts = options_.parts;
+      if (options_.balanced) {
+        parts = static_cast<int64_t>(std::ceil(std::sqrt(reduced)));
+      } else {
+        while (parts > 1 && reduced % parts != 0) parts /= 2;
+      }
       if (parts < 2) continue;
+      const int64_t per_part = (reduced + parts - 1) / parts;
       const PrimitiveType t = xs.element_type();
       std::vector<int64_t> kept_dims(xs.dimensions().begin() + dims.size(),
                                      xs.dimensions().end());
-      // x -> [P, R/P, K...]
-      std::vector<int64_t> split = {parts, reduced / parts};
+      // x -> [R, K...] -> (padded with the init to [P·R/P, K...]) ->
+      // [P, R/P, K...]
+      std::vector<int64_t> flat = {reduced};
+      flat.insert(flat.end(), kept_dims.begin(), kept_dims.end());
+      Instruction* source = x;
+      if (parts * per_part != reduced) {
+        source = c->AddInstruction(Instruction::Create(
+            HloOpcode::kReshape, RowMajorShape(t, flat), {x}));
+        InstructionAttrs pad_attrs;
+        PaddingConfig padding;
+        padding.dimensions.resize(flat.size());
+        padding.dimensions[0].edge_padding_high = parts * per_part - reduced;
+        pad_attrs.padding_config = std::move(padding);
+        flat[0] = parts * per_part;
+        source = c->AddInstruction(
+            Instruction::Create(HloOpcode::kPad, RowMajorShape(t, flat),
+                                {source, r->mutable_operand(1)}, pad_attrs));
+      }
+      std::vector<int64_t> split = {parts, per_part};
       split.insert(split.end(), kept_dims.begin(), kept_dims.end());
       Instruction* reshaped = c->AddInstruction(Instruction::Create(
-          HloOpcode::kReshape, RowMajorShape(t, split), {x}));
+          HloOpcode::kReshape, RowMajorShape(t, split), {source}));
       std::vector<int64_t> partial_dims = {parts};
       partial_dims.insert(partial_dims.end(), kept_dims.begin(),
                           kept_dims.end());
@@ -106,4 +128,4 @@ absl::StatusOr<bool> ReductionSplitter::Run(Module& module) {
   return changed;
 }
 
-}  // namespace plexa::cpu
+}  // namespace plexa::backend
