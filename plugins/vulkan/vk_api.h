@@ -44,6 +44,9 @@ namespace plexa::vulkan {
   X(vkCreatePipelineLayout)                   \
   X(vkDestroyPipelineLayout)                  \
   X(vkCreateComputePipelines)                 \
+  X(vkCreatePipelineCache)                    \
+  X(vkDestroyPipelineCache)                   \
+  X(vkGetPipelineCacheData)                   \
   X(vkDestroyPipeline)                        \
   X(vkCreateCommandPool)                      \
   X(vkDestroyCommandPool)                     \

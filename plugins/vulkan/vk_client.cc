@@ -17,6 +17,7 @@
 #include "core/text/hlo_printer.h"
 #include "plugins/common/compile_cache.h"
 #include "plugins/common/program_dump.h"
+#include "plugins/vulkan/shader_cache.h"
 #include "plugins/vulkan/vk_device.h"
 #include "plugins/vulkan/vk_program.h"
 
@@ -245,6 +246,7 @@ struct ClientConfig {
   bool validation = false;
   std::string dump_dir;
   std::string dump_program;           // program_dump.h
+  std::string cache_dir;              // shader_cache.h
   std::vector<std::string> disabled;  // features the shaders must not use
 };
 
@@ -306,6 +308,7 @@ class VulkanClient : public sdk::Client {
     ProgramOptions popts;
     popts.num_replicas = static_cast<int64_t>(devices->size());
     popts.dump_dir = config_.dump_dir;
+    popts.cache_dir = config_.cache_dir;
     popts.features = device_->features();
     for (const std::string& f : config_.disabled) {
       if (f == "float64") popts.features.float64 = false;
@@ -317,6 +320,10 @@ class VulkanClient : public sdk::Client {
     absl::StatusOr<std::unique_ptr<VulkanProgram>> program =
         VulkanProgram::Compile(std::move(module), device_, popts, resolver);
     if (!program.ok()) return program.status();
+    if (!config_.cache_dir.empty() &&
+        (*program)->spirv_cache_hits() < (*program)->stats().kernels) {
+      PLEXA_RETURN_IF_ERROR(device_->SavePipelineCache());
+    }
     PLEXA_RETURN_IF_ERROR(Dump(**program));
     if (config_.report) {
       std::fprintf(stderr, "%s\n", (*program)->Report().c_str());
@@ -360,8 +367,8 @@ sdk::PluginInfo VulkanPluginInfo() {
 absl::StatusOr<std::unique_ptr<sdk::Client>> MakeVulkanClient(
     const sdk::Options& options) {
   static constexpr const char* kKnown[] = {
-      "device",           "num_devices", "report",      "dump_dir",
-      "disable_features", "validation",  "dump_program"};
+      "device",           "num_devices", "report",       "dump_dir",
+      "disable_features", "validation",  "dump_program", "cache_dir"};
   if (absl::Status s = sdk::CheckKnownOptions(options, kKnown, "vulkan");
       !s.ok()) {
     return s;
@@ -402,6 +409,15 @@ absl::StatusOr<std::unique_ptr<sdk::Client>> MakeVulkanClient(
   }
   PLEXA_ASSIGN_OR_RETURN(config.dump_program,
                          backend::DumpProgramOption(options, "vulkan"));
+  if (auto it = options.find("cache_dir"); it != options.end()) {
+    if (it->second.kind != PLX_Value_STRING ||
+        it->second.string_value.empty()) {
+      return absl::InvalidArgumentError(
+          "vulkan option 'cache_dir' is a directory (a non-empty string)");
+    }
+    config.cache_dir = it->second.string_value;
+    PLEXA_RETURN_IF_ERROR(PrepareCacheDirectory(config.cache_dir));
+  }
   absl::StatusOr<int64_t> n =
       sdk::GetIntOptionInRange(options, "num_devices", 1, 1, 1024);
   if (!n.ok()) return n.status();
@@ -417,6 +433,9 @@ absl::StatusOr<std::unique_ptr<sdk::Client>> MakeVulkanClient(
   absl::StatusOr<std::unique_ptr<VulkanDevice>> device =
       VulkanDevice::Create(config.device, config.validation);
   if (!device.ok()) return device.status();
+  if (!config.cache_dir.empty()) {
+    PLEXA_RETURN_IF_ERROR((*device)->LoadPipelineCache(config.cache_dir));
+  }
   return std::make_unique<VulkanClient>(
       std::move(config), std::shared_ptr<VulkanDevice>(*std::move(device)));
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -9,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "plugins/vulkan/shader_cache.h"
 
 namespace plexa::vulkan {
 namespace {
@@ -197,6 +200,9 @@ absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
                                  "; the plugin needs 1.2 or later"));
   }
   d->physical_ = physical[chosen];
+  d->vendor_id_ = p.vendorID;
+  d->device_id_ = p.deviceID;
+  std::memcpy(d->cache_uuid_, p.pipelineCacheUUID, VK_UUID_SIZE);
   d->name_ = p.deviceName;
   d->type_ = TypeName(p.deviceType);
   d->api_version_ = absl::StrCat(VK_API_VERSION_MAJOR(p.apiVersion), ".",
@@ -334,12 +340,18 @@ absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
   }
   d->memory_type_ = static_cast<uint32_t>(best);
   d->memory_bytes_ = mp.memoryHeaps[mp.memoryTypes[best].heapIndex].size;
+  // Pipelines go through a cache from the start (empty until a client
+  // names a cache directory).
+  if (absl::Status s = d->LoadPipelineCache(""); !s.ok()) return s;
   return d;
 }
 
 VulkanDevice::~VulkanDevice() {
   if (device_ != VK_NULL_HANDLE) {
     api_.vkDeviceWaitIdle(device_);
+    if (pipeline_cache_ != VK_NULL_HANDLE) {
+      api_.vkDestroyPipelineCache(device_, pipeline_cache_, nullptr);
+    }
     for (auto& s : streams_) {
       api_.vkDestroyFence(device_, s->fence, nullptr);
       api_.vkDestroyCommandPool(device_, s->pool, nullptr);
@@ -499,13 +511,79 @@ absl::StatusOr<std::unique_ptr<ComputePipeline>> VulkanDevice::CreatePipeline(
   cpci.stage.module = p->module_;
   cpci.stage.pName = "main";
   cpci.layout = p->layout_;
-  if (VkResult r = api_.vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1,
+  if (VkResult r = api_.vkCreateComputePipelines(device_, pipeline_cache_, 1,
                                                  &cpci, nullptr, &p->pipeline_);
       r != VK_SUCCESS) {
     return VkError("vkCreateComputePipelines", r);
   }
   if (absl::Status s = TakeValidationErrors(); !s.ok()) return s;
   return p;
+}
+
+namespace {
+
+// The name of the pipeline cache file of a device (shader_cache.h).
+std::string PipelineCacheName(uint32_t vendor, uint32_t device) {
+  return absl::StrCat("pipelines-", absl::Hex(vendor), "-", absl::Hex(device),
+                      ".bin");
+}
+
+}  // namespace
+
+absl::Status VulkanDevice::LoadPipelineCache(const std::string& dir) {
+  pipeline_cache_dir_ = dir;
+  std::optional<std::string> data;
+  if (!dir.empty()) {
+    data = ReadCacheFile(dir, PipelineCacheName(vendor_id_, device_id_));
+  }
+  // VkPipelineCacheHeaderVersionOne: length, version, vendor, device, UUID.
+  // Only data this device and driver wrote is handed to the driver.
+  bool usable = data.has_value() && data->size() >= 16 + VK_UUID_SIZE;
+  if (usable) {
+    uint32_t header[4];
+    std::memcpy(header, data->data(), sizeof(header));
+    usable = header[0] >= 16 + VK_UUID_SIZE &&
+             header[1] == VK_PIPELINE_CACHE_HEADER_VERSION_ONE &&
+             header[2] == vendor_id_ && header[3] == device_id_ &&
+             std::memcmp(data->data() + 16, cache_uuid_, VK_UUID_SIZE) == 0;
+  }
+  VkPipelineCacheCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO;
+  if (usable) {
+    info.initialDataSize = data->size();
+    info.pInitialData = data->data();
+  }
+  VkPipelineCache cache = VK_NULL_HANDLE;
+  if (VkResult r = api_.vkCreatePipelineCache(device_, &info, nullptr, &cache);
+      r != VK_SUCCESS) {
+    return VkError("vkCreatePipelineCache", r);
+  }
+  if (pipeline_cache_ != VK_NULL_HANDLE) {
+    api_.vkDestroyPipelineCache(device_, pipeline_cache_, nullptr);
+  }
+  pipeline_cache_ = cache;
+  return absl::OkStatus();
+}
+
+absl::Status VulkanDevice::SavePipelineCache() {
+  if (pipeline_cache_dir_.empty() || pipeline_cache_ == VK_NULL_HANDLE) {
+    return absl::OkStatus();
+  }
+  size_t size = 0;
+  if (VkResult r =
+          api_.vkGetPipelineCacheData(device_, pipeline_cache_, &size, nullptr);
+      r != VK_SUCCESS) {
+    return VkError("vkGetPipelineCacheData", r);
+  }
+  std::string data(size, '\0');
+  if (VkResult r = api_.vkGetPipelineCacheData(device_, pipeline_cache_, &size,
+                                               data.data());
+      r != VK_SUCCESS && r != VK_INCOMPLETE) {
+    return VkError("vkGetPipelineCacheData", r);
+  }
+  data.resize(size);
+  return WriteCacheFile(pipeline_cache_dir_,
+                        PipelineCacheName(vendor_id_, device_id_), data);
 }
 
 absl::StatusOr<VulkanDevice::Stream*> VulkanDevice::AcquireStream() {

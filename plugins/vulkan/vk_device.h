@@ -129,6 +129,14 @@ class VulkanDevice {
   absl::StatusOr<std::unique_ptr<ComputePipeline>> CreatePipeline(
       absl::Span<const uint32_t> spirv, uint32_t push_constant_bytes);
 
+  // The device's VkPipelineCache, which every pipeline goes through:
+  // LoadPipelineCache starts it from `dir`'s file for this device
+  // (shader_cache.h; a missing file or one from another device or driver
+  // starts it empty) and SavePipelineCache writes it back there. Without a
+  // directory the cache lives as long as the device.
+  absl::Status LoadPipelineCache(const std::string& dir);
+  absl::Status SavePipelineCache();
+
   // Records commands with `record` into a fresh command buffer, submits it
   // and waits; the host then sees every shader write. Thread-safe.
   absl::Status Submit(const std::function<void(VkCommandBuffer)>& record);
@@ -159,6 +167,11 @@ class VulkanDevice {
   std::vector<std::string> validation_errors_;  // guarded
   VkPhysicalDevice physical_ = VK_NULL_HANDLE;
   VkDevice device_ = VK_NULL_HANDLE;
+  VkPipelineCache pipeline_cache_ = VK_NULL_HANDLE;
+  std::string pipeline_cache_dir_;
+  // VkPipelineCacheHeaderVersionOne's identity of this device and driver.
+  uint32_t vendor_id_ = 0, device_id_ = 0;
+  uint8_t cache_uuid_[VK_UUID_SIZE] = {};
   VkQueue queue_ = VK_NULL_HANDLE;
   uint32_t queue_family_ = 0;
   uint32_t memory_type_ = 0;

@@ -6,11 +6,13 @@
 #include <fstream>
 #include <initializer_list>
 #include <limits>
+#include <optional>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/base/status_macros.h"
 #include "core/passes/dce.h"
 #include "core/passes/default_pipeline.h"
 #include "core/passes/fusion.h"
@@ -20,6 +22,7 @@
 #include "plugins/common/reduction_splitter.h"
 #include "plugins/vulkan/glsl_emitter.h"
 #include "plugins/vulkan/kernel_thunk.h"
+#include "plugins/vulkan/shader_cache.h"
 #include "plugins/vulkan/spirv_compiler.h"
 
 namespace plexa::vulkan {
@@ -44,6 +47,7 @@ class VulkanThunkEmitter : public backend::ThunkEmitter {
     return pipelines_;
   }
   int64_t spirv_bytes() const { return spirv_bytes_; }
+  int64_t spirv_cache_hits() const { return spirv_cache_hits_; }
 
  protected:
   absl::Status EmitBackendInstruction(CompiledComputation& cc,
@@ -80,9 +84,21 @@ class VulkanThunkEmitter : public backend::ThunkEmitter {
       std::ofstream out(absl::StrCat(options_.dump_dir, "/", name, ".comp"));
       out << kernel->source;
     }
-    absl::StatusOr<std::vector<uint32_t>> spirv =
-        CompileGlslToSpirv(kernel->source, h.name());
-    if (!spirv.ok()) return spirv.status();
+    absl::StatusOr<std::vector<uint32_t>> spirv = absl::UnknownError("");
+    if (std::optional<std::vector<uint32_t>> cached =
+            options_.cache_dir.empty()
+                ? std::nullopt
+                : LookupSpirv(options_.cache_dir, kernel->source)) {
+      spirv = *std::move(cached);
+      ++spirv_cache_hits_;
+    } else {
+      spirv = CompileGlslToSpirv(kernel->source, h.name());
+      if (!spirv.ok()) return spirv.status();
+      if (!options_.cache_dir.empty()) {
+        PLEXA_RETURN_IF_ERROR(
+            StoreSpirv(options_.cache_dir, kernel->source, *spirv));
+      }
+    }
     spirv_bytes_ += static_cast<int64_t>(spirv->size() * 4);
     absl::StatusOr<std::unique_ptr<ComputePipeline>> pipeline =
         device_->CreatePipeline(*spirv, kernel->num_buffers * 8);
@@ -103,6 +119,7 @@ class VulkanThunkEmitter : public backend::ThunkEmitter {
   const sdk::CustomCallResolver& custom_calls_;
   std::vector<std::unique_ptr<ComputePipeline>> pipelines_;
   int64_t spirv_bytes_ = 0;
+  int64_t spirv_cache_hits_ = 0;
 };
 
 // Per run: temporaries in device memory, from the program's pool.
@@ -194,6 +211,7 @@ absl::StatusOr<std::unique_ptr<VulkanProgram>> VulkanProgram::Compile(
   if (!entry.ok()) return entry.status();
   p->pipelines_ = std::move(emitter.pipelines());
   p->spirv_bytes_ = emitter.spirv_bytes();
+  p->spirv_cache_hits_ = emitter.spirv_cache_hits();
   std::vector<std::unique_ptr<CompiledComputation>> computations =
       emitter.TakeComputations();
 
@@ -241,7 +259,12 @@ std::string VulkanProgram::Report() const {
           ? ""
           : absl::StrCat(" (", absl::StrJoin(stats_.reference_ops, ", "), ")"),
       ", ", stats_.runtime_thunks, " other host thunks; ", spirv_bytes_,
-      " bytes of SPIR-V; ", batches_, " batches of consecutive kernels; ",
+      " bytes of SPIR-V",
+      spirv_cache_hits_ > 0
+          ? absl::StrCat(" (", spirv_cache_hits_, " of ", stats_.kernels,
+                         " kernels from the cache)")
+          : "",
+      "; ", batches_, " batches of consecutive kernels; ",
       stats_.peak_temp_bytes, " bytes of temporaries; compiled in ",
       stats_.compile_ms, " ms");
 }

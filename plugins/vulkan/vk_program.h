@@ -26,6 +26,8 @@ namespace plexa::vulkan {
 struct ProgramOptions {
   int64_t num_replicas = 1;
   std::string dump_dir;  // non-empty: write each kernel's GLSL there
+  // non-empty: the persistent cache of kernels' SPIR-V (shader_cache.h)
+  std::string cache_dir;
   // What the shaders may use: the device's features, less those the
   // client's disable_features option names.
   DeviceFeatures features;
@@ -47,6 +49,8 @@ class VulkanProgram {
     return executor_->result_shapes();
   }
   int64_t spirv_bytes() const { return spirv_bytes_; }
+  // Kernels whose SPIR-V came from the persistent cache (cache_dir).
+  int64_t spirv_cache_hits() const { return spirv_cache_hits_; }
   const backend::ProgramExecutor& executor() const { return *executor_; }
   // What ran where, for the compile report.
   std::string Report() const;
@@ -70,6 +74,7 @@ class VulkanProgram {
   std::vector<std::unique_ptr<ComputePipeline>> pipelines_;
   backend::ProgramStats stats_;
   int64_t spirv_bytes_ = 0;
+  int64_t spirv_cache_hits_ = 0;  // kernels whose SPIR-V came from cache_dir
   int64_t batches_ = 0;
   mutable std::mutex arenas_mu_;
   mutable std::vector<Arenas> free_arenas_;  // of finished runs

@@ -4,6 +4,7 @@
 // workgroups than one dispatch dimension allows, arrays past
 // maxStorageBufferRange, concurrent executions, donation, the compile
 // report. Expected values are computed here with plain loops.
+#include <dirent.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "abi/host/plugin_host.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/literal/literal.h"
 #include "core/shape/shape_util.h"
@@ -227,8 +230,7 @@ TEST_F(VulkanPluginTest, ReductionsLongerThanTheDeviceLoopLimitAreWhole) {
   ASSERT_TRUE(sums.ok()) << sums.status();
   EXPECT_EQ(static_cast<double>((*sums)[0].Get<float>({0})), want);
   EXPECT_EQ(static_cast<double>((*sums)[0].Get<float>({1})), want);
-  EXPECT_THAT(steps_of("rows"), HasSubstr("\treference\t"))
-      << steps_of("rows");
+  EXPECT_THAT(steps_of("rows"), HasSubstr("\treference\t")) << steps_of("rows");
   for (const char* name : {"leading", "rows"}) {
     for (const char* suffix : {".vulkan.steps.tsv", ".vulkan.optimized.hlo"}) {
       std::remove(absl::StrCat(dir, "/", name, suffix).c_str());
@@ -269,6 +271,103 @@ TEST_F(VulkanPluginTest, ProductsLongerThanTheDeviceLoopLimitAreWhole) {
           << i << "," << j;
     }
   }
+}
+
+// The persistent cache (cache_dir, shader_cache.h): a new client reuses
+// the SPIR-V an earlier one wrote. Proved by poisoning it: the add's cached
+// kernel is replaced by the subtract's, and a new client compiling the add
+// then subtracts. A file that is not SPIR-V is a miss, compiled and written
+// again.
+TEST_F(VulkanPluginTest, TheCacheDirectoryKeepsKernelsForNewClients) {
+  char dir[] = "/tmp/plexa-vk-cache-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string cache = std::string(dir) + "/cache";  // made by the client
+  const auto files = [&] {
+    std::set<std::string> out;
+    if (DIR* d = opendir(cache.c_str())) {
+      while (const dirent* e = readdir(d)) {
+        if (e->d_name[0] != '.') out.insert(e->d_name);
+      }
+      closedir(d);
+    }
+    return out;
+  };
+  const auto binary = [](const std::string& op) {
+    return absl::StrCat("HloModule ", op,
+                        "\nENTRY main {\n  x = f32[4] parameter(0)\n  y = "
+                        "f32[4] parameter(1)\n  ROOT r = f32[4] ",
+                        op, "(x, y)\n}\n");
+  };
+  Literal x = Literal::CreateR1<float>({1, 2, 3, 4});
+  Literal y = Literal::CreateR1<float>({10, 20, 30, 40});
+  const auto run = [&](host::Client& client, const std::string& op) {
+    auto exe = client.Compile(binary(op), "hlo-text");
+    EXPECT_TRUE(exe.ok()) << exe.status();
+    auto out = Run(client, **exe, {x, y});
+    EXPECT_TRUE(out.ok()) << out.status();
+    return out.ok() ? std::move((*out)[0]) : Literal();
+  };
+  const auto spirv_files = [&](const std::set<std::string>& all) {
+    std::set<std::string> out;
+    for (const std::string& f : all) {
+      if (absl::StartsWith(f, "spirv-")) out.insert(f);
+    }
+    return out;
+  };
+  std::string add_file, sub_file;
+  {
+    auto client = NewClient({{"cache_dir", PLX_Value_STRING, cache}});
+    ASSERT_NE(client, nullptr);
+    EXPECT_EQ(run(*client, "add"), Literal::CreateR1<float>({11, 22, 33, 44}));
+    const std::set<std::string> after_add = spirv_files(files());
+    ASSERT_EQ(after_add.size(), 1u);
+    add_file = *after_add.begin();
+    EXPECT_EQ(run(*client, "subtract"),
+              Literal::CreateR1<float>({-9, -18, -27, -36}));
+    std::set<std::string> after_sub = spirv_files(files());
+    ASSERT_EQ(after_sub.size(), 2u);
+    after_sub.erase(add_file);
+    sub_file = *after_sub.begin();
+  }
+  bool has_pipelines = false;
+  for (const std::string& f : files()) {
+    has_pipelines |= absl::StartsWith(f, "pipelines-");
+  }
+  EXPECT_TRUE(has_pipelines);
+  const auto read = [&](const std::string& name) {
+    std::ifstream in(cache + "/" + name, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  const auto write = [&](const std::string& name, const std::string& bytes) {
+    std::ofstream out(cache + "/" + name, std::ios::binary);
+    out << bytes;
+  };
+  const std::string add_spirv = read(add_file);
+  write(add_file, read(sub_file));
+  {
+    auto client = NewClient({{"cache_dir", PLX_Value_STRING, cache}});
+    ASSERT_NE(client, nullptr);
+    EXPECT_EQ(run(*client, "add"),
+              Literal::CreateR1<float>({-9, -18, -27, -36}));
+  }
+  write(add_file, "not SPIR-V at all");
+  {
+    auto client = NewClient({{"cache_dir", PLX_Value_STRING, cache}});
+    ASSERT_NE(client, nullptr);
+    EXPECT_EQ(run(*client, "add"), Literal::CreateR1<float>({11, 22, 33, 44}));
+  }
+  EXPECT_EQ(read(add_file), add_spirv);  // written again
+  // Not a directory: an error naming it when the client is made.
+  const std::string not_a_dir = cache + "/" + add_file + "/sub";
+  auto bad =
+      plugin_->CreateClient({{"cache_dir", PLX_Value_STRING, not_a_dir}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr(not_a_dir));
+  for (const std::string& f : files()) std::remove((cache + "/" + f).c_str());
+  rmdir(cache.c_str());
+  rmdir(dir);
 }
 
 TEST_F(VulkanPluginTest, ArraysLargerThanMaxStorageBufferRange) {
