@@ -1,5 +1,6 @@
 // The C entry points for compiling, executables (signature, execute with
 // host feeds, serialization) and custom-call registration.
+#include <algorithm>
 #include <limits>
 #include <mutex>
 #include <string>
@@ -723,10 +724,15 @@ PLX_Error* CustomCallRegister(PLX_CustomCall_Register_Args* args) {
           " is not supported (0: void(void*, void**); 1: typed call frame)"));
     }
     const std::string platform = args->platform ? args->platform : "*";
-    if (platform != "*" && platform != g_info->platform) {
+    const std::vector<std::string>& also = g_info->custom_call_platforms;
+    if (platform != "*" && platform != g_info->platform &&
+        std::find(also.begin(), also.end(), platform) == also.end()) {
       return absl::InvalidArgumentError(absl::StrCat(
           fn, ": target '", args->name, "' is for platform '", platform,
-          "' but this plugin's platform is '", g_info->platform, "'"));
+          "' but this plugin's platform is '", g_info->platform, "'",
+          also.empty() ? ""
+                       : absl::StrCat(" (it also runs targets for '",
+                                      absl::StrJoin(also, "', '"), "')")));
     }
     CustomCallRegistry::Global().Register(args->name, args->function,
                                           args->api_version);

@@ -281,6 +281,10 @@ struct PluginInfo {
   std::string vendor;
   std::string version;
   std::string platform;
+  // Platforms whose custom-call targets the plugin also runs, besides its
+  // own and "*" (PLX_CustomCall_Register refuses any other): the Vulkan
+  // plugin runs "host" targets on mapped device memory between kernels.
+  std::vector<std::string> custom_call_platforms;
   std::vector<std::string> formats = {"hlo-text"};
   uint64_t capabilities = 0;
   Options attributes;

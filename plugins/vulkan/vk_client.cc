@@ -357,6 +357,8 @@ sdk::PluginInfo VulkanPluginInfo() {
   info.vendor = "Plexa";
   info.version = "0.1.0";
   info.platform = "vulkan";
+  // C targets run on the host, on the mapped device memory (docs/vulkan.md).
+  info.custom_call_platforms = {"host"};
   info.formats = {"plexa-module", "hlo-text"};
   info.capabilities = PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL |
                       PLX_CAPABILITY_REPLICAS | PLX_CAPABILITY_FEEDS |

@@ -14,8 +14,8 @@
 #include "plexa/plexa_c_api.h"
 
 // Instantiates the TEST_P suite `Suite` (parameter: a plugin's path) on
-// every in-tree plugin that is built: the reference plugin, and the CPU and
-// oneDNN plugins when they are (named by their file:
+// every in-tree plugin that is built: the reference plugin, and the CPU,
+// oneDNN and Vulkan plugins when they are (named by their file:
 // libplexa_plugin_NAME.so -> NAME).
 #define PLEXA_INSTANTIATE_ON_PLUGINS(Suite)                                    \
   INSTANTIATE_TEST_SUITE_P(                                                    \
@@ -34,6 +34,9 @@ inline std::vector<const char*> InTreePlugins() {
 #endif
 #ifdef PLEXA_ONEDNN_PLUGIN
       PLEXA_ONEDNN_PLUGIN,
+#endif
+#ifdef PLEXA_VULKAN_PLUGIN
+      PLEXA_VULKAN_PLUGIN,
 #endif
   };
 }
