@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <optional>
 #include <vector>
 
@@ -60,13 +61,20 @@ absl::StatusOr<bool> ReductionSplitter::Run(Module& module) {
       if (!RowMajor(xs) || !RowMajor(r->shape()) || LayoutUtil::IsTiled(xs)) {
         continue;
       }
-      // The reduced dimensions must be 0 .. k-1.
+      // The reduced dimensions must be 0 .. k-1 (or, when the options allow,
+      // the last k).
       std::vector<int64_t> dims(r->dimensions().begin(), r->dimensions().end());
       std::sort(dims.begin(), dims.end());
-      bool leading = true;
-      for (size_t i = 0; i < dims.size(); ++i)
-        leading &= dims[i] == static_cast<int64_t>(i);
-      if (!leading || dims.empty() || !InitMayRepeat(*r)) continue;
+      const int64_t rank = xs.rank();
+      const int64_t k = static_cast<int64_t>(dims.size());
+      bool leading = true, trailing = options_.trailing;
+      for (int64_t i = 0; i < k; ++i) {
+        leading &= dims[i] == i;
+        trailing &= dims[i] == rank - k + i;
+      }
+      if (!(leading || trailing) || dims.empty() || !InitMayRepeat(*r)) {
+        continue;
+      }
       int64_t reduced = 1;
       for (int64_t d : dims) reduced *= xs.dimensions(d);
       const int64_t kept = ShapeUtil::ElementsIn(r->shape());
@@ -83,40 +91,43 @@ absl::StatusOr<bool> ReductionSplitter::Run(Module& module) {
       if (parts < 2) continue;
       const int64_t per_part = (reduced + parts - 1) / parts;
       const PrimitiveType t = xs.element_type();
-      std::vector<int64_t> kept_dims(xs.dimensions().begin() + dims.size(),
-                                     xs.dimensions().end());
+      // The kept dimensions, and where the reduced ones sit among them.
+      const int64_t at = leading ? 0 : rank - k;
+      std::vector<int64_t> kept_dims;
+      for (int64_t d = 0; d < rank; ++d) {
+        if (d < at || d >= at + k) kept_dims.push_back(xs.dimensions(d));
+      }
+      const auto with = [&](std::initializer_list<int64_t> middle) {
+        std::vector<int64_t> out(kept_dims.begin(), kept_dims.begin() + at);
+        out.insert(out.end(), middle);
+        out.insert(out.end(), kept_dims.begin() + at, kept_dims.end());
+        return out;
+      };
       // x -> [R, K...] -> (padded with the init to [P·R/P, K...]) ->
-      // [P, R/P, K...]
-      std::vector<int64_t> flat = {reduced};
-      flat.insert(flat.end(), kept_dims.begin(), kept_dims.end());
+      // [P, R/P, K...]; or the same with R last.
       Instruction* source = x;
       if (parts * per_part != reduced) {
         source = c->AddInstruction(Instruction::Create(
-            HloOpcode::kReshape, RowMajorShape(t, flat), {x}));
+            HloOpcode::kReshape, RowMajorShape(t, with({reduced})), {x}));
         InstructionAttrs pad_attrs;
         PaddingConfig padding;
-        padding.dimensions.resize(flat.size());
-        padding.dimensions[0].edge_padding_high = parts * per_part - reduced;
+        padding.dimensions.resize(kept_dims.size() + 1);
+        padding.dimensions[at].edge_padding_high = parts * per_part - reduced;
         pad_attrs.padding_config = std::move(padding);
-        flat[0] = parts * per_part;
-        source = c->AddInstruction(
-            Instruction::Create(HloOpcode::kPad, RowMajorShape(t, flat),
-                                {source, r->mutable_operand(1)}, pad_attrs));
+        source = c->AddInstruction(Instruction::Create(
+            HloOpcode::kPad, RowMajorShape(t, with({parts * per_part})),
+            {source, r->mutable_operand(1)}, pad_attrs));
       }
-      std::vector<int64_t> split = {parts, per_part};
-      split.insert(split.end(), kept_dims.begin(), kept_dims.end());
       Instruction* reshaped = c->AddInstruction(Instruction::Create(
-          HloOpcode::kReshape, RowMajorShape(t, split), {source}));
-      std::vector<int64_t> partial_dims = {parts};
-      partial_dims.insert(partial_dims.end(), kept_dims.begin(),
-                          kept_dims.end());
+          HloOpcode::kReshape, RowMajorShape(t, with({parts, per_part})),
+          {source}));
       InstructionAttrs inner_attrs;
-      inner_attrs.dimensions = {1};
+      inner_attrs.dimensions = {at + 1};
       Instruction* partial = c->AddInstruction(Instruction::Create(
-          HloOpcode::kReduce, RowMajorShape(t, partial_dims),
+          HloOpcode::kReduce, RowMajorShape(t, with({parts})),
           {reshaped, r->mutable_operand(1)}, inner_attrs, {r->to_apply()}));
       InstructionAttrs outer_attrs;
-      outer_attrs.dimensions = {0};
+      outer_attrs.dimensions = {at};
       Instruction* total = c->AddInstruction(Instruction::Create(
           HloOpcode::kReduce, r->shape(), {partial, r->mutable_operand(1)},
           outer_attrs, {r->to_apply()}));

@@ -4,7 +4,8 @@
 // where the first, with P·K result elements, runs in parallel (and fuses
 // the reshape into its loop) and the second reduces P partial results.
 // Applies to single-input reduces whose reduced dimensions are the leading
-// ones of a row-major input, with at least `min_reduced` reduced elements
+// ones of a row-major input (or the trailing ones, `trailing`: the same
+// with R last), with at least `min_reduced` reduced elements
 // and at most `max_result` result elements. Floating-point sums are
 // reassociated (as XLA's own tree reduction does). The reducer must be add,
 // multiply, maximum, minimum, and or or (reducer.h), and for add and
@@ -16,7 +17,8 @@
 // neither stage loops much longer than the other in one invocation
 // (lavapipe stops an invocation's loops at 65535 iterations), with x padded
 // with the init value up to a multiple of P when P does not divide R (the
-// init changes nothing where it may repeat).
+// init changes nothing where it may repeat), over leading or trailing
+// dimensions.
 #ifndef PLEXA_PLUGINS_COMMON_REDUCTION_SPLITTER_H_
 #define PLEXA_PLUGINS_COMMON_REDUCTION_SPLITTER_H_
 
@@ -33,6 +35,9 @@ struct ReductionSplitterOptions {
   int64_t parts = 64;
   // Instead: about √R parts, the operand padded to a multiple of them.
   bool balanced = false;
+  // Also reductions over the trailing dimensions (row sums):
+  // reduce(x[K, R], dims={1}) through x -> [K, P, R/P].
+  bool trailing = false;
 };
 
 class ReductionSplitter : public Pass {

@@ -332,7 +332,8 @@ TEST(ReductionSplitterTest, U32ProductAndS8MinimumAreExact) {
 ReductionSplitterOptions Balanced() {
   return {.min_reduced = 8192,
           .max_result = std::numeric_limits<int64_t>::max(),
-          .balanced = true};
+          .balanced = true,
+          .trailing = true};
 }
 
 TEST(ReductionSplitterTest, BalancedSplitPadsWithTheInitToAMultiple) {
@@ -386,6 +387,48 @@ TEST(ReductionSplitterTest, BalancedSplitKeepsExactResults) {
   // 7 * (2i + 1): the last row's, 7 * 18001.
   EXPECT_EQ(maximum.after.Get<int32_t>({0}), 5);
   EXPECT_EQ(maximum.after.Get<int32_t>({1}), 7 * 18001);
+}
+
+TEST(ReductionSplitterTest, BalancedSplitOfRowsPutsThePartsLast) {
+  // Row sums of [3, 10000]: 100 parts of 100, the rows kept in front.
+  std::unique_ptr<Module> module =
+      Parse(ReduceModule("s32", "3,10000", "3", "1", "add", "0"));
+  ASSERT_NE(module, nullptr);
+  ReductionSplitter splitter(Balanced());
+  EXPECT_TRUE(RunPass(splitter, *module));
+  const Instruction* total = module->entry_computation()->root_instruction();
+  ASSERT_EQ(total->opcode(), HloOpcode::kReduce) << Print(*module);
+  EXPECT_EQ(Dims(total->dimensions()), std::vector<int64_t>{1});
+  const Instruction* part = total->operand(0);
+  ASSERT_EQ(part->opcode(), HloOpcode::kReduce) << Print(*module);
+  EXPECT_EQ(Dims(part->shape()), (std::vector<int64_t>{3, 100}));
+  EXPECT_EQ(Dims(part->dimensions()), std::vector<int64_t>{2});
+  EXPECT_EQ(Dims(part->operand(0)->shape()),
+            (std::vector<int64_t>{3, 100, 100}));
+  // Without `trailing` (the CPU plugin's) rows are left alone.
+  std::unique_ptr<Module> cpu =
+      Parse(ReduceModule("s32", "3,100000", "3", "1", "add", "0"));
+  ASSERT_NE(cpu, nullptr);
+  ReductionSplitter cpu_splitter;
+  EXPECT_FALSE(RunPass(cpu_splitter, *cpu));
+}
+
+TEST(ReductionSplitterTest, BalancedSplitOfPaddedRowsIsExact) {
+  // Rows of 10007 (prime): 101 parts of 100, padded by 93 zeros per row.
+  uint64_t state = 6;
+  const Literal x = MakeLiteral<int32_t>(
+      PrimitiveType::S32, {3, 10007},
+      [&](int64_t) { return static_cast<int32_t>(SplitMix64(state)); });
+  const BeforeAfter sum = EvaluateBeforeAndAfter(
+      ReduceModule("s32", "3,10007", "3", "1", "add", "0"), {x}, Balanced());
+  EXPECT_EQ(sum.after, sum.before);
+  for (int64_t row = 0; row < 3; ++row) {
+    uint32_t by_hand = 0;
+    for (int64_t i = 0; i < 10007; ++i) {
+      by_hand += static_cast<uint32_t>(x.Get<int32_t>({row, i}));
+    }
+    EXPECT_EQ(sum.after.Get<int32_t>({row}), static_cast<int32_t>(by_hand));
+  }
 }
 
 TEST(ReductionSplitterTest, BalancedSplitLeavesShortReductionsAlone) {

@@ -194,7 +194,8 @@ absl::StatusOr<std::unique_ptr<VulkanProgram>> VulkanProgram::Compile(
   backend::ReductionSplitter splitter(backend::ReductionSplitterOptions{
       .min_reduced = 8192,
       .max_result = std::numeric_limits<int64_t>::max(),
-      .balanced = true});
+      .balanced = true,
+      .trailing = true});
   DeadCodeElimination dce;
   for (Pass* pass : std::initializer_list<Pass*>{&splitter, &fuse, &dce}) {
     absl::StatusOr<bool> r = pass->Run(*module);

@@ -172,12 +172,12 @@ TEST_F(VulkanPluginTest, MoreElementsThanOneDispatchOfWorkgroupsCovers) {
 // A reduction longer than an invocation may loop on lavapipe (llvmpipe
 // stops an invocation's loops after 65535 iterations, silently): the sum
 // must still be whole. Values by hand: x[i] = i % 5 over 100003
-// elements, an exact integer sum in f32. A sum over the leading dimension
-// is split into two balanced stages on the device (reduction_splitter.h:
-// 317 parts of 316, the input padded with the init); one over a later
-// dimension is not split, so its loop is too long for the device and the
-// host evaluator runs it. The plugin's steps (dump_program) say where each
-// ran.
+// elements, an exact integer sum in f32. A sum over the leading or the
+// trailing dimension is split into two balanced stages on the device
+// (reduction_splitter.h: 317 parts of 316, the input padded with the
+// init); one over a middle dimension is not split, so its loop is too long
+// for the device and the host evaluator runs it. The plugin's steps
+// (dump_program) say where each ran.
 TEST_F(VulkanPluginTest, ReductionsLongerThanTheDeviceLoopLimitAreWhole) {
   char dir[] = "/tmp/plexa-vk-steps-XXXXXX";
   ASSERT_NE(mkdtemp(dir), nullptr);
@@ -216,7 +216,7 @@ TEST_F(VulkanPluginTest, ReductionsLongerThanTheDeviceLoopLimitAreWhole) {
   EXPECT_THAT(leading, Not(HasSubstr("\treference\t"))) << leading;
   EXPECT_THAT(leading, HasSubstr("\tkernel\t")) << leading;
 
-  // Over the second dimension of [2, N]: the host evaluator, whole.
+  // Over the last dimension of [2, N] (row sums): split the same way.
   auto rows = client->Compile(program("rows", absl::StrCat("2,", kN), "2", 1),
                               "hlo-text");
   ASSERT_TRUE(rows.ok()) << rows.status();
@@ -230,8 +230,33 @@ TEST_F(VulkanPluginTest, ReductionsLongerThanTheDeviceLoopLimitAreWhole) {
   ASSERT_TRUE(sums.ok()) << sums.status();
   EXPECT_EQ(static_cast<double>((*sums)[0].Get<float>({0})), want);
   EXPECT_EQ(static_cast<double>((*sums)[0].Get<float>({1})), want);
-  EXPECT_THAT(steps_of("rows"), HasSubstr("\treference\t")) << steps_of("rows");
-  for (const char* name : {"leading", "rows"}) {
+  EXPECT_THAT(steps_of("rows"), Not(HasSubstr("\treference\t")))
+      << steps_of("rows");
+
+  // Over the middle dimension of [2, N, 2]: not split, too long for one
+  // invocation on lavapipe, so the host evaluator runs it, whole.
+  auto middle = client->Compile(
+      program("middle", absl::StrCat("2,", kN, ",2"), "2,2", 1), "hlo-text");
+  ASSERT_TRUE(middle.ok()) << middle.status();
+  Literal z(ShapeUtil::MakeShape(PrimitiveType::F32, {2, kN, 2}));
+  for (int64_t r = 0; r < 2; ++r) {
+    for (int64_t i = 0; i < kN; ++i) {
+      for (int64_t c = 0; c < 2; ++c) {
+        z.Set<float>({r, i, c}, static_cast<float>(i % 5));
+      }
+    }
+  }
+  auto middle_sums = Run(*client, **middle, {z});
+  ASSERT_TRUE(middle_sums.ok()) << middle_sums.status();
+  for (int64_t r = 0; r < 2; ++r) {
+    for (int64_t c = 0; c < 2; ++c) {
+      EXPECT_EQ(static_cast<double>((*middle_sums)[0].Get<float>({r, c})),
+                want);
+    }
+  }
+  EXPECT_THAT(steps_of("middle"), HasSubstr("\treference\t"))
+      << steps_of("middle");
+  for (const char* name : {"leading", "rows", "middle"}) {
     for (const char* suffix : {".vulkan.steps.tsv", ".vulkan.optimized.hlo"}) {
       std::remove(absl::StrCat(dir, "/", name, suffix).c_str());
     }
