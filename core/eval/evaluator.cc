@@ -28,6 +28,90 @@ HostFeedQueue* ReplicaQueue(const std::vector<HostFeedQueue*>& per_replica,
              : nullptr;
 }
 
+// The computation's post order (Computation::MakeInstructionPostOrder:
+// a DFS from every instruction in insertion order), where a recv-done of
+// a channel also waits for the send of that channel in the computation:
+// the send hands its data over when it runs (channels.cc). When that
+// cannot be (the send's data is computed from the recv-done), the plain
+// post order: the recv-done then reports that no send ran before it.
+std::vector<const Instruction*> PostOrderWithChannels(
+    const Computation& computation) {
+  absl::flat_hash_map<int64_t, const Instruction*> sends;
+  for (const Instruction* instr : computation.instructions()) {
+    if (instr->opcode() == HloOpcode::kSend &&
+        instr->attrs().channel_id.has_value() &&
+        !instr->attrs().is_host_transfer) {
+      sends.emplace(*instr->attrs().channel_id, instr);
+    }
+  }
+  std::vector<const Instruction*> order;
+  if (sends.empty()) {
+    for (const Instruction* instr : computation.MakeInstructionPostOrder()) {
+      order.push_back(instr);
+    }
+    return order;
+  }
+  auto deps = [&](const Instruction* node) {
+    std::vector<const Instruction*> d(node->operands().begin(),
+                                      node->operands().end());
+    d.insert(d.end(), node->control_predecessors().begin(),
+             node->control_predecessors().end());
+    if (node->opcode() == HloOpcode::kRecvDone &&
+        node->attrs().channel_id.has_value()) {
+      auto it = sends.find(*node->attrs().channel_id);
+      if (it != sends.end()) d.push_back(it->second);
+    }
+    return d;
+  };
+  absl::flat_hash_map<const Instruction*, int> state;  // 1 visiting, 2 done
+  for (const Instruction* start : computation.instructions()) {
+    if (state[start] != 0) continue;
+    std::vector<std::pair<const Instruction*, std::vector<const Instruction*>>>
+        stack;
+    stack.push_back({start, deps(start)});
+    state[start] = 1;
+    while (!stack.empty()) {
+      auto& [node, pending] = stack.back();
+      if (!pending.empty()) {
+        // Operands in order: take from the front.
+        const Instruction* dep = pending.front();
+        pending.erase(pending.begin());
+        if (dep->parent() != &computation) continue;
+        int& st = state[dep];
+        if (st == 0) {
+          st = 1;
+          stack.push_back({dep, deps(dep)});
+        }
+        continue;
+      }
+      state[node] = 2;
+      order.push_back(node);
+      stack.pop_back();
+    }
+  }
+  // A cycle through a channel edge leaves an operand after its user.
+  absl::flat_hash_map<const Instruction*, size_t> position;
+  for (size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
+  for (size_t i = 0; i < order.size(); ++i) {
+    std::vector<const Instruction*> before(order[i]->operands().begin(),
+                                           order[i]->operands().end());
+    before.insert(before.end(), order[i]->control_predecessors().begin(),
+                  order[i]->control_predecessors().end());
+    for (const Instruction* op : before) {
+      auto it = position.find(op);
+      if (it != position.end() && it->second > i) {
+        order.clear();
+        for (const Instruction* instr :
+             computation.MakeInstructionPostOrder()) {
+          order.push_back(instr);
+        }
+        return order;
+      }
+    }
+  }
+  return order;
+}
+
 }  // namespace
 
 // ---- Interpreter ------------------------------------------------------------
@@ -62,9 +146,7 @@ absl::StatusOr<const Interpreter::Plan*> Interpreter::GetPlan(
   auto it = plans_.find(&computation);
   if (it != plans_.end()) return it->second.get();
   auto plan = std::make_unique<Plan>();
-  for (const Instruction* instr : computation.MakeInstructionPostOrder()) {
-    plan->order.push_back(instr);
-  }
+  plan->order = PostOrderWithChannels(computation);
   absl::flat_hash_map<const Instruction*, int32_t> position;
   for (size_t i = 0; i < plan->order.size(); ++i) {
     position[plan->order[i]] = static_cast<int32_t>(i);
@@ -280,6 +362,14 @@ absl::StatusOr<Literal> Interpreter::EvaluateInstruction(
       return EvalOutfeed(*this, instr, ops);
     case HloOpcode::kAfterAll:
       return EvalAfterAll(*this, instr, ops);
+    case HloOpcode::kSend:
+      return EvalSend(*this, instr, ops);
+    case HloOpcode::kRecv:
+      return EvalRecv(*this, instr, ops);
+    case HloOpcode::kSendDone:
+      return EvalSendDone(*this, instr, ops);
+    case HloOpcode::kRecvDone:
+      return EvalRecvDone(*this, instr, ops);
     case HloOpcode::kCustomCall:
       return EvalCustomCall(*this, instr, ops);
     case HloOpcode::kRng:
