@@ -425,8 +425,9 @@ absl::Status VerifyEntryLayout(const Module& module) {
 // also lets a pipelined send/recv cross a while loop's state through a
 // tuple, which Plexa does not run: it is refused here, named). Across the
 // module a channel_id used by send/recv is used by nothing else, by at
-// most one send and one recv, with one is_host_transfer, and the replica
-// pairs of both ends (_xla_send_recv_source_target_pairs) agree.
+// most one send and one recv (a host channel by one of them), and the data
+// shapes and replica pairs (_xla_send_recv_source_target_pairs) of both
+// ends agree.
 absl::Status VerifyChannels(const Module& module) {
   struct Channel {
     const Instruction* send = nullptr;
@@ -522,16 +523,17 @@ absl::Status VerifyChannels(const Module& module) {
                    "'; a channel is used by one kind of instruction.");
     }
     if (ch.send == nullptr || ch.recv == nullptr) continue;
-    if (ch.send->attrs().is_host_transfer !=
+    // XLA: a host channel is one send or one recv with its -done.
+    if (ch.send->attrs().is_host_transfer ||
         ch.recv->attrs().is_host_transfer) {
       return Error("instruction '", ch.recv->name(), "' (recv): channel ", id,
-                   " is a host transfer on one end only (send '",
-                   ch.send->name(), "').");
+                   " is a host transfer and already has send '",
+                   ch.send->name(),
+                   "' (a host channel is used by one send or one recv).");
     }
     const Shape& sent = ch.send->operand(0)->shape();
     const Shape& received = ch.recv->shape().tuple_shapes(0);
-    if (!ch.send->attrs().is_host_transfer &&
-        !SameShapeIgnoringLayout(sent, received)) {
+    if (!SameShapeIgnoringLayout(sent, received)) {
       return Error("instruction '", ch.recv->name(), "' (recv): channel ", id,
                    " receives ", ShapeUtil::HumanString(received),
                    " but its send '", ch.send->name(), "' sends ",

@@ -876,6 +876,20 @@ TEST(VerifierChannelTest, PairingErrorsNameTheInstruction) {
                      "  ROOT sd = token[] send-done(s), channel_id=1")),
                  "instruction 'sd' (send-done)",
                  "is_host_transfer differs from its send 's'");
+  // As XLA: a host channel has one send or one recv.
+  EXPECT_INVALID(
+      VerifyAsyncText(ChannelModule(
+          "  r = (f32[4], u32[], token[]) recv(t), channel_id=1, "
+          "is_host_transfer=true\n"
+          "  s = (f32[4], u32[], token[]) send(p, t), channel_id=1, "
+          "is_host_transfer=true\n"
+          "  rd = (f32[4], token[]) recv-done(r), channel_id=1, "
+          "is_host_transfer=true\n"
+          "  sd = token[] send-done(s), channel_id=1, is_host_transfer=true\n"
+          "  ROOT d = f32[4] get-tuple-element(rd), index=0")),
+      "instruction 'r' (recv)",
+      "channel 1 is a host transfer and already "
+      "has send 's'");
 }
 
 // Built through the IR: a send without a channel_id is refused.
