@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/eval/eval_internal.h"
 #include "core/ir/memory_limit.h"
+#include "core/ir/post_order.h"
 #include "core/verifier/verifier.h"
 
 namespace plexa {
@@ -28,88 +29,51 @@ HostFeedQueue* ReplicaQueue(const std::vector<HostFeedQueue*>& per_replica,
              : nullptr;
 }
 
-// The computation's post order (Computation::MakeInstructionPostOrder:
-// a DFS from every instruction in insertion order), where a recv-done of
-// a channel also waits for the send of that channel in the computation:
-// the send hands its data over when it runs (channels.cc). When that
-// cannot be (the send's data is computed from the recv-done), the plain
-// post order: the recv-done then reports that no send ran before it.
+// The computation's post order where a recv-done of a channel also waits
+// for the send of that channel in the computation: the send hands its data
+// over when it runs (channels.cc). When that cannot be (the send's data is
+// computed from the recv-done), the plain post order: the recv-done then
+// reports that no send ran before it.
 std::vector<const Instruction*> PostOrderWithChannels(
     const Computation& computation) {
-  absl::flat_hash_map<int64_t, const Instruction*> sends;
-  for (const Instruction* instr : computation.instructions()) {
+  absl::flat_hash_map<int64_t, Instruction*> sends;
+  for (Instruction* instr : computation.instructions()) {
     if (instr->opcode() == HloOpcode::kSend &&
         instr->attrs().channel_id.has_value() &&
         !instr->attrs().is_host_transfer) {
       sends.emplace(*instr->attrs().channel_id, instr);
     }
   }
-  std::vector<const Instruction*> order;
-  if (sends.empty()) {
-    for (const Instruction* instr : computation.MakeInstructionPostOrder()) {
-      order.push_back(instr);
-    }
-    return order;
-  }
-  auto deps = [&](const Instruction* node) {
-    std::vector<const Instruction*> d(node->operands().begin(),
-                                      node->operands().end());
-    d.insert(d.end(), node->control_predecessors().begin(),
-             node->control_predecessors().end());
-    if (node->opcode() == HloOpcode::kRecvDone &&
-        node->attrs().channel_id.has_value()) {
-      auto it = sends.find(*node->attrs().channel_id);
-      if (it != sends.end()) d.push_back(it->second);
-    }
-    return d;
-  };
-  absl::flat_hash_map<const Instruction*, int> state;  // 1 visiting, 2 done
-  for (const Instruction* start : computation.instructions()) {
-    if (state[start] != 0) continue;
-    std::vector<std::pair<const Instruction*, std::vector<const Instruction*>>>
-        stack;
-    stack.push_back({start, deps(start)});
-    state[start] = 1;
-    while (!stack.empty()) {
-      auto& [node, pending] = stack.back();
-      if (!pending.empty()) {
-        // Operands in order: take from the front.
-        const Instruction* dep = pending.front();
-        pending.erase(pending.begin());
-        if (dep->parent() != &computation) continue;
-        int& st = state[dep];
-        if (st == 0) {
-          st = 1;
-          stack.push_back({dep, deps(dep)});
-        }
-        continue;
-      }
-      state[node] = 2;
-      order.push_back(node);
-      stack.pop_back();
-    }
-  }
+  std::vector<Instruction*> order =
+      sends.empty()
+          ? computation.MakeInstructionPostOrder()
+          : PostOrderWithExtraPredecessor(
+                computation, [&](const Instruction* node) -> Instruction* {
+                  if (node->opcode() != HloOpcode::kRecvDone ||
+                      !node->attrs().channel_id.has_value()) {
+                    return nullptr;
+                  }
+                  auto it = sends.find(*node->attrs().channel_id);
+                  return it != sends.end() ? it->second : nullptr;
+                });
   // A cycle through a channel edge leaves an operand after its user.
   absl::flat_hash_map<const Instruction*, size_t> position;
   for (size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
-  for (size_t i = 0; i < order.size(); ++i) {
-    std::vector<const Instruction*> before(order[i]->operands().begin(),
-                                           order[i]->operands().end());
-    before.insert(before.end(), order[i]->control_predecessors().begin(),
-                  order[i]->control_predecessors().end());
-    for (const Instruction* op : before) {
-      auto it = position.find(op);
-      if (it != position.end() && it->second > i) {
-        order.clear();
-        for (const Instruction* instr :
-             computation.MakeInstructionPostOrder()) {
-          order.push_back(instr);
-        }
-        return order;
-      }
+  auto after = [&](const Instruction* dep, size_t i) {
+    auto it = position.find(dep);
+    return it != position.end() && it->second > i;
+  };
+  bool valid = true;
+  for (size_t i = 0; i < order.size() && valid; ++i) {
+    for (const Instruction* op : order[i]->operands()) {
+      valid = valid && !after(op, i);
+    }
+    for (const Instruction* p : order[i]->control_predecessors()) {
+      valid = valid && !after(p, i);
     }
   }
-  return order;
+  if (!valid) order = computation.MakeInstructionPostOrder();
+  return std::vector<const Instruction*>(order.begin(), order.end());
 }
 
 }  // namespace
