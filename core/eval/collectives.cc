@@ -21,7 +21,8 @@
 //                   first member;
 //   collective-permute  every replica meets; a replica named as target
 //                   in source_target_pairs takes its source's operand,
-//                   any other gets zeros.
+//                   any other gets zeros (also a send's exchange across
+//                   replicas, channels.cc).
 // A replica that finishes or fails without joining releases the others
 // with an Aborted error instead of a hang. Replicas only: one partition.
 #include <algorithm>
@@ -374,15 +375,16 @@ absl::StatusOr<Literal> EvalAllToAll(Interpreter& interp,
   return out;
 }
 
-absl::StatusOr<Literal> EvalCollectivePermute(Interpreter& interp,
-                                              const Instruction& instr,
-                                              Operands ops) {
+absl::StatusOr<Literal> PermuteAcrossReplicas(
+    Interpreter& interp, const Instruction& instr,
+    absl::Span<const std::pair<int64_t, int64_t>> pairs, const Literal& operand,
+    const Shape& result_shape) {
   // Every replica meets (the pairs may connect any two); each takes the
   // operand of the replica paired with it as source, or zeros.
   const int64_t replicas = interp.replica_count();
   const int64_t me = interp.replica_id();
   std::optional<int64_t> source;
-  for (const auto& [s, t] : instr.attrs().source_target_pairs) {
+  for (const auto& [s, t] : pairs) {
     if (s < 0 || s >= replicas || t < 0 || t >= replicas) {
       return Invalid(instr,
                      absl::StrCat("source_target_pairs mention {", s, ",", t,
@@ -393,12 +395,18 @@ absl::StatusOr<Literal> EvalCollectivePermute(Interpreter& interp,
   std::vector<int64_t> everyone(replicas);
   for (int64_t r = 0; r < replicas; ++r) everyone[r] = r;
   std::vector<Literal> mine;
-  mine.push_back(Literal(*ops[0]));
+  mine.push_back(Literal(operand));
   PLEXA_ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> all,
                          Meet(interp, instr, everyone, std::move(mine)));
-  if (!source.has_value())
-    return MakeLiteral(StripLayout(CollectiveResultShape(instr)));
+  if (!source.has_value()) return MakeLiteral(StripLayout(result_shape));
   return std::move(all[*source][0]);
+}
+
+absl::StatusOr<Literal> EvalCollectivePermute(Interpreter& interp,
+                                              const Instruction& instr,
+                                              Operands ops) {
+  return PermuteAcrossReplicas(interp, instr, instr.attrs().source_target_pairs,
+                               *ops[0], CollectiveResultShape(instr));
 }
 
 absl::StatusOr<Literal> EvalCollectiveBroadcast(Interpreter& interp,

@@ -568,6 +568,11 @@ class Interpreter {
   int64_t NextExecutionCount(const Instruction* instr) {
     return execution_counts_[instr]++;
   }
+  // What the last send of each channel_id delivered to this replica,
+  // waiting for the recv-done of that channel (channels.cc).
+  absl::flat_hash_map<int64_t, Literal>& channel_deliveries() {
+    return channel_deliveries_;
+  }
 
  private:
   struct Plan;
@@ -584,6 +589,7 @@ class Interpreter {
   absl::flat_hash_map<const Computation*, std::unique_ptr<ScalarFn>>
       scalar_fns_;
   absl::flat_hash_map<const Instruction*, int64_t> execution_counts_;
+  absl::flat_hash_map<int64_t, Literal> channel_deliveries_;
 };
 
 // ---- Op handlers -----------------------------------------------------------
@@ -651,6 +657,18 @@ PLEXA_EVAL_HANDLER(EvalAllReduce);
 PLEXA_EVAL_HANDLER(EvalAllGather);
 PLEXA_EVAL_HANDLER(EvalReduceScatter);
 PLEXA_EVAL_HANDLER(EvalCollectivePermute);
+// collective-permute's exchange with explicit pairs and result shape: every
+// replica meets at `instr`; a target takes its source's `operand`, any
+// other replica zeros of `result_shape` (also send's, channels.cc).
+absl::StatusOr<Literal> PermuteAcrossReplicas(
+    Interpreter& interp, const Instruction& instr,
+    absl::Span<const std::pair<int64_t, int64_t>> pairs, const Literal& operand,
+    const Shape& result_shape);
+// channels.cc: send, recv, send-done, recv-done.
+PLEXA_EVAL_HANDLER(EvalSend);
+PLEXA_EVAL_HANDLER(EvalRecv);
+PLEXA_EVAL_HANDLER(EvalSendDone);
+PLEXA_EVAL_HANDLER(EvalRecvDone);
 PLEXA_EVAL_HANDLER(EvalCollectiveBroadcast);
 PLEXA_EVAL_HANDLER(EvalAllToAll);
 PLEXA_EVAL_HANDLER(EvalAsyncStart);

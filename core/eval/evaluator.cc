@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/eval/eval_internal.h"
 #include "core/ir/memory_limit.h"
+#include "core/ir/post_order.h"
 #include "core/verifier/verifier.h"
 
 namespace plexa {
@@ -26,6 +27,53 @@ HostFeedQueue* ReplicaQueue(const std::vector<HostFeedQueue*>& per_replica,
   return replica < static_cast<int64_t>(per_replica.size())
              ? per_replica[replica]
              : nullptr;
+}
+
+// The computation's post order where a recv-done of a channel also waits
+// for the send of that channel in the computation: the send hands its data
+// over when it runs (channels.cc). When that cannot be (the send's data is
+// computed from the recv-done), the plain post order: the recv-done then
+// reports that no send ran before it.
+std::vector<const Instruction*> PostOrderWithChannels(
+    const Computation& computation) {
+  absl::flat_hash_map<int64_t, Instruction*> sends;
+  for (Instruction* instr : computation.instructions()) {
+    if (instr->opcode() == HloOpcode::kSend &&
+        instr->attrs().channel_id.has_value() &&
+        !instr->attrs().is_host_transfer) {
+      sends.emplace(*instr->attrs().channel_id, instr);
+    }
+  }
+  std::vector<Instruction*> order =
+      sends.empty()
+          ? computation.MakeInstructionPostOrder()
+          : PostOrderWithExtraPredecessor(
+                computation, [&](const Instruction* node) -> Instruction* {
+                  if (node->opcode() != HloOpcode::kRecvDone ||
+                      !node->attrs().channel_id.has_value()) {
+                    return nullptr;
+                  }
+                  auto it = sends.find(*node->attrs().channel_id);
+                  return it != sends.end() ? it->second : nullptr;
+                });
+  // A cycle through a channel edge leaves an operand after its user.
+  absl::flat_hash_map<const Instruction*, size_t> position;
+  for (size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
+  auto after = [&](const Instruction* dep, size_t i) {
+    auto it = position.find(dep);
+    return it != position.end() && it->second > i;
+  };
+  bool valid = true;
+  for (size_t i = 0; i < order.size() && valid; ++i) {
+    for (const Instruction* op : order[i]->operands()) {
+      valid = valid && !after(op, i);
+    }
+    for (const Instruction* p : order[i]->control_predecessors()) {
+      valid = valid && !after(p, i);
+    }
+  }
+  if (!valid) order = computation.MakeInstructionPostOrder();
+  return std::vector<const Instruction*>(order.begin(), order.end());
 }
 
 }  // namespace
@@ -62,9 +110,7 @@ absl::StatusOr<const Interpreter::Plan*> Interpreter::GetPlan(
   auto it = plans_.find(&computation);
   if (it != plans_.end()) return it->second.get();
   auto plan = std::make_unique<Plan>();
-  for (const Instruction* instr : computation.MakeInstructionPostOrder()) {
-    plan->order.push_back(instr);
-  }
+  plan->order = PostOrderWithChannels(computation);
   absl::flat_hash_map<const Instruction*, int32_t> position;
   for (size_t i = 0; i < plan->order.size(); ++i) {
     position[plan->order[i]] = static_cast<int32_t>(i);
@@ -280,6 +326,14 @@ absl::StatusOr<Literal> Interpreter::EvaluateInstruction(
       return EvalOutfeed(*this, instr, ops);
     case HloOpcode::kAfterAll:
       return EvalAfterAll(*this, instr, ops);
+    case HloOpcode::kSend:
+      return EvalSend(*this, instr, ops);
+    case HloOpcode::kRecv:
+      return EvalRecv(*this, instr, ops);
+    case HloOpcode::kSendDone:
+      return EvalSendDone(*this, instr, ops);
+    case HloOpcode::kRecvDone:
+      return EvalRecvDone(*this, instr, ops);
     case HloOpcode::kCustomCall:
       return EvalCustomCall(*this, instr, ops);
     case HloOpcode::kRng:

@@ -171,6 +171,15 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
     }
     case HloOpcode::kAfterAll:
       return InferAfterAllShape(operands);
+    case HloOpcode::kSend:
+      return InferSendShape(*operands[0], *operands[1]);
+    case HloOpcode::kRecv:
+      PLEXA_RETURN_IF_ERROR(need_declared());
+      return InferRecvShape(*operands[0], *declared);
+    case HloOpcode::kSendDone:
+      return InferSendDoneShape(*operands[0]);
+    case HloOpcode::kRecvDone:
+      return InferRecvDoneShape(*operands[0]);
     case HloOpcode::kPartitionId:
     case HloOpcode::kReplicaId:
       return MakeArray(PrimitiveType::U32, {});

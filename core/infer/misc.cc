@@ -166,4 +166,70 @@ absl::StatusOr<Shape> InferAfterAllShape(
   return Shape(PrimitiveType::TOKEN, {});
 }
 
+// ---- Channels: send, recv, send-done, recv-done ---------------------------
+// XLA's shapes: the u32[] is a context scalar (a request id in XLA's
+// runtimes; Plexa runs transfers synchronously and writes 0).
+
+namespace {
+
+bool IsU32Scalar(const Shape& s) {
+  return s.IsArray() && s.element_type() == PrimitiveType::U32 && s.rank() == 0;
+}
+
+// (data, u32[], token[]) with an array `data`: a send's or a recv's shape.
+bool IsChannelStartShape(const Shape& s) {
+  return s.IsTuple() && s.tuple_shapes_size() == 3 &&
+         s.tuple_shapes(0).IsArray() && IsU32Scalar(s.tuple_shapes(1)) &&
+         s.tuple_shapes(2).IsToken();
+}
+
+}  // namespace
+
+absl::StatusOr<Shape> InferSendShape(const Shape& data, const Shape& token) {
+  if (!data.IsArray()) {
+    return Invalid("send sends an array; got ", Str(data), ".");
+  }
+  if (!token.IsToken()) {
+    return Invalid("send expects a token as its second operand; got ",
+                   Str(token), ".");
+  }
+  return Shape(std::vector<Shape>{NoLayout(data), Shape(PrimitiveType::U32, {}),
+                                  Shape(PrimitiveType::TOKEN, {})});
+}
+
+absl::StatusOr<Shape> InferRecvShape(const Shape& token,
+                                     const Shape& declared) {
+  if (!token.IsToken()) {
+    return Invalid("recv expects a token operand; got ", Str(token), ".");
+  }
+  if (!IsChannelStartShape(declared)) {
+    return Invalid(
+        "recv must produce a (data, u32[], token[]) tuple with an "
+        "array as data; declared ",
+        Str(declared), ".");
+  }
+  return NoLayout(declared);
+}
+
+absl::StatusOr<Shape> InferSendDoneShape(const Shape& send) {
+  if (!IsChannelStartShape(send)) {
+    return Invalid(
+        "send-done expects a send's (data, u32[], token[]) as "
+        "its operand; got ",
+        Str(send), ".");
+  }
+  return Shape(PrimitiveType::TOKEN, {});
+}
+
+absl::StatusOr<Shape> InferRecvDoneShape(const Shape& recv) {
+  if (!IsChannelStartShape(recv)) {
+    return Invalid(
+        "recv-done expects a recv's (data, u32[], token[]) as "
+        "its operand; got ",
+        Str(recv), ".");
+  }
+  return Shape(std::vector<Shape>{NoLayout(recv.tuple_shapes(0)),
+                                  Shape(PrimitiveType::TOKEN, {})});
+}
+
 }  // namespace plexa::shape_inference

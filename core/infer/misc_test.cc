@@ -157,5 +157,25 @@ TEST(AfterAllTest, Tokens) {
   EXPECT_INVALID(InferAfterAllShape({&t, &f}), "f32[]", "token");
 }
 
+TEST(SendRecvTest, ShapesAsXla) {
+  // send(data, token): (data, u32[], token[]); the u32[] is a context.
+  EXPECT_SHAPE(InferSendShape(S("f32[2,3]"), S("token[]")),
+               "(f32[2,3], u32[], token[])");
+  EXPECT_INVALID(InferSendShape(S("f32[2]"), S("f32[]")), "token", "f32[]");
+  EXPECT_INVALID(InferSendShape(S("(f32[2], s32[])"), S("token[]")),
+                 "send sends an array");
+  EXPECT_SHAPE(InferRecvShape(S("token[]"), S("(s32[4], u32[], token[])")),
+               "(s32[4], u32[], token[])");
+  EXPECT_INVALID(InferRecvShape(S("token[]"), S("(s32[4], token[])")),
+                 "(data, u32[], token[])");
+  EXPECT_INVALID(InferRecvShape(S("s32[]"), S("(s32[4], u32[], token[])")),
+                 "recv expects a token");
+  EXPECT_SHAPE(InferSendDoneShape(S("(f32[2], u32[], token[])")), "token[]");
+  EXPECT_INVALID(InferSendDoneShape(S("(f32[2], token[])")), "send-done");
+  EXPECT_SHAPE(InferRecvDoneShape(S("(f32[2], u32[], token[])")),
+               "(f32[2], token[])");
+  EXPECT_INVALID(InferRecvDoneShape(S("f32[2]")), "recv-done");
+}
+
 }  // namespace
 }  // namespace plexa::shape_inference

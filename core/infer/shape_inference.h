@@ -279,6 +279,14 @@ absl::StatusOr<Shape> InferInfeedShape(const Shape& token,
 absl::StatusOr<Shape> InferOutfeedShape(const Shape& operand,
                                         const Shape& token);
 absl::StatusOr<Shape> InferAfterAllShape(absl::Span<const Shape* const> tokens);
+// The channel instructions (XLA's ShapeInference and HloVerifier):
+// send(data, token): (data, u32[], token[]), the u32[] a context scalar;
+// recv(token): the declared (data, u32[], token[]), data an array;
+// send-done(send): token[]; recv-done(recv): (data, token[]).
+absl::StatusOr<Shape> InferSendShape(const Shape& data, const Shape& token);
+absl::StatusOr<Shape> InferRecvShape(const Shape& token, const Shape& declared);
+absl::StatusOr<Shape> InferSendDoneShape(const Shape& send);
+absl::StatusOr<Shape> InferRecvDoneShape(const Shape& recv);
 
 }  // namespace shape_inference
 }  // namespace plexa

@@ -149,6 +149,14 @@ constexpr AttrSpec kCollectiveBroadcast[] = {
 constexpr AttrSpec kCollectivePermute[] = {
     {"channel_id", AttrId::kChannelId, kOptional, kAlways},
     {"source_target_pairs", AttrId::kSourceTargetPairs, kRequired, kAlways}};
+// XLA's channel instructions: channel_id (XLA's parser requires it), then
+// is_host_transfer=true (printed only when true; XLA's parser reads it as
+// false when left out).
+// The replica pairs of a transfer across replicas are a frontend attribute
+// (_xla_send_recv_source_target_pairs), kept verbatim (core/ir/channels.h).
+constexpr AttrSpec kSendRecv[] = {
+    {"channel_id", AttrId::kChannelId, kRequired, kAlways},
+    {"is_host_transfer", AttrId::kIsHostTransfer, kOptional, kUnlessDefault}};
 constexpr AttrSpec kInfeed[] = {
     {"infeed_config", AttrId::kInfeedConfig, kOptional, kUnlessDefault}};
 constexpr AttrSpec kOutfeed[] = {
@@ -241,6 +249,7 @@ constexpr AttrField kFields[] = {
     AttrField::kUseGlobalDeviceIds,
     AttrField::kConstrainLayout,
     AttrField::kSourceTargetPairs,
+    AttrField::kIsHostTransfer,
     AttrField::kInfeedConfig,
     AttrField::kOutfeedConfig,
     AttrField::kOutfeedShape,
@@ -327,6 +336,11 @@ absl::Span<const AttrSpec> AttributesOf(HloOpcode op) {
       return kAllToAll;
     case HloOpcode::kCollectiveBroadcast:
       return kCollectiveBroadcast;
+    case HloOpcode::kSend:
+    case HloOpcode::kRecv:
+    case HloOpcode::kSendDone:
+    case HloOpcode::kRecvDone:
+      return kSendRecv;
     case HloOpcode::kInfeed:
       return kInfeed;
     case HloOpcode::kOutfeed:
@@ -459,6 +473,8 @@ std::optional<AttrField> FieldOf(AttrId id) {
       return AttrField::kConstrainLayout;
     case AttrId::kSourceTargetPairs:
       return AttrField::kSourceTargetPairs;
+    case AttrId::kIsHostTransfer:
+      return AttrField::kIsHostTransfer;
     case AttrId::kInfeedConfig:
       return AttrField::kInfeedConfig;
     case AttrId::kOutfeedConfig:

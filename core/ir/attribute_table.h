@@ -76,6 +76,7 @@ enum class AttrId {
   kUseGlobalDeviceIds,
   kConstrainLayout,
   kSourceTargetPairs,
+  kIsHostTransfer,
   kInfeedConfig,
   kOutfeedConfig,
   kOutfeedShape,
@@ -184,6 +185,7 @@ enum class AttrField {
   kUseGlobalDeviceIds,
   kConstrainLayout,
   kSourceTargetPairs,
+  kIsHostTransfer,
   kInfeedConfig,
   kOutfeedConfig,
   kOutfeedShape,
@@ -360,6 +362,8 @@ decltype(auto) VisitAttr(Attrs& a, AttrId id, F&& f) {
       return f(&a.constrain_layout);
     case AttrId::kSourceTargetPairs:
       return f(&a.source_target_pairs);
+    case AttrId::kIsHostTransfer:
+      return f(&a.is_host_transfer);
     case AttrId::kInfeedConfig:
       return f(&a.infeed_config);
     case AttrId::kOutfeedConfig:

@@ -243,6 +243,9 @@ struct InstructionAttrs {
   bool constrain_layout = false;
   // collective-permute: (source replica, target replica) pairs.
   std::vector<std::pair<int64_t, int64_t>> source_target_pairs;
+  // send / recv (and their -done): the transfer goes to or from the host
+  // (XLA's is_host_transfer) instead of another instruction's channel end.
+  bool is_host_transfer = false;
 
   // infeed / outfeed
   std::string infeed_config;

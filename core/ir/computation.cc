@@ -2,9 +2,11 @@
 
 #include <algorithm>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "core/ir/module.h"
+#include "core/ir/post_order.h"
 
 namespace plexa {
 
@@ -95,37 +97,53 @@ std::vector<Instruction*> Computation::instructions() const {
 }
 
 std::vector<Instruction*> Computation::MakeInstructionPostOrder() const {
+  return PostOrderWithExtraPredecessor(
+      *this, [](const Instruction*) -> Instruction* { return nullptr; });
+}
+
+std::vector<Instruction*> PostOrderWithExtraPredecessor(
+    const Computation& computation,
+    absl::FunctionRef<Instruction*(const Instruction*)> extra) {
   // Iterative DFS from every instruction in insertion order, so the order
   // is deterministic and unreachable instructions are included. Cycles (a
   // malformed graph) do not loop forever: a node on the stack is skipped;
   // the verifier reports the cycle.
+  const std::vector<Instruction*> instructions = computation.instructions();
   std::vector<Instruction*> order;
-  order.reserve(instructions_.size());
+  order.reserve(instructions.size());
   absl::flat_hash_map<const Instruction*, int> state;  // 1 visiting, 2 done
-  for (const auto& start : instructions_) {
-    if (state[start.get()] != 0) continue;
-    std::vector<std::pair<Instruction*, size_t>> stack;
-    stack.push_back({start.get(), 0});
-    state[start.get()] = 1;
+  for (Instruction* start : instructions) {
+    if (state[start] != 0) continue;
+    // (node, its extra predecessor, the next dependency to look at)
+    struct Frame {
+      Instruction* node;
+      Instruction* extra;
+      size_t next;
+    };
+    std::vector<Frame> stack;
+    stack.push_back({start, extra(start), 0});
+    state[start] = 1;
     while (!stack.empty()) {
-      auto& [node, next] = stack.back();
-      const size_t n_ops = node->operands().size();
-      const size_t n_all = n_ops + node->control_predecessors().size();
-      if (next < n_all) {
-        Instruction* dep = next < n_ops
-                               ? node->operands()[next]
-                               : node->control_predecessors()[next - n_ops];
-        ++next;
-        if (dep->parent() != this) continue;
+      Frame& f = stack.back();
+      const size_t n_ops = f.node->operands().size();
+      const size_t n_ctl = f.node->control_predecessors().size();
+      const size_t n_all = n_ops + n_ctl + (f.extra != nullptr ? 1 : 0);
+      if (f.next < n_all) {
+        Instruction* dep = f.next < n_ops ? f.node->operands()[f.next]
+                           : f.next < n_ops + n_ctl
+                               ? f.node->control_predecessors()[f.next - n_ops]
+                               : f.extra;
+        ++f.next;
+        if (dep->parent() != &computation) continue;
         int& st = state[dep];
         if (st == 0) {
           st = 1;
-          stack.push_back({dep, 0});
+          stack.push_back({dep, extra(dep), 0});
         }
         continue;
       }
-      state[node] = 2;
-      order.push_back(node);
+      state[f.node] = 2;
+      order.push_back(f.node);
       stack.pop_back();
     }
   }

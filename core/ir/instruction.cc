@@ -204,8 +204,9 @@ bool Instruction::SameAttributesAs(const Instruction& other) const {
          a.triangular_solve_options == b.triangular_solve_options &&
          a.cholesky_lower == b.cholesky_lower &&
          a.source_target_pairs == b.source_target_pairs &&
-         a.fft_type == b.fft_type && a.fft_length == b.fft_length &&
-         a.k == b.k && a.largest == b.largest && a.rng_delta == b.rng_delta &&
+         a.is_host_transfer == b.is_host_transfer && a.fft_type == b.fft_type &&
+         a.fft_length == b.fft_length && a.k == b.k && a.largest == b.largest &&
+         a.rng_delta == b.rng_delta &&
          a.async_execution_thread == b.async_execution_thread &&
          a.cross_program_prefetch_index == b.cross_program_prefetch_index;
 }

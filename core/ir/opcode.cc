@@ -161,6 +161,11 @@ bool IsCollective(HloOpcode op) {
   }
 }
 
+bool IsSendRecv(HloOpcode op) {
+  return op == HloOpcode::kSend || op == HloOpcode::kRecv ||
+         op == HloOpcode::kSendDone || op == HloOpcode::kRecvDone;
+}
+
 bool IsFloatingPointOnlyUnary(HloOpcode op) {
   switch (op) {
     case HloOpcode::kCbrt:

@@ -102,6 +102,8 @@ inline constexpr int kVariadic = -1;
   X(kPopulationCount, "popcnt", 1)                          \
   X(kPower, "power", 2)                                     \
   X(kReal, "real", 1)                                       \
+  X(kRecv, "recv", 1)                                       \
+  X(kRecvDone, "recv-done", 1)                              \
   X(kReduce, "reduce", kVariadic)                           \
   X(kReducePrecision, "reduce-precision", 1)                \
   X(kReduceScatter, "reduce-scatter", kVariadic)            \
@@ -119,6 +121,8 @@ inline constexpr int kVariadic = -1;
   X(kScatter, "scatter", kVariadic)                         \
   X(kSelect, "select", 3)                                   \
   X(kSelectAndScatter, "select-and-scatter", 3)             \
+  X(kSend, "send", 2)                                       \
+  X(kSendDone, "send-done", 1)                              \
   X(kShiftLeft, "shift-left", 2)                            \
   X(kShiftRightArithmetic, "shift-right-arithmetic", 2)     \
   X(kShiftRightLogical, "shift-right-logical", 2)           \
@@ -173,6 +177,9 @@ bool IsCollective(HloOpcode opcode);
 // computes, the -done forwards.
 std::optional<HloOpcode> AsyncDoneOf(HloOpcode start);
 std::optional<HloOpcode> AsyncStartOf(HloOpcode done);
+// send, recv, send-done, recv-done: the channel instructions
+// (channel_id); a send and a recv of one channel are one transfer.
+bool IsSendRecv(HloOpcode opcode);
 // Ops that are their own inverse-free arithmetic on floats only (cbrt, ...).
 bool IsFloatingPointOnlyUnary(HloOpcode opcode);
 

@@ -13,6 +13,7 @@
 #include "core/passes/cse.h"
 #include "core/passes/dce.h"
 #include "core/passes/map_inliner.h"
+#include "core/passes/send_recv_lowering.h"
 #include "core/passes/sharding_remover.h"
 #include "core/passes/topk_custom_call_rewriter.h"
 #include "core/passes/tuple_simplifier.h"
@@ -59,6 +60,10 @@ const std::map<std::string, Factory>& Registry() {
        }},
       {"async-to-sync",
        [](const PipelineOptions&) { return std::make_unique<AsyncToSync>(); }},
+      {"send-recv-lowering",
+       [](const PipelineOptions&) {
+         return std::make_unique<SendRecvLowering>();
+       }},
       {"sharding-remover",
        [](const PipelineOptions&) {
          return std::make_unique<ShardingRemover>();
@@ -113,6 +118,7 @@ std::unique_ptr<Pipeline> MakeDefaultPipeline(const PipelineOptions& options) {
   auto p = std::make_unique<Pipeline>("default", ConfigOf(options));
   p->AddPass<EntryLayoutPinning>();
   p->AddPass<AsyncToSync>();
+  p->AddPass<SendRecvLowering>();
   p->AddPass<ShardingRemover>();
   p->AddPass<TopKCustomCallRewriter>();
   p->AddPass<CallInliner>();

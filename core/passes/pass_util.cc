@@ -19,6 +19,10 @@ bool HasSideEffectNoRecurse(const Instruction& instruction) {
     case HloOpcode::kRngGetAndUpdateState:
     case HloOpcode::kInfeed:
     case HloOpcode::kOutfeed:
+    case HloOpcode::kSend:
+    case HloOpcode::kRecv:
+    case HloOpcode::kSendDone:
+    case HloOpcode::kRecvDone:
       return true;
     case HloOpcode::kCustomCall:
       return instruction.attrs().custom_call_has_side_effect;

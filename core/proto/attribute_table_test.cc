@@ -84,6 +84,7 @@ std::string SampleValue(AttrId id) {
     case AttrId::kCustomCallHasSideEffect:
     case AttrId::kUseGlobalDeviceIds:
     case AttrId::kConstrainLayout:
+    case AttrId::kIsHostTransfer:
     case AttrId::kLeftSide:
     case AttrId::kLower:
     case AttrId::kUnitDiagonal:

@@ -455,6 +455,9 @@ absl::Status FieldFromProto(const pb::InstructionAttrsProto& p, AttrField field,
         a->source_target_pairs.emplace_back(pair.source(), pair.target());
       }
       return absl::OkStatus();
+    case AttrField::kIsHostTransfer:
+      a->is_host_transfer = p.is_host_transfer();
+      return absl::OkStatus();
     case AttrField::kUseGlobalDeviceIds:
       a->use_global_device_ids = p.use_global_device_ids();
       return absl::OkStatus();

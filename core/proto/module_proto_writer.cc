@@ -326,6 +326,9 @@ absl::Status FieldToProto(const InstructionAttrs& a, AttrField field,
         pair->set_target(target);
       }
       return absl::OkStatus();
+    case AttrField::kIsHostTransfer:
+      p->set_is_host_transfer(a.is_host_transfer);
+      return absl::OkStatus();
     case AttrField::kUseGlobalDeviceIds:
       p->set_use_global_device_ids(a.use_global_device_ids);
       return absl::OkStatus();

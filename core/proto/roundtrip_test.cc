@@ -242,6 +242,8 @@ ENTRY %main (img: f32[1,5,5,2], ker: f32[3,3,2,4], gker: f32[3,3,1,4], bimg: f32
   %infeed = ((f32[2]), token[]) infeed(%tk), infeed_config="in-config"
   %itok = token[] get-tuple-element(%infeed), index=1
   %outfeed = token[] outfeed(%v, %itok), outfeed_shape=f32[4]{0}, outfeed_config="out-config"
+  %hsend = (f32[4], u32[], token[]) send(%v, %tk), channel_id=11, is_host_transfer=true
+  %hsend_done = token[] send-done(%hsend), channel_id=11, is_host_transfer=true
   %floop = f32[4] fusion(%v, %v), kind=kLoop, calls=%fused
   %finput = f32[4] fusion(%v, %v), kind=kInput, calls=%fused
   %foutput = f32[4] fusion(%v, %v), kind=kOutput, calls=%fused
@@ -393,6 +395,7 @@ TEST(HandWrittenTest, CoverEveryAttribute) {
       {"constrain_layout", [](auto& a) { return a.constrain_layout; }},
       {"source_target_pairs",
        [](auto& a) { return a.source_target_pairs.size() > 1; }},
+      {"is_host_transfer", [](auto& a) { return a.is_host_transfer; }},
       {"infeed_config", [](auto& a) { return !a.infeed_config.empty(); }},
       {"outfeed_config", [](auto& a) { return !a.outfeed_config.empty(); }},
       {"outfeed_shape", [](auto& a) { return a.outfeed_shape.has_value(); }},
@@ -533,6 +536,7 @@ std::unique_ptr<Module> EveryFieldModule() {
   a.use_global_device_ids = true;
   a.constrain_layout = true;
   a.source_target_pairs = {{0, 3}, {3, 0}, {2, 2}};
+  a.is_host_transfer = true;
   a.infeed_config = "infeed";
   a.outfeed_config = "outfeed";
   a.outfeed_shape = ShapeUtil::MakeTupleShape(
@@ -743,7 +747,7 @@ TEST(ShapeTest, EmptyScalarLayoutIsKept) {
 // to module.proto (a new field number, appended), to the two converters
 // in module_proto.cc and to EveryFieldModule, then update the number here.
 TEST(TripwireTest, AttributeStructsHaveTheSizesTheFormatKnows) {
-  EXPECT_EQ(sizeof(InstructionAttrs), 1384u)
+  EXPECT_EQ(sizeof(InstructionAttrs), 1392u)
       << "InstructionAttrs changed: update core/proto (see comment)";
   EXPECT_EQ(sizeof(Layout), 104u)
       << "Layout changed: update core/proto (see comment)";

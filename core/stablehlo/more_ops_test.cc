@@ -91,6 +91,37 @@ TEST(MoreOpsTest, InfeedOutfeedTokens) {
                                "%get-tuple-element.2)"));
 }
 
+// stablehlo.send/recv: HLO's send + send-done and recv + recv-done; the
+// replica pairs become XLA's frontend attribute. Evaluated: the recv of the
+// same program gets the send's data (within one replica, no pairs).
+TEST(MoreOpsTest, SendRecv) {
+  const std::string text = Main("%a: tensor<2xf32>", "tensor<2xf32>", R"(
+    %t = stablehlo.create_token : !stablehlo.token
+    %0 = "stablehlo.send"(%a, %t) <{channel_handle = #stablehlo.channel_handle<handle = 5, type = 1>, is_host_transfer = false}> : (tensor<2xf32>, !stablehlo.token) -> !stablehlo.token
+    %1:2 = "stablehlo.recv"(%0) <{channel_handle = #stablehlo.channel_handle<handle = 5, type = 1>, is_host_transfer = false}> : (!stablehlo.token) -> (tensor<2xf32>, !stablehlo.token)
+    return %1#0 : tensor<2xf32>)");
+  const std::string entry = ImportEntry(text);
+  EXPECT_THAT(entry, HasSubstr("send(%a, %"));
+  EXPECT_THAT(entry, HasSubstr("send-done(%send), channel_id=5"));
+  EXPECT_THAT(entry, HasSubstr("recv-done(%recv), channel_id=5"));
+  auto m = ParseStableHloModule(text);
+  ASSERT_TRUE(m.ok()) << m.status();
+  Evaluator evaluator;
+  auto r = evaluator.Run(
+      **m, {*ParseLiteral("{1.5, -2}", Shape(PrimitiveType::F32, {2}))});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(
+      r->ToString(),
+      ParseLiteral("{1.5, -2}", Shape(PrimitiveType::F32, {2}))->ToString());
+  EXPECT_THAT(
+      ImportEntry(Main("%a: tensor<2xf32>", "!stablehlo.token", R"(
+    %t = stablehlo.create_token : !stablehlo.token
+    %0 = "stablehlo.send"(%a, %t) <{channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>, is_host_transfer = false, source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>}> : (tensor<2xf32>, !stablehlo.token) -> !stablehlo.token
+    return %0 : !stablehlo.token)")),
+      HasSubstr("channel_id=2, frontend_attributes={"
+                "_xla_send_recv_source_target_pairs=\"{{0,1},{1,0}}\"}"));
+}
+
 TEST(MoreOpsTest, SelectAndScatterAndMap) {
   auto m = ParseStableHloModule(Main("%a: tensor<4xf32>, %s: tensor<2xf32>",
                                      "tensor<4xf32>, tensor<4xf32>",

@@ -14,8 +14,6 @@ namespace {
 constexpr absl::string_view kDynamic =
     "dynamic shapes are not supported (Plexa's shapes are static)";
 constexpr absl::string_view kQuantized = "quantized types are not supported";
-constexpr absl::string_view kNoSendRecv =
-    "Plexa has no send/recv (docs/opcodes.md lists it as missing)";
 
 constexpr OpMapping kOps[] = {
     // Elementwise: one HLO instruction.
@@ -198,8 +196,8 @@ constexpr OpMapping kOps[] = {
     {"stablehlo.set_dimension_size", LowerRefused, kDynamic},
     {"stablehlo.uniform_quantize", LowerRefused, kQuantized},
     {"stablehlo.uniform_dequantize", LowerRefused, kQuantized},
-    {"stablehlo.send", LowerRefused, kNoSendRecv},
-    {"stablehlo.recv", LowerRefused, kNoSendRecv},
+    {"stablehlo.send", LowerSend, "send"},
+    {"stablehlo.recv", LowerRecv, "recv"},
     {"sdy.manual_computation", LowerRefused,
      "manual SPMD regions are not supported (Plexa has no partitioner)"},
 };

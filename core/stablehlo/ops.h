@@ -70,6 +70,8 @@ PLEXA_STABLEHLO_HANDLER(LowerCollectivePermute);
 PLEXA_STABLEHLO_HANDLER(LowerCollectiveBroadcast);
 PLEXA_STABLEHLO_HANDLER(LowerInfeed);
 PLEXA_STABLEHLO_HANDLER(LowerOutfeed);
+PLEXA_STABLEHLO_HANDLER(LowerSend);
+PLEXA_STABLEHLO_HANDLER(LowerRecv);
 
 // ops_chlo.cc: chlo ops without an HLO opcode, as HLO.
 PLEXA_STABLEHLO_HANDLER(LowerChloBroadcastBinary);

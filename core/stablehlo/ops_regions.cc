@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/base/status_macros.h"
+#include "core/ir/channels.h"
 #include "core/shape/shape_util.h"
 #include "core/stablehlo/ops.h"
 
@@ -682,6 +683,78 @@ absl::Status LowerOutfeed(OpContext& ctx, absl::string_view) {
   }
   return ctx.SetResults({ctx.Emit("outfeed", ShapeUtil::MakeTokenShape(),
                                   {tuple, token}, attrs)});
+}
+
+// stablehlo.send / stablehlo.recv: HLO's send + send-done and recv +
+// recv-done with the channel's id (channel_handle's handle),
+// is_host_transfer, and the replica pairs (StableHLO's
+// source_target_pairs) as XLA's frontend attribute
+// _xla_send_recv_source_target_pairs. One value per send or recv.
+namespace {
+
+absl::StatusOr<std::string> ChannelAttrs(OpContext& ctx) {
+  const MAttr* ch = ctx.Attr({"channel_handle"});
+  const MAttr* h = ch != nullptr ? ch->Field("handle") : nullptr;
+  if (h == nullptr || h->kind != MAttr::Kind::kInt) {
+    return ctx.Error("missing channel_handle");
+  }
+  std::string attrs = absl::StrCat("channel_id=", h->i);
+  PLEXA_ASSIGN_OR_RETURN(bool host, ctx.Bool({"is_host_transfer"}, false));
+  if (host) absl::StrAppend(&attrs, ", is_host_transfer=true");
+  return attrs;
+}
+
+absl::StatusOr<std::string> ChannelPairs(OpContext& ctx) {
+  const MAttr* pairs = ctx.Attr({"source_target_pairs"});
+  if (pairs == nullptr) return std::string();
+  PLEXA_ASSIGN_OR_RETURN(std::vector<std::vector<int64_t>> m,
+                         ctx.IntMatrix(*pairs));
+  std::vector<std::string> parts;
+  for (const auto& p : m) parts.push_back(BraceList(p));
+  return absl::StrCat(", frontend_attributes={", kSendRecvPairsAttribute,
+                      "=\"{", absl::StrJoin(parts, ","), "}\"}");
+}
+
+}  // namespace
+
+absl::Status LowerSend(OpContext& ctx, absl::string_view) {
+  if (ctx.num_operands() != 2) {
+    return ctx.Unimplemented(
+        "a send of other than one value and a token (HLO's send takes one "
+        "array)");
+  }
+  PLEXA_ASSIGN_OR_RETURN(std::vector<Value> ops, ctx.Operands());
+  PLEXA_ASSIGN_OR_RETURN(std::string attrs, ChannelAttrs(ctx));
+  PLEXA_ASSIGN_OR_RETURN(std::string pairs, ChannelPairs(ctx));
+  const Shape token = ShapeUtil::MakeTokenShape();
+  Value send = ctx.Emit(
+      "send",
+      ShapeUtil::MakeTupleShape(
+          {ops[0].shape, ShapeUtil::MakeShape(PrimitiveType::U32, {}), token}),
+      ops, absl::StrCat(attrs, pairs));
+  return ctx.SetResults({ctx.Emit("send-done", token, {send}, attrs)});
+}
+
+absl::Status LowerRecv(OpContext& ctx, absl::string_view) {
+  PLEXA_RETURN_IF_ERROR(ctx.ExpectOperands(1));
+  if (ctx.num_results() != 2) {
+    return ctx.Unimplemented(
+        "a recv of other than one value and a token (HLO's recv receives "
+        "one array)");
+  }
+  PLEXA_ASSIGN_OR_RETURN(Value token_in, ctx.Operand(0));
+  PLEXA_ASSIGN_OR_RETURN(Shape data, ctx.ResultType(0));
+  PLEXA_ASSIGN_OR_RETURN(std::string attrs, ChannelAttrs(ctx));
+  PLEXA_ASSIGN_OR_RETURN(std::string pairs, ChannelPairs(ctx));
+  const Shape token = ShapeUtil::MakeTokenShape();
+  Value recv =
+      ctx.Emit("recv",
+               ShapeUtil::MakeTupleShape(
+                   {data, ShapeUtil::MakeShape(PrimitiveType::U32, {}), token}),
+               {token_in}, absl::StrCat(attrs, pairs));
+  Value done = ctx.Emit("recv-done", ShapeUtil::MakeTupleShape({data, token}),
+                        {recv}, attrs);
+  return ctx.SetTupleResults(done);
 }
 
 }  // namespace plexa::stablehlo

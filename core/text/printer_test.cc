@@ -410,5 +410,53 @@ TEST(PrinterTest, AsyncWrappersAndOrderingOpsAsXlaPrintsThem) {
       "\"sharding\", entry={maximal device=0}, exit={replicated}}");
 }
 
+TEST(PrinterTest, SendRecvAsXlaPrintsThem) {
+  // XLA writes channel_id always, is_host_transfer only when true, and the
+  // replica pairs of a transfer across replicas as a frontend attribute,
+  // which Plexa keeps verbatim.
+  constexpr absl::string_view kBody =
+      "  %x = f32[2]{0} parameter(0)\n"
+      "  %t = token[] after-all()\n"
+      "  %r = (f32[2]{0}, u32[], token[]) recv(%t), channel_id=1, "
+      "frontend_attributes={_xla_send_recv_source_target_pairs="
+      "\"{{0,1},{1,0}}\"}\n"
+      "  %s = (f32[2]{0}, u32[], token[]) send(%x, %t), channel_id=1, "
+      "is_host_transfer=false, frontend_attributes={"
+      "_xla_send_recv_source_target_pairs=\"{{0,1},{1,0}}\"}\n"
+      "  %rd = (f32[2]{0}, token[]) recv-done(%r), channel_id=1\n"
+      "  %sd = token[] send-done(%s), channel_id=1\n"
+      "  %hs = (f32[2]{0}, u32[], token[]) send(%x, %t), channel_id=2, "
+      "is_host_transfer=true\n"
+      "  %hsd = token[] send-done(%hs), channel_id=2, is_host_transfer=true\n"
+      "  ROOT %d = f32[2]{0} get-tuple-element(%rd), index=0";
+  EXPECT_EQ(PrintOf(kBody, "r"),
+            "%r = (f32[2]{0}, u32[], token[]) recv(token[] %t), channel_id=1, "
+            "frontend_attributes={_xla_send_recv_source_target_pairs="
+            "\"{{0,1},{1,0}}\"}");
+  EXPECT_EQ(PrintOf(kBody, "s"),
+            "%s = (f32[2]{0}, u32[], token[]) send(f32[2]{0} %x, token[] %t), "
+            "channel_id=1, frontend_attributes={"
+            "_xla_send_recv_source_target_pairs=\"{{0,1},{1,0}}\"}");
+  EXPECT_EQ(PrintOf(kBody, "rd"),
+            "%rd = (f32[2]{0}, token[]) recv-done((f32[2]{0}, u32[], token[]) "
+            "%r), channel_id=1");
+  EXPECT_EQ(PrintOf(kBody, "sd"),
+            "%sd = token[] send-done((f32[2]{0}, u32[], token[]) %s), "
+            "channel_id=1");
+  EXPECT_EQ(PrintOf(kBody, "hs"),
+            "%hs = (f32[2]{0}, u32[], token[]) send(f32[2]{0} %x, token[] %t), "
+            "channel_id=2, is_host_transfer=true");
+  EXPECT_EQ(PrintOf(kBody, "hsd"),
+            "%hsd = token[] send-done((f32[2]{0}, u32[], token[]) %hs), "
+            "channel_id=2, is_host_transfer=true");
+  // The whole module prints and parses back to the same text.
+  auto m = Parse(absl::StrCat("HloModule t\nENTRY %e {\n", kBody, "\n}\n"));
+  ASSERT_NE(m, nullptr);
+  const std::string once = PrintModule(*m);
+  auto again = Parse(once);
+  ASSERT_NE(again, nullptr);
+  EXPECT_EQ(PrintModule(*again), once);
+}
+
 }  // namespace
 }  // namespace plexa

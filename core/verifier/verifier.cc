@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "core/base/status_macros.h"
 #include "core/infer/shape_inference.h"
+#include "core/ir/channels.h"
 #include "core/shape/shape_util.h"
 
 namespace plexa {
@@ -418,6 +419,136 @@ absl::Status VerifyEntryLayout(const Module& module) {
   return absl::OkStatus();
 }
 
+// The channel instructions (XLA's HloVerifier): send and recv carry a
+// channel_id; send-done's operand is a send of the same channel and
+// recv-done's a recv; a send or recv has exactly one user, its -done (XLA
+// also lets a pipelined send/recv cross a while loop's state through a
+// tuple, which Plexa does not run: it is refused here, named). Across the
+// module a channel_id used by send/recv is used by nothing else, by at
+// most one send and one recv (a host channel by one of them), and the data
+// shapes and replica pairs (_xla_send_recv_source_target_pairs) of both
+// ends agree.
+absl::Status VerifyChannels(const Module& module) {
+  struct Channel {
+    const Instruction* send = nullptr;
+    const Instruction* recv = nullptr;
+    // The ends' replica pairs; empty without the attribute.
+    SourceTargetPairs send_pairs;
+    SourceTargetPairs recv_pairs;
+  };
+  absl::flat_hash_map<int64_t, Channel> channels;
+  // Other instructions carrying a channel_id (all-reduce, ...), by id.
+  absl::flat_hash_map<int64_t, const Instruction*> others;
+  for (const Computation* c : module.computations()) {
+    for (const Instruction* inst : c->instructions()) {
+      const HloOpcode op = inst->opcode();
+      const std::optional<int64_t>& id = inst->attrs().channel_id;
+      if (!IsSendRecv(op)) {
+        if (id.has_value()) others.emplace(*id, inst);
+        continue;
+      }
+      if (!id.has_value()) {
+        return Error(Where(*c, *inst), ": needs a channel_id.");
+      }
+      PLEXA_ASSIGN_OR_RETURN(std::optional<SourceTargetPairs> pairs,
+                             SendRecvSourceTargetPairs(*inst));
+      if (pairs.has_value()) {
+        // As collective-permute's: no replica a source or a target twice.
+        absl::StatusOr<Shape> checked =
+            shape_inference::InferCollectivePermuteShape(
+                Shape(PrimitiveType::U32, {}), *pairs);
+        if (!checked.ok()) {
+          return Error(Where(*c, *inst), ": ", kSendRecvPairsAttribute, ": ",
+                       checked.status().message());
+        }
+      }
+      if (op == HloOpcode::kSendDone || op == HloOpcode::kRecvDone) {
+        const HloOpcode start =
+            op == HloOpcode::kSendDone ? HloOpcode::kSend : HloOpcode::kRecv;
+        const Instruction* operand = inst->operand(0);
+        if (operand->opcode() != start) {
+          return Error(Where(*c, *inst), ": its operand must be a ",
+                       HloOpcodeString(start), ", not '", operand->name(),
+                       "' (", HloOpcodeString(operand->opcode()),
+                       "); Plexa does not run send/recv pipelined through "
+                       "a loop's state.");
+        }
+        if (operand->attrs().channel_id != id) {
+          return Error(
+              Where(*c, *inst), ": channel_id=", *id, " differs from its ",
+              HloOpcodeString(start), " '", operand->name(),
+              "' (channel_id=", operand->attrs().channel_id.value_or(-1), ").");
+        }
+        if (operand->attrs().is_host_transfer !=
+            inst->attrs().is_host_transfer) {
+          return Error(Where(*c, *inst),
+                       ": is_host_transfer differs from "
+                       "its ",
+                       HloOpcodeString(start), " '", operand->name(), "'.");
+        }
+        continue;
+      }
+      const HloOpcode done =
+          op == HloOpcode::kSend ? HloOpcode::kSendDone : HloOpcode::kRecvDone;
+      if (inst->user_count() != 1 || inst->users()[0]->opcode() != done) {
+        return Error(Where(*c, *inst), ": must have exactly one user, a ",
+                     HloOpcodeString(done), "; it has ", inst->user_count(),
+                     " user(s)",
+                     inst->user_count() == 1
+                         ? absl::StrCat(": '", inst->users()[0]->name(), "'")
+                         : "",
+                     ".");
+      }
+      Channel& ch = channels[*id];
+      const Instruction*& slot = op == HloOpcode::kSend ? ch.send : ch.recv;
+      if (slot != nullptr) {
+        return Error(Where(*c, *inst), ": channel ", *id, " already has a ",
+                     HloOpcodeString(op), ", '", slot->name(),
+                     "' (one send and one recv per channel).");
+      }
+      slot = inst;
+      if (pairs.has_value()) {
+        (op == HloOpcode::kSend ? ch.send_pairs : ch.recv_pairs) = *pairs;
+      }
+    }
+  }
+  for (const auto& [id, ch] : channels) {
+    const Instruction* any = ch.send != nullptr ? ch.send : ch.recv;
+    auto other = others.find(id);
+    if (other != others.end()) {
+      return Error("instruction '", other->second->name(), "' (",
+                   HloOpcodeString(other->second->opcode()),
+                   "): channel_id=", id, " is also the channel of ",
+                   HloOpcodeString(any->opcode()), " '", any->name(),
+                   "'; a channel is used by one kind of instruction.");
+    }
+    if (ch.send == nullptr || ch.recv == nullptr) continue;
+    // XLA: a host channel is one send or one recv with its -done.
+    if (ch.send->attrs().is_host_transfer ||
+        ch.recv->attrs().is_host_transfer) {
+      return Error("instruction '", ch.recv->name(), "' (recv): channel ", id,
+                   " is a host transfer and already has send '",
+                   ch.send->name(),
+                   "' (a host channel is used by one send or one recv).");
+    }
+    const Shape& sent = ch.send->operand(0)->shape();
+    const Shape& received = ch.recv->shape().tuple_shapes(0);
+    if (!SameShapeIgnoringLayout(sent, received)) {
+      return Error("instruction '", ch.recv->name(), "' (recv): channel ", id,
+                   " receives ", ShapeUtil::HumanString(received),
+                   " but its send '", ch.send->name(), "' sends ",
+                   ShapeUtil::HumanString(sent), ".");
+    }
+    if (!ch.send_pairs.empty() && !ch.recv_pairs.empty() &&
+        ch.send_pairs != ch.recv_pairs) {
+      return Error("instruction '", ch.recv->name(), "' (recv): its ",
+                   kSendRecvPairsAttribute, " differ from those of send '",
+                   ch.send->name(), "' on channel ", id, ".");
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status VerifyModule(const Module& module) {
@@ -459,6 +590,9 @@ absl::Status VerifyModule(const Module& module) {
     s = VerifyShapes(*c);
     if (!s.ok()) return s;
   }
+  // After the shapes: every channel instruction has its operands.
+  s = VerifyChannels(module);
+  if (!s.ok()) return s;
   return VerifyEntryLayout(module);
 }
 

@@ -745,5 +745,166 @@ TEST(VerifierAsyncTest, ADoneWithoutOperandIsAnError) {
                  "takes one operand");
 }
 
+// The channel instructions: XLA's shapes and pairing checks.
+std::string ChannelModule(absl::string_view body) {
+  return absl::StrCat(
+      "HloModule c\nENTRY main {\n  p = f32[4] parameter(0)\n"
+      "  t = token[] after-all()\n",
+      body, "\n}\n");
+}
+
+constexpr absl::string_view kPair =
+    "  r = (f32[4], u32[], token[]) recv(t), channel_id=1\n"
+    "  s = (f32[4], u32[], token[]) send(p, t), channel_id=1\n"
+    "  rd = (f32[4], token[]) recv-done(r), channel_id=1\n"
+    "  sd = token[] send-done(s), channel_id=1\n";
+
+TEST(VerifierChannelTest, AValidPairAcrossReplicasAndWithinOne) {
+  EXPECT_TRUE(
+      VerifyAsyncText(
+          ChannelModule(absl::StrCat(
+              kPair, "  ROOT d = f32[4] get-tuple-element(rd), index=0")))
+          .ok());
+  EXPECT_TRUE(
+      VerifyAsyncText(
+          ChannelModule(
+              "  r = (f32[4], u32[], token[]) recv(t), channel_id=1, "
+              "frontend_attributes={_xla_send_recv_source_target_pairs="
+              "\"{{0,1},{1,0}}\"}\n"
+              "  s = (f32[4], u32[], token[]) send(p, t), channel_id=1, "
+              "frontend_attributes={_xla_send_recv_source_target_pairs="
+              "\"{{0,1},{1,0}}\"}\n"
+              "  rd = (f32[4], token[]) recv-done(r), channel_id=1\n"
+              "  sd = token[] send-done(s), channel_id=1\n"
+              "  ROOT d = f32[4] get-tuple-element(rd), index=0"))
+          .ok());
+}
+
+TEST(VerifierChannelTest, ShapesAsXla) {
+  // send's shape is (data, u32[], token[]); its second operand a token.
+  EXPECT_INVALID(VerifyAsyncText(ChannelModule(
+                     "  s = (f32[4], s32[], token[]) send(p, t), channel_id=1\n"
+                     "  ROOT sd = token[] send-done(s), channel_id=1")),
+                 "(f32[4], u32[], token[])");
+  EXPECT_INVALID(VerifyAsyncText(ChannelModule(
+                     "  s = (f32[4], u32[], token[]) send(p, p), channel_id=1\n"
+                     "  ROOT sd = token[] send-done(s), channel_id=1")),
+                 "send expects a token");
+  // recv-done's shape is (recv's data, token[]).
+  EXPECT_INVALID(VerifyAsyncText(ChannelModule(
+                     "  r = (f32[4], u32[], token[]) recv(t), channel_id=1\n"
+                     "  ROOT rd = (f32[2], token[]) recv-done(r), "
+                     "channel_id=1")),
+                 "recv-done", "(f32[4], token[])");
+}
+
+TEST(VerifierChannelTest, PairingErrorsNameTheInstruction) {
+  // send-done's operand must be a send of the same channel.
+  EXPECT_INVALID(VerifyAsyncText(ChannelModule(
+                     "  s = (f32[4], u32[], token[]) send(p, t), channel_id=1\n"
+                     "  ROOT sd = token[] send-done(s), channel_id=2")),
+                 "instruction 'sd' (send-done)",
+                 "channel_id=2 differs from its send 's' (channel_id=1)");
+  EXPECT_INVALID(VerifyAsyncText(ChannelModule(
+                     "  q = (f32[4], u32[], token[]) parameter(1)\n"
+                     "  ROOT sd = token[] send-done(q), channel_id=1")),
+                 "instruction 'sd' (send-done)",
+                 "its operand must be a send, not 'q' (parameter)");
+  // A send's one user is its send-done.
+  EXPECT_INVALID(VerifyAsyncText(ChannelModule(
+                     "  s = (f32[4], u32[], token[]) send(p, t), channel_id=1\n"
+                     "  sd = token[] send-done(s), channel_id=1\n"
+                     "  ROOT g = f32[4] get-tuple-element(s), index=0")),
+                 "instruction 's' (send)",
+                 "exactly one user, a send-done; it has 2");
+  // One send and one recv per channel.
+  EXPECT_INVALID(
+      VerifyAsyncText(ChannelModule(absl::StrCat(
+          kPair,
+          "  s2 = (f32[4], u32[], token[]) send(p, t), channel_id=1\n"
+          "  sd2 = token[] send-done(s2), channel_id=1\n"
+          "  ROOT d = f32[4] get-tuple-element(rd), index=0"))),
+      "channel 1 already has a send");
+  // A channel is used by send/recv or by another kind of instruction.
+  EXPECT_INVALID(
+      VerifyAsyncText(absl::StrCat(
+          kWrapped,
+          ChannelModule(
+              absl::StrCat(kPair,
+                           "  cp = f32[4] collective-permute(p), channel_id=1, "
+                           "source_target_pairs={{0,0}}\n"
+                           "  ROOT d = f32[4] get-tuple-element(rd), index=0"))
+              .substr(std::string("HloModule c\n").size()))),
+      "instruction 'cp' (collective-permute)",
+      "channel_id=1 is also the channel of");
+  // The two ends agree on the data shape, host transfer and pairs.
+  EXPECT_INVALID(VerifyAsyncText(ChannelModule(
+                     "  r = (f32[2], u32[], token[]) recv(t), channel_id=1\n"
+                     "  s = (f32[4], u32[], token[]) send(p, t), channel_id=1\n"
+                     "  rd = (f32[2], token[]) recv-done(r), channel_id=1\n"
+                     "  sd = token[] send-done(s), channel_id=1\n"
+                     "  ROOT d = f32[2] get-tuple-element(rd), index=0")),
+                 "instruction 'r' (recv)", "receives f32[2]", "sends f32[4]");
+  EXPECT_INVALID(VerifyAsyncText(ChannelModule(
+                     "  r = (f32[4], u32[], token[]) recv(t), channel_id=1, "
+                     "frontend_attributes={_xla_send_recv_source_target_pairs="
+                     "\"{{0,1}}\"}\n"
+                     "  s = (f32[4], u32[], token[]) send(p, t), channel_id=1, "
+                     "frontend_attributes={_xla_send_recv_source_target_pairs="
+                     "\"{{1,0}}\"}\n"
+                     "  rd = (f32[4], token[]) recv-done(r), channel_id=1\n"
+                     "  sd = token[] send-done(s), channel_id=1\n"
+                     "  ROOT d = f32[4] get-tuple-element(rd), index=0")),
+                 "instruction 'r' (recv)", "differ from those of send 's'");
+  EXPECT_INVALID(VerifyAsyncText(ChannelModule(
+                     "  s = (f32[4], u32[], token[]) send(p, t), channel_id=1, "
+                     "frontend_attributes={_xla_send_recv_source_target_pairs="
+                     "\"{{0,x}}\"}\n"
+                     "  ROOT sd = token[] send-done(s), channel_id=1")),
+                 "instruction 's'", "{0,x} is not two integers");
+  // As collective-permute's pairs: no replica is a target twice.
+  EXPECT_INVALID(VerifyAsyncText(ChannelModule(
+                     "  s = (f32[4], u32[], token[]) send(p, t), channel_id=1, "
+                     "frontend_attributes={_xla_send_recv_source_target_pairs="
+                     "\"{{0,1},{2,1}}\"}\n"
+                     "  ROOT sd = token[] send-done(s), channel_id=1")),
+                 "instruction 's' (send)",
+                 "_xla_send_recv_source_target_pairs: ");
+  EXPECT_INVALID(VerifyAsyncText(ChannelModule(
+                     "  s = (f32[4], u32[], token[]) send(p, t), channel_id=1, "
+                     "is_host_transfer=true\n"
+                     "  ROOT sd = token[] send-done(s), channel_id=1")),
+                 "instruction 'sd' (send-done)",
+                 "is_host_transfer differs from its send 's'");
+  // As XLA: a host channel has one send or one recv.
+  EXPECT_INVALID(
+      VerifyAsyncText(ChannelModule(
+          "  r = (f32[4], u32[], token[]) recv(t), channel_id=1, "
+          "is_host_transfer=true\n"
+          "  s = (f32[4], u32[], token[]) send(p, t), channel_id=1, "
+          "is_host_transfer=true\n"
+          "  rd = (f32[4], token[]) recv-done(r), channel_id=1, "
+          "is_host_transfer=true\n"
+          "  sd = token[] send-done(s), channel_id=1, is_host_transfer=true\n"
+          "  ROOT d = f32[4] get-tuple-element(rd), index=0")),
+      "instruction 'r' (recv)",
+      "channel 1 is a host transfer and already "
+      "has send 's'");
+}
+
+// Built through the IR: a send without a channel_id is refused.
+TEST(VerifierChannelTest, ASendWithoutChannelIdIsAnError) {
+  Module m("m");
+  CompBuilder b("main");
+  Instruction* p = b.Param(0, "f32[4]", "p");
+  Instruction* t = b.Op(HloOpcode::kAfterAll, "token[]", {}, "t");
+  Instruction* s =
+      b.Op(HloOpcode::kSend, "(f32[4], u32[], token[])", {p, t}, "s");
+  Instruction* d = b.Op(HloOpcode::kSendDone, "token[]", {s}, "d");
+  b.AddTo(&m, d, /*entry=*/true);
+  EXPECT_INVALID(VerifyModule(m), "instruction 's' (send)",
+                 "needs a channel_id");
+}
+
 }  // namespace
 }  // namespace plexa

@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <limits>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/base/status_macros.h"
+#include "core/ir/channels.h"
 #include "core/shape/shape_util.h"
 
 namespace plexa::xla_proto {
@@ -563,6 +565,7 @@ absl::StatusOr<InstructionAttrs> AttrsFromProto(
         ExpandIotaGroups(p.collective_device_list().iota_replica_group_list()));
   }
   if (p.channel_id() > 0) a.channel_id = p.channel_id();
+  a.is_host_transfer = p.is_host_transfer();
   a.use_global_device_ids = p.use_global_device_ids();
   for (const pb::SourceTarget& st : p.source_target_pairs()) {
     a.source_target_pairs.emplace_back(st.source(), st.target());
@@ -657,6 +660,19 @@ absl::StatusOr<InstructionAttrs> AttrsFromProto(
   if (precision) {
     a.opaque.emplace_back("operand_precision",
                           StrCat("{", absl::StrJoin(names, ","), "}"));
+  }
+  // frontend_attributes: kept verbatim as XLA prints them, keys sorted,
+  // values quoted (send/recv read their replica pairs from them).
+  if (!p.frontend_attributes().map().empty()) {
+    std::map<std::string, std::string> sorted(
+        p.frontend_attributes().map().begin(),
+        p.frontend_attributes().map().end());
+    std::vector<std::string> entries;
+    for (const auto& [key, value] : sorted) {
+      entries.push_back(StrCat(key, "=\"", absl::CEscape(value), "\""));
+    }
+    a.opaque.emplace_back("frontend_attributes",
+                          StrCat("{", absl::StrJoin(entries, ","), "}"));
   }
   return a;
 }
@@ -964,6 +980,17 @@ void AttrsToProto(const Instruction& inst, pb::HloInstructionProto* p) {
     SetInts(p->add_replica_groups()->mutable_replica_ids(), g);
   }
   if (a.channel_id) p->set_channel_id(*a.channel_id);
+  p->set_is_host_transfer(a.is_host_transfer);
+  for (const auto& [name, value] : a.opaque) {
+    if (name != "frontend_attributes") continue;
+    // Text the parser kept but cannot read as entries is left out.
+    absl::StatusOr<std::vector<std::pair<std::string, std::string>>> entries =
+        ParseFrontendAttributes(value);
+    if (!entries.ok()) continue;
+    for (const auto& [k, v] : *entries) {
+      (*p->mutable_frontend_attributes()->mutable_map())[k] = v;
+    }
+  }
   p->set_use_global_device_ids(a.use_global_device_ids);
   for (const auto& [source, target] : a.source_target_pairs) {
     pb::SourceTarget* st = p->add_source_target_pairs();

@@ -364,6 +364,17 @@ absl::Status ThunkEmitter::EmitInstruction(CompiledComputation& cc,
           cc, h,
           std::make_unique<RngGetAndUpdateStateThunk>(h.attrs().rng_delta));
       return absl::OkStatus();
+    case HloOpcode::kSend:
+    case HloOpcode::kRecv:
+    case HloOpcode::kSendDone:
+    case HloOpcode::kRecvDone:
+      // The default pipeline's send-recv-lowering runs channels as
+      // collective-permute (CollectivePermuteThunk), the send's value, or
+      // infeed/outfeed; one that reaches the emitter was not lowered.
+      return absl::UnimplementedError(absl::StrCat(
+          "instruction '", h.name(), "' (", HloOpcodeString(h.opcode()),
+          ") reached the thunk emitter: channels run only after the "
+          "send-recv-lowering pass (core/passes/send_recv_lowering.h)"));
     case HloOpcode::kInfeed:
     case HloOpcode::kOutfeed:
       // Through the evaluator, which talks to the execution's HostFeeds

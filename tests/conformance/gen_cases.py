@@ -4183,6 +4183,168 @@ def gen_collective_permute():
                         'zeros'])
 
 
+def gen_send_recv():
+    """send/recv/send-done/recv-done (XLA's channels), run synchronously:
+    across replicas with _xla_send_recv_source_target_pairs they are a
+    collective-permute in two halves; without, the recv of the same program
+    gets the send's data; is_host_transfer goes through the feed queues.
+    Expected values from numpy."""
+    g = 'collective'
+    rng = np.random.RandomState(1415)
+    tup = '(%s, u32[], token[])'
+
+    def pairs_attr(pairs):
+        return (', frontend_attributes={_xla_send_recv_source_target_pairs='
+                '"{%s}"}' % ','.join('{%d,%d}' % st for st in pairs))
+
+    def exchange(e, data, shape, channel, pairs, recv_first=True):
+        """recv, send, recv-done, send-done of one channel; returns the
+        received value."""
+        attrs = 'channel_id=%d' % channel
+        extra = pairs_attr(pairs) if pairs is not None else ''
+        tok = e.op('token[]', 'after-all()', 'token')
+        ops = []
+        def recv():
+            return e.op(tup % shape, 'recv(%s), %s%s' % (tok, attrs, extra),
+                        'recv')
+        def send():
+            return e.op(tup % shape, 'send(%s, %s), %s%s'
+                        % (data, tok, attrs, extra), 'send')
+        if recv_first:
+            r = recv()
+            s_ = send()
+        else:
+            s_ = send()
+            r = recv()
+        rd = e.op('(%s, token[])' % shape, 'recv-done(%s), %s' % (r, attrs),
+                  'recv_done')
+        e.op('token[]', 'send-done(%s), %s' % (s_, attrs), 'send_done')
+        return e.op(shape, 'get-tuple-element(%s), index=0' % rd, 'received')
+
+    def permuted(per_replica, pairs):
+        out = []
+        for r in range(len(per_replica)):
+            srcs = [s_ for s_, t_ in pairs if t_ == r]
+            out.append(per_replica[srcs[0]] if srcs
+                       else np.zeros_like(per_replica[0]))
+        return out
+
+    # A ring across 4 replicas: replica i sends to (i + 1) % 4.
+    ring = [(0, 1), (1, 2), (2, 3), (3, 0)]
+    xs = [rng.randint(-50, 50, size=[2, 3]) for _ in range(4)]
+    e = Comp('main', entry=True)
+    p = e.param(S('s32', 2, 3))
+    got = exchange(e, p, S('s32', 2, 3), 1, ring)
+    e.root(S('s32', 2, 3), 'copy(%s)' % got, 'r')
+    add_case(g, 'send_recv_ring_four_replicas', 'numpy',
+             module('send_recv_ring_four_replicas', e), [], None,
+             replica_inputs=[[V('s32', x)] for x in xs],
+             replica_expects=[V('s32', v) for v in permuted(xs, ring)],
+             notes=['replica i sends to (i + 1) % 4 and receives from '
+                    '(i + 3) % 4: a collective-permute in two halves'])
+
+    # Only replica 0 sends, to 2: replicas 0 and 1 receive zeros.
+    one_way = [(0, 2)]
+    xs = [rng.uniform(-4, 4, size=[3]).astype(np.float32) for _ in range(3)]
+    e = Comp('main', entry=True)
+    p = e.param(S('f32', 3))
+    got = exchange(e, p, S('f32', 3), 7, one_way, recv_first=False)
+    e.root(S('f32', 3), 'copy(%s)' % got, 'r')
+    add_case(g, 'send_recv_no_target_receives_zeros', 'numpy',
+             module('send_recv_no_target_receives_zeros', e), [], None,
+             replica_inputs=[[V('f32', x)] for x in xs],
+             replica_expects=[V('f32', v) for v in permuted(xs, one_way)],
+             notes=['a replica that is no pair\'s target receives zeros, '
+                    'as collective-permute'])
+
+    # Within one replica, no pairs: the recv gets what the send sent; the
+    # recv-done comes before the send in the text.
+    # Quarters: x * x - x is exact in f32, whatever the backend fuses.
+    x = (rng.randint(-16, 16, size=[2, 2]) / 4.0).astype(np.float32)
+    e = Comp('main', entry=True)
+    p = e.param(S('f32', 2, 2))
+    tok = e.op('token[]', 'after-all()', 'token')
+    r = e.op(tup % S('f32', 2, 2), 'recv(%s), channel_id=4' % tok, 'recv')
+    rd = e.op('(%s, token[])' % S('f32', 2, 2),
+              'recv-done(%s), channel_id=4' % r, 'recv_done')
+    got = e.op(S('f32', 2, 2), 'get-tuple-element(%s), index=0' % rd,
+               'received')
+    y = e.op(S('f32', 2, 2), 'multiply(%s, %s)' % (p, p), 'square')
+    s_ = e.op(tup % S('f32', 2, 2), 'send(%s, %s), channel_id=4' % (y, tok),
+              'send')
+    e.op('token[]', 'send-done(%s), channel_id=4' % s_, 'send_done')
+    e.root(S('f32', 2, 2), 'subtract(%s, %s)' % (got, p), 'r')
+    add_case(g, 'send_recv_pair_within_one_replica', 'numpy',
+             module('send_recv_pair_within_one_replica', e),
+             [V('f32', x)], V('f32', x * x - x),
+             notes=['no _xla_send_recv_source_target_pairs: the recv of '
+                    'the same program receives the send\'s data (x * x); '
+                    'the text lists the recv-done before the send'])
+
+    # A send/recv pair in a while body, across 2 replicas: each of 3
+    # iterations sends x + i to the other replica and accumulates what
+    # it receives.
+    n = 3
+    xs = [rng.randint(-20, 20, size=[4]) for _ in range(2)]
+    st = '(s32[], %s)' % S('s32', 4)
+    cond = Comp('cond')
+    cs = cond.param(st, 's')
+    ci = cond.op(S('s32'), 'get-tuple-element(%s), index=0' % cs, 'i')
+    cn = cond.op(S('s32'), 'constant(%d)' % n, 'n')
+    cond.root(S('pred'), 'compare(%s, %s), direction=LT' % (ci, cn), 'lt')
+    body = Comp('body')
+    bs = body.param(st, 's')
+    bi = body.op(S('s32'), 'get-tuple-element(%s), index=0' % bs, 'i')
+    bacc = body.op(S('s32', 4), 'get-tuple-element(%s), index=1' % bs, 'acc')
+    bib = body.op(S('s32', 4), 'broadcast(%s), dimensions={}' % bi, 'ib')
+    bv = body.op(S('s32', 4), 'add(%s, %s)' % (bacc, bib), 'v')
+    got = exchange(body, bv, S('s32', 4), 2, [(0, 1), (1, 0)])
+    one = body.op(S('s32'), 'constant(1)', 'one')
+    bi2 = body.op(S('s32'), 'add(%s, %s)' % (bi, one), 'next')
+    body.root(st, 'tuple(%s, %s)' % (bi2, got), 'out')
+    e = Comp('main', entry=True)
+    p = e.param(S('s32', 4))
+    z = e.op(S('s32'), 'constant(0)', 'zero')
+    init = e.op(st, 'tuple(%s, %s)' % (z, p), 'init')
+    w = e.op(st, 'while(%s), condition=%%cond, body=%%body' % init, 'loop')
+    e.root(S('s32', 4), 'get-tuple-element(%s), index=1' % w, 'r')
+    # numpy: the state of replica r after each iteration is what the other
+    # replica held plus i.
+    accs = [x.copy() for x in xs]
+    for i in range(n):
+        sent = [a + i for a in accs]
+        accs = [sent[1], sent[0]]
+    add_case(g, 'send_recv_in_while_loop', 'numpy',
+             module('send_recv_in_while_loop', e, cond, body), [], None,
+             replica_inputs=[[V('s32', x)] for x in xs],
+             replica_expects=[V('s32', a) for a in accs],
+             notes=['each iteration sends acc + i to the other replica and '
+                    'continues with what it receives'])
+
+    # is_host_transfer=true: send-done to the outfeed queue, recv-done from
+    # the infeed queue.
+    e = Comp('main', entry=True)
+    p = e.param(S('s32', 3))
+    tok = e.op('token[]', 'after-all()', 'token')
+    s_ = e.op(tup % S('s32', 3), 'send(%s, %s), channel_id=1, '
+              'is_host_transfer=true' % (p, tok), 'send')
+    sd = e.op('token[]', 'send-done(%s), channel_id=1, is_host_transfer=true'
+              % s_, 'send_done')
+    r = e.op(tup % S('s32', 2), 'recv(%s), channel_id=2, is_host_transfer=true'
+             % sd, 'recv')
+    rd = e.op('(%s, token[])' % S('s32', 2),
+              'recv-done(%s), channel_id=2, is_host_transfer=true' % r,
+              'recv_done')
+    got = e.op(S('s32', 2), 'get-tuple-element(%s), index=0' % rd, 'received')
+    e.root(S('s32', 2), 'negate(%s)' % got, 'r')
+    add_case('feeds', 'send_recv_host_transfer', 'hand',
+             module('send_recv_host_transfer', e), [V('s32', [1, -2, 3])],
+             V('s32', [-4, 5]), infeed=[V('s32', [4, -5])],
+             outfeed=[V('s32', [1, -2, 3])],
+             notes=['is_host_transfer=true: the send goes to the outfeed '
+                    'queue, the recv reads the infeed queue'])
+
+
 def stochastic_round(x, random, to_t, random_bits):
     """XLA's evaluator (HloEvaluator::HandleStochasticConvert): NaN -> 0,
     +-inf and values beyond the range saturate; otherwise |x| = t + f with
@@ -5026,6 +5188,7 @@ def main():
     gen_collective()
     gen_collective_gather_scatter()
     gen_collective_permute()
+    gen_send_recv()
     gen_collective_broadcast()
     gen_all_to_all()
     gen_async_collectives()
