@@ -85,8 +85,19 @@ check "replicas" run "$here/all_reduce.hlo" --input="$data/v.npy" --replicas=2 \
   --output="$tmp/ar.npy"
 verify "replica 0 result" cmp "$tmp/ar.replica0.npy" "$data/all_reduce.npy"
 verify "replica 1 result" cmp "$tmp/ar.replica1.npy" "$data/all_reduce.npy"
+# The module header's replica_count (as XLA prints it) is the default.
+sed 's/^HloModule all_reduce$/HloModule all_reduce, replica_count=2/' \
+  "$here/all_reduce.hlo" >"$tmp/ar_header.hlo"
+check "replicas from the header" run "$tmp/ar_header.hlo" --input="$data/v.npy" \
+  --output="$tmp/arh.npy"
+verify "header replica 0 result" cmp "$tmp/arh.replica0.npy" "$data/all_reduce.npy"
+verify "header replica 1 result" cmp "$tmp/arh.replica1.npy" "$data/all_reduce.npy"
+sed 's/^HloModule all_reduce$/HloModule all_reduce, num_partitions=2/' \
+  "$here/all_reduce.hlo" >"$tmp/ar_partitions.hlo"
 
 # Errors: one line, non-zero exit.
+check_error "partitions are refused" "num_partitions=2.*not SPMD partitions" \
+  run "$tmp/ar_partitions.hlo" --input="$data/v.npy"
 check_error "wrong input count" "takes 2 parameter\(s\) but 1" \
   run "$here/add_mul.hlo" --input="$data/x.npy"
 check_error "dtype mismatch names both" "f64\[2,3\].*f32\[2,3\]" \

@@ -520,6 +520,25 @@ int RunRun(const Args& args) {
   flags.custom_call_libraries = (*libraries)->paths();
   auto module = LoadModule(args.positional[0]);
   if (!module.ok()) return ReportError(module.status());
+  // The module header as XLA prints it: replica_count is the default of
+  // --replicas; num_partitions > 1 is an SPMD-partitioned program, which
+  // would need as many partitions (partition-id 0, 1, ...) and cannot run
+  // here yet: refused rather than run as one partition.
+  for (const auto& [name, value] : (*module)->opaque_attributes()) {
+    int64_t n = 0;
+    if (name != "replica_count" && name != "num_partitions") continue;
+    if (!absl::SimpleAtoi(value, &n) || n < 1) {
+      return ReportError(absl::InvalidArgumentError(
+          absl::StrCat(args.positional[0], ": the module header's ", name, "=",
+                       value, " is not a positive integer")));
+    }
+    if (name == "replica_count" && !args.Has("replicas")) replicas = n;
+    if (name == "num_partitions" && n > 1) {
+      return ReportError(absl::UnimplementedError(absl::StrCat(
+          args.positional[0], ": the module header says num_partitions=", n,
+          "; Plexa runs replicas, not SPMD partitions (docs/opcodes.md)")));
+    }
+  }
   // Before anything is allocated for it (random inputs, constant folding):
   // every array the program sizes must fit in the limit.
   absl::Status fits = CheckModuleFitsLimit(
