@@ -13,6 +13,7 @@
 #include "core/passes/cse.h"
 #include "core/passes/dce.h"
 #include "core/passes/map_inliner.h"
+#include "core/passes/reduce_window_rewriter.h"
 #include "core/passes/send_recv_lowering.h"
 #include "core/passes/sharding_remover.h"
 #include "core/passes/topk_custom_call_rewriter.h"
@@ -80,6 +81,10 @@ const std::map<std::string, Factory>& Registry() {
        [](const PipelineOptions&) {
          return std::make_unique<BatchNormExpander>();
        }},
+      {"reduce-window-rewriter",
+       [](const PipelineOptions&) {
+         return std::make_unique<ReduceWindowRewriter>();
+       }},
       {"clamp-expander",
        [](const PipelineOptions&) {
          return std::make_unique<ClampExpander>();
@@ -138,6 +143,7 @@ std::unique_ptr<Pipeline> MakeDefaultPipeline(const PipelineOptions& options) {
   simplify.AddPass<WhileLoopSimplifier>();
   simplify.AddPass<CommonSubexpressionElimination>();
   simplify.AddPass<DeadCodeElimination>();
+  p->AddPass<ReduceWindowRewriter>();
   if (options.expand_clamp) p->AddPass<ClampExpander>();
   if (options.assign_layouts) {
     p->AddPass<LayoutAssignment>(options.layout_preferences);

@@ -7,9 +7,10 @@
 //   4. fixpoint "simplify":     algebraic-simplifier, tuple-simplifier,
 //                               constant-folding, while-loop-simplifier,
 //                               cse, dce
-//   5. clamp-expander           (if expand_clamp)
-//   6. layout-assignment        (if assign_layouts)
-//   7. fusion, dce              (if fusion)
+//   5. reduce-window-rewriter   (scans as reduce-windows, in blocks)
+//   6. clamp-expander           (if expand_clamp)
+//   7. layout-assignment        (if assign_layouts)
+//   8. fusion, dce              (if fusion)
 // with the verifier between passes when `verify` is set (always in debug
 // builds and tests).
 #ifndef PLEXA_CORE_PASSES_DEFAULT_PIPELINE_H_

@@ -26,26 +26,6 @@ Shape RowMajorShape(PrimitiveType t, std::vector<int64_t> dims) {
   return s;
 }
 
-// The split applies the init value once per part and once more to the
-// partial results; the evaluator (docs/evaluator.md "reduce") applies it
-// once. That is the same only when applying it again changes nothing: an
-// idempotent reducer (maximum, minimum, and, or) or an init that is a
-// constant identity (0 for add, 1 for multiply). A sum with init 7 split
-// into 4 parts would otherwise add 35.
-bool InitMayRepeat(const Instruction& reduce) {
-  const std::optional<MatchedReducer> m = MatchReducer(*reduce.to_apply());
-  if (!m.has_value()) return false;
-  if (m->opcode != HloOpcode::kAdd && m->opcode != HloOpcode::kMultiply) {
-    return true;
-  }
-  const Instruction& init = *reduce.operand(1);
-  if (init.opcode() != HloOpcode::kConstant || !init.shape().IsScalar()) {
-    return false;
-  }
-  const double identity = m->opcode == HloOpcode::kAdd ? 0.0 : 1.0;
-  return init.literal().GetAsDouble({}) == identity;  // -0 counts as 0
-}
-
 }  // namespace
 
 absl::StatusOr<bool> ReductionSplitter::Run(Module& module) {
@@ -72,7 +52,8 @@ absl::StatusOr<bool> ReductionSplitter::Run(Module& module) {
         leading &= dims[i] == i;
         trailing &= dims[i] == rank - k + i;
       }
-      if (!(leading || trailing) || dims.empty() || !InitMayRepeat(*r)) {
+      if (!(leading || trailing) || dims.empty() ||
+          !InitMayRepeat(*r->to_apply(), *r->operand(1))) {
         continue;
       }
       int64_t reduced = 1;

@@ -1,6 +1,8 @@
-#include "plugins/common/reducer.h"
+#include "core/ir/reducer.h"
 
-namespace plexa::backend {
+#include "core/literal/literal.h"
+
+namespace plexa {
 
 std::optional<bool> MatchParameterOperands(const Computation& c,
                                            const Instruction& root) {
@@ -36,4 +38,17 @@ std::optional<MatchedReducer> MatchReducer(const Computation& c) {
   return MatchedReducer{root->opcode(), *swapped};
 }
 
-}  // namespace plexa::backend
+bool InitMayRepeat(const Computation& reducer, const Instruction& init) {
+  const std::optional<MatchedReducer> m = MatchReducer(reducer);
+  if (!m.has_value()) return false;
+  if (m->opcode != HloOpcode::kAdd && m->opcode != HloOpcode::kMultiply) {
+    return true;
+  }
+  if (init.opcode() != HloOpcode::kConstant || !init.shape().IsScalar()) {
+    return false;
+  }
+  const double identity = m->opcode == HloOpcode::kAdd ? 0.0 : 1.0;
+  return init.literal().GetAsDouble({}) == identity;  // -0 counts as 0
+}
+
+}  // namespace plexa
