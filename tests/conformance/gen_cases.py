@@ -2351,6 +2351,20 @@ def gen_reduce():
     rw_case('all_dilations_stride_pad', V('f32', rnd_int((4, 4), -5, 5)),
             'add', [2, 2], [2, 1], [(1, 2), (0, 1)], lhs=[2, 1], rhs=[1, 2])
     rw_case('zero_size_output', V('f32', [1, 2]), 'add', [3])
+    # Scans as JAX writes them (cumsum, cummax; reverse=True pads after):
+    # reduce-window-rewriter computes them in blocks of 128. Own random
+    # state, so the cases above keep their values.
+    scan_rng = np.random.RandomState(3003)
+    rw_case('cumsum_s32_300', V('s32', scan_rng.randint(-50, 50, size=(300,))),
+            'add', [300], [1], [(299, 0)],
+            notes=['a scan: the window covers the whole dimension'])
+    rw_case('cumsum_reverse_s32_2x500',
+            V('s32', scan_rng.randint(-50, 50, size=(2, 500))), 'add',
+            [1, 500], [1, 1], [(0, 0), (0, 499)],
+            notes=['reverse=True: padded after'])
+    rw_case('cummax_f32_1000', V('f32', scan_rng.randint(-1000, 1000,
+                                                           size=(1000,))),
+            'maximum', [1000], [1], [(999, 0)])
 
     # select-and-scatter
     g = 'select_and_scatter'
