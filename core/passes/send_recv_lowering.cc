@@ -120,20 +120,19 @@ absl::StatusOr<bool> SendRecvLowering::Run(Module& module) {
   bool changed = false;
   for (Computation* c : module.MakeComputationPostOrder()) {
     absl::flat_hash_map<int64_t, Instruction*> sends;
-    std::vector<Instruction*> dones;
+    // Kept apart: lowering a recv-done frees it, so the send-dones must not
+    // be found by looking at the recv-dones again.
+    std::vector<Instruction*> recv_dones, send_dones;
     for (Instruction* inst : c->MakeInstructionPostOrder()) {
       if (inst->opcode() == HloOpcode::kSend &&
           inst->attrs().channel_id.has_value()) {
         sends.emplace(*inst->attrs().channel_id, inst);
       }
-      if (inst->opcode() == HloOpcode::kSendDone ||
-          inst->opcode() == HloOpcode::kRecvDone) {
-        dones.push_back(inst);
-      }
+      if (inst->opcode() == HloOpcode::kRecvDone) recv_dones.push_back(inst);
+      if (inst->opcode() == HloOpcode::kSendDone) send_dones.push_back(inst);
     }
     // Every recv-done first: it reads its send's data operand.
-    for (Instruction* done : dones) {
-      if (done->opcode() != HloOpcode::kRecvDone) continue;
+    for (Instruction* done : recv_dones) {
       if (done->operand(0)->opcode() != HloOpcode::kRecv) {
         return Refuse(*done, "its operand is not a recv");
       }
@@ -142,8 +141,7 @@ absl::StatusOr<bool> SendRecvLowering::Run(Module& module) {
       PLEXA_RETURN_IF_ERROR(Replace(c, done, lowered));
       changed = true;
     }
-    for (Instruction* done : dones) {
-      if (done->opcode() != HloOpcode::kSendDone) continue;
+    for (Instruction* done : send_dones) {
       if (done->operand(0)->opcode() != HloOpcode::kSend) {
         return Refuse(*done, "its operand is not a send");
       }

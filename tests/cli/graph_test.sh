@@ -149,8 +149,14 @@ grep -q "as the cpu plugin runs it" "$work/steps_cpu.svg" ||
   fail "the picture does not say which plugin ran it"
 
 if "$plexa" plugins vulkan >/dev/null 2>&1; then
-  # On the Vulkan plugin the dot and the convolution are shaders.
-  "$plexa" graph "$src/tests/cli/steps.hlo" --backend=vulkan -o "$work/steps_vk.svg"
+  # On the Vulkan plugin the dot and the convolution are shaders. (In the
+  # AddressSanitizer build, Mesa's driver keeps one-time state that
+  # LeakSanitizer reports as leaked from "<unknown module>" once the loader
+  # unloads it at exit; no suppression can name it, so this one run skips
+  # the leak scan. The plugin's own tests keep the driver loaded instead:
+  # plugins/vulkan/sanitizer_defaults_test.cc.)
+  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+    "$plexa" graph "$src/tests/cli/steps.hlo" --backend=vulkan -o "$work/steps_vk.svg"
   check_fills "$work/steps_vk.svg" "d=#ffe599" "c=#ffe599" "w=#d9d2e9"
 fi
 
