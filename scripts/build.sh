@@ -8,11 +8,17 @@ flavour=${1:-release}
 shift || true
 case "$flavour" in
   release) extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
-  asan) extra=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g -O1"
+  # The sanitizer flavours keep line tables only (-g1: enough for the
+  # sanitizers' stack traces), which compiles about 30% faster than -g: they
+  # are CI's flavours, and most of a cold CI run is compiling them.
+  asan) extra=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g1 -O1"
+              "-DCMAKE_C_FLAGS_DEBUG=-g1 -O1"
               -DPLEXA_SANITIZE=address,undefined) ;;
   # Debian's oneDNN runs on libgomp, which TSan cannot see into (every
   # OpenMP team would be a false race): the TSan build leaves it out.
   tsan) extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLEXA_SANITIZE=thread
+               "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
+               "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
                -DPLEXA_WITH_ONEDNN=OFF) ;;
   *) echo "usage: $0 [release|asan|tsan] [TARGET...]" >&2; exit 2 ;;
 esac
