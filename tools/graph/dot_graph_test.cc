@@ -189,12 +189,11 @@ TEST(DotGraphTest, StepsColourTheirInstructionsAndTheRestIsWhite) {
   auto module = ParseHloModule(kProgram);
   ASSERT_TRUE(module.ok()) << module.status();
   DotOptions options;
-  options.steps = {{{"main", "f"}, "kernel"},
-                   {{"main", "r"}, "reference"},
-                   {{"main", "w"}, "control-flow"},
-                   {{"main", "note"}, "custom-call"},
-                   {{"body", "j"}, "gemm"},  // not what an add is: as told
-                   {{"cond", "lt"}, "no-such-class"}};
+  options.steps = {
+      {{"main", "f"}, "kernel"},        {{"main", "r"}, "reference"},
+      {{"main", "w"}, "control-flow"},  {{"main", "note"}, "custom-call"},
+      {{"body", "j"}, "gemm"},  // not what an add is: as told
+      {{"cond", "lt"}, "no-such-class"}};
   const std::string dot = ModuleToDot(**module, options);
   // The fusion's box takes its kernel's colour and names the step.
   EXPECT_THAT(LineOf(dot, "f"), HasSubstr("step: kernel"));

@@ -137,14 +137,20 @@ absl::StatusOr<std::vector<host::Plugin::Option>> ParsePluginOptions(
   return options;
 }
 
-absl::StatusOr<std::unique_ptr<Module>> LoadModule(const std::string& path) {
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return absl::NotFoundError(absl::StrCat("cannot open '", path, "'"));
   }
   std::stringstream ss;
   ss << in.rdbuf();
-  const std::string text = ss.str();
+  return ss.str();
+}
+
+absl::StatusOr<std::unique_ptr<Module>> LoadModule(const std::string& path) {
+  absl::StatusOr<std::string> read = ReadFile(path);
+  if (!read.ok()) return read.status();
+  const std::string& text = *read;
   // StableHLO/MLIR text (`.mlir`, or text that starts like MLIR): the
   // importer, which also verifies; its messages start with "LINE:COL: ".
   const bool mlir = absl::EndsWith(path, ".mlir") || LooksLikeStableHlo(text);

@@ -41,6 +41,10 @@ std::string DidYouMean(absl::string_view word,
 absl::StatusOr<std::vector<host::Plugin::Option>> ParsePluginOptions(
     const Args& args);
 
+// The bytes of the file at `path`; NOT_FOUND naming it when it cannot be
+// read.
+absl::StatusOr<std::string> ReadFile(const std::string& path);
+
 // Reads, parses and verifies PROGRAM: HLO text, or StableHLO/MLIR text
 // when PROGRAM ends in .mlir or starts like MLIR (core/stablehlo). Errors are
 // formatted as the CLI prints them: "PROGRAM:LINE:COL: error: ..." for text

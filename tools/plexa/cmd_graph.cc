@@ -17,10 +17,8 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -75,14 +73,6 @@ class ScratchDirectory {
   std::string path_;
 };
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read '", path, "'"));
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // Compiles `module` (already through the default pipeline) on `backend`
 // with its dump_program option, and replaces it with the program the plugin
 // runs; `dot_options` gets the steps and a subtitle counting them.
@@ -124,11 +114,9 @@ absl::Status LoadAsBackendRuns(const Args& args, const std::string& backend,
         "--backend=", backend, ": plugin '", name,
         "' took the dump_program option but wrote no program and steps"));
   }
-  auto text = ReadFile(scratch.path() + "/" + program_file);
-  if (!text.ok()) return text.status();
   auto steps_text = ReadFile(scratch.path() + "/" + steps_file);
   if (!steps_text.ok()) return steps_text.status();
-  auto ran = ParseHloModule(*text);
+  auto ran = LoadModule(scratch.path() + "/" + program_file);
   if (!ran.ok()) {
     return absl::Status(ran.status().code(),
                         absl::StrCat("the program plugin '", name,

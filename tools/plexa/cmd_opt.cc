@@ -11,10 +11,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -57,10 +55,9 @@ absl::Status DrawDumps(
   }
   std::sort(dumps.begin(), dumps.end());
   for (const std::filesystem::path& dump : dumps) {
-    std::ifstream in(dump, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    auto module = ParseHloModule(text.str());
+    absl::StatusOr<std::string> text = ReadFile(dump.string());
+    if (!text.ok()) return text.status();
+    auto module = ParseHloModule(*text);
     if (!module.ok()) {
       return absl::InternalError(
           absl::StrCat("--pictures: the dump ", dump.string(),
