@@ -340,6 +340,15 @@ absl::StatusOr<Literal> Interpreter::EvaluateInstruction(
       return EvalRng(*this, instr, ops);
     case HloOpcode::kRngBitGenerator:
       return EvalRngBitGenerator(*this, instr, ops);
+    case HloOpcode::kSetDimensionSize:
+    case HloOpcode::kDynamicReshape:
+      // Values are held at their bounds; the run-time sizes these set are
+      // carried by the dynamic-padder lowering, which runs first.
+      return absl::FailedPreconditionError(absl::StrCat(
+          InstrName(instr),
+          " sets a run-time size: lower the program with LowerDynamicShapes "
+          "(core/passes/dynamic_padder.h) before evaluating it; plexa run "
+          "does"));
     case HloOpcode::kParameter:
       break;
     default:

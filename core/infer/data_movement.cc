@@ -783,4 +783,56 @@ absl::StatusOr<Shape> InferGetDimensionSizeShape(const Shape& operand,
   return MakeArray(PrimitiveType::S32, {});
 }
 
+absl::StatusOr<Shape> InferSetDimensionSizeShape(const Shape& operand,
+                                                 const Shape& size,
+                                                 int64_t dimension) {
+  PLEXA_RETURN_IF_ERROR(ExpectArray(operand, "operand of set-dimension-size"));
+  if (dimension < 0 || dimension >= operand.rank()) {
+    return Invalid("set-dimension-size dimension ", dimension,
+                   " is out of bounds for ", Str(operand), ".");
+  }
+  if (!size.IsArray() || size.rank() != 0 ||
+      size.element_type() != PrimitiveType::S32) {
+    return Invalid("set-dimension-size: the size has to be an s32 scalar, got ",
+                   Str(size), ".");
+  }
+  if (operand.dimensions(dimension) > std::numeric_limits<int32_t>::max()) {
+    return Invalid("set-dimension-size: dimension ", dimension, " of ",
+                   Str(operand), " exceeds the s32 range.");
+  }
+  Shape out = operand;
+  out.clear_layout();
+  out.set_dynamic_dimension(dimension, true);
+  return out;
+}
+
+absl::StatusOr<Shape> InferDynamicReshapeShape(
+    const Shape& operand, absl::Span<const Shape* const> sizes,
+    const Shape& declared) {
+  PLEXA_RETURN_IF_ERROR(ExpectArray(operand, "operand of dynamic-reshape"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(declared, "dynamic-reshape"));
+  if (static_cast<int64_t>(sizes.size()) != declared.rank()) {
+    return Invalid("dynamic-reshape to ", Str(declared), " needs ",
+                   declared.rank(), " size operand(s), one per dimension; got ",
+                   sizes.size(), ".");
+  }
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (!sizes[i]->IsArray() || sizes[i]->rank() != 0 ||
+        sizes[i]->element_type() != PrimitiveType::S32) {
+      return Invalid("dynamic-reshape: size operand ", i + 1,
+                     " has to be an s32 scalar, got ", Str(*sizes[i]), ".");
+    }
+  }
+  if (declared.element_type() != operand.element_type()) {
+    return Invalid("dynamic-reshape of ", Str(operand), " to ", Str(declared),
+                   ": the element types differ.");
+  }
+  if (ElementCount(operand) != ElementCount(declared)) {
+    return Invalid("dynamic-reshape has mismatched element counts: from=",
+                   ElementCount(operand), " (", Str(operand),
+                   ") to=", ElementCount(declared), " (", Str(declared), ").");
+  }
+  return NoLayout(declared);
+}
+
 }  // namespace plexa::shape_inference

@@ -468,5 +468,42 @@ TEST(GetDimensionSizeTest, Rules) {
   EXPECT_INVALID(InferGetDimensionSizeShape(S("f32[4,3000000000]"), 1), "s32");
 }
 
+// XLA's shape_inference.cc: the size is an s32 scalar; the dimension
+// becomes dynamic with the operand's size as its bound.
+TEST(SetDimensionSizeTest, Rules) {
+  EXPECT_SHAPE(InferSetDimensionSizeShape(S("f32[4,3]"), S("s32[]"), 1),
+               "f32[4,<=3]");
+  EXPECT_SHAPE(InferSetDimensionSizeShape(S("f32[<=4,3]"), S("s32[]"), 1),
+               "f32[<=4,<=3]");
+  EXPECT_INVALID(InferSetDimensionSizeShape(S("f32[4,3]"), S("s64[]"), 1),
+                 "s32 scalar", "s64[]");
+  EXPECT_INVALID(InferSetDimensionSizeShape(S("f32[4,3]"), S("s32[1]"), 1),
+                 "s32 scalar");
+  EXPECT_INVALID(InferSetDimensionSizeShape(S("f32[4,3]"), S("s32[]"), 2),
+                 "out of bounds", "f32[4,3]");
+  EXPECT_INVALID(InferSetDimensionSizeShape(S("(f32[4])"), S("s32[]"), 0),
+                 "(f32[4])");
+}
+
+TEST(DynamicReshapeTest, Rules) {
+  const Shape s32 = S("s32[]");
+  EXPECT_SHAPE(
+      InferDynamicReshapeShape(S("f32[<=6]"), {&s32, &s32}, S("f32[<=2,<=3]")),
+      "f32[<=2,<=3]");
+  EXPECT_INVALID(
+      InferDynamicReshapeShape(S("f32[6]"), {&s32}, S("f32[<=2,<=3]")),
+      "2 size operand(s)");
+  EXPECT_INVALID(
+      InferDynamicReshapeShape(S("f32[6]"), {&s32, &s32}, S("f32[<=2,<=4]")),
+      "mismatched element counts");
+  const Shape f32 = S("f32[]");
+  EXPECT_INVALID(
+      InferDynamicReshapeShape(S("f32[6]"), {&s32, &f32}, S("f32[<=2,<=3]")),
+      "size operand 2", "s32 scalar");
+  EXPECT_INVALID(
+      InferDynamicReshapeShape(S("f32[6]"), {&s32, &s32}, S("s32[<=2,<=3]")),
+      "element types");
+}
+
 }  // namespace
 }  // namespace plexa::shape_inference

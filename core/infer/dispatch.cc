@@ -346,6 +346,15 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
       PLEXA_ASSIGN_OR_RETURN(int64_t dim, need_one_dimension());
       return InferGetDimensionSizeShape(*operands[0], dim);
     }
+    case HloOpcode::kSetDimensionSize: {
+      PLEXA_ASSIGN_OR_RETURN(int64_t dim, need_one_dimension());
+      return InferSetDimensionSizeShape(*operands[0], *operands[1], dim);
+    }
+    case HloOpcode::kDynamicReshape:
+      PLEXA_RETURN_IF_ERROR(need_declared());
+      PLEXA_RETURN_IF_ERROR(need_min_operands(1));
+      return InferDynamicReshapeShape(*operands[0], operands.subspan(1),
+                                      *declared);
     case HloOpcode::kTuple:
       return InferTupleShape(operands);
     case HloOpcode::kGetTupleElement:

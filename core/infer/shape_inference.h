@@ -119,6 +119,18 @@ absl::StatusOr<Shape> InferIotaShape(const Shape& declared,
                                      int64_t iota_dimension);
 absl::StatusOr<Shape> InferGetDimensionSizeShape(const Shape& operand,
                                                  int64_t dimension);
+// set-dimension-size(operand, size), dimensions={d}: the operand with
+// dimension d dynamic (its bound the operand's size); `size` is an s32
+// scalar (XLA's shape_inference.cc).
+absl::StatusOr<Shape> InferSetDimensionSizeShape(const Shape& operand,
+                                                 const Shape& size,
+                                                 int64_t dimension);
+// dynamic-reshape(operand, size_0, ..., size_{n-1}): the declared shape
+// (bounds and which dimensions are dynamic), one s32 scalar size per
+// result dimension, and as many elements as the operand's bounds hold.
+absl::StatusOr<Shape> InferDynamicReshapeShape(
+    const Shape& operand, absl::Span<const Shape* const> sizes,
+    const Shape& declared);
 
 // ---- Tuples and control flow (infer/control_flow.cc) ----------------------
 absl::StatusOr<Shape> InferTupleShape(absl::Span<const Shape* const> elements);

@@ -278,6 +278,7 @@ absl::Span<const AttrSpec> AttributesOf(HloOpcode op) {
     case HloOpcode::kReverse:
     case HloOpcode::kConcatenate:
     case HloOpcode::kGetDimensionSize:
+    case HloOpcode::kSetDimensionSize:
       return kDimensionsOnly;
     case HloOpcode::kMap:
       return kMap;

@@ -69,6 +69,7 @@ inline constexpr int kVariadic = -1;
   X(kDivide, "divide", 2)                                   \
   X(kDomain, "domain", 1)                                   \
   X(kDot, "dot", 2)                                         \
+  X(kDynamicReshape, "dynamic-reshape", kVariadic)          \
   X(kDynamicSlice, "dynamic-slice", kVariadic)              \
   X(kDynamicUpdateSlice, "dynamic-update-slice", kVariadic) \
   X(kErf, "erf", 1)                                         \
@@ -123,6 +124,7 @@ inline constexpr int kVariadic = -1;
   X(kSelectAndScatter, "select-and-scatter", 3)             \
   X(kSend, "send", 2)                                       \
   X(kSendDone, "send-done", 1)                              \
+  X(kSetDimensionSize, "set-dimension-size", 2)             \
   X(kShiftLeft, "shift-left", 2)                            \
   X(kShiftRightArithmetic, "shift-right-arithmetic", 2)     \
   X(kShiftRightLogical, "shift-right-logical", 2)           \

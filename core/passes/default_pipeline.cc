@@ -12,6 +12,7 @@
 #include "core/passes/clamp_expander.h"
 #include "core/passes/cse.h"
 #include "core/passes/dce.h"
+#include "core/passes/dynamic_padder.h"
 #include "core/passes/map_inliner.h"
 #include "core/passes/reduce_window_rewriter.h"
 #include "core/passes/send_recv_lowering.h"
@@ -64,6 +65,10 @@ const std::map<std::string, Factory>& Registry() {
       {"send-recv-lowering",
        [](const PipelineOptions&) {
          return std::make_unique<SendRecvLowering>();
+       }},
+      {"dynamic-padder",
+       [](const PipelineOptions&) {
+         return std::make_unique<DynamicPadder>();
        }},
       {"sharding-remover",
        [](const PipelineOptions&) {
@@ -128,6 +133,7 @@ std::unique_ptr<Pipeline> MakeDefaultPipeline(const PipelineOptions& options) {
   p->AddPass<TopKCustomCallRewriter>();
   p->AddPass<CallInliner>();
   p->AddPass<MapInliner>();
+  p->AddPass<DynamicPadder>();
   if (options.expand_batch_norm) {
     BatchNormExpander::Options b;
     b.keep = options.keep_batch_norm;

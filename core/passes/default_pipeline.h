@@ -2,7 +2,8 @@
 //
 // RunDefaultPipeline runs, in order:
 //   1. pin-entry-layout         (the result layout survives root rewrites)
-//   2. async-to-sync, sharding-remover, call-inliner, map-inliner
+//   2. async-to-sync, sharding-remover, call-inliner, map-inliner,
+//      dynamic-padder           (dynamic shapes made static)
 //   3. batchnorm-expander       (if expand_batch_norm)
 //   4. fixpoint "simplify":     algebraic-simplifier, tuple-simplifier,
 //                               constant-folding, while-loop-simplifier,

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/eval/evaluator.h"
 #include "core/passes/default_pipeline.h"
+#include "core/passes/pass_test_util.h"
 #include "core/text/hlo_parser.h"
 #include "core/text/hlo_printer.h"
 #include "core/text/test_programs.h"
@@ -64,6 +65,7 @@ std::vector<Program> AllPrograms() {
   for (const auto& [name, path] : DiscoverCaseFiles(ConformanceCasesDir())) {
     absl::StatusOr<ConformanceCase> c = LoadCaseFile(path, name);
     if (!c.ok() || c->replica_count() != 1) continue;
+    pass_test::LowerDynamicProgram(&c->text, &c->inputs[0]);
     Program p{name, c->text, std::move(c->inputs[0]), std::move(c->infeed)};
     programs.push_back(std::move(p));
   }

@@ -13,6 +13,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 #include "core/eval/evaluator.h"
+#include "core/passes/dynamic_padder.h"
 #include "core/passes/pass.h"
 #include "core/text/hlo_parser.h"
 #include "core/text/hlo_printer.h"
@@ -28,6 +29,25 @@ inline std::unique_ptr<Module> Parse(absl::string_view hlo) {
   absl::Status v = VerifyModule(**m);
   EXPECT_TRUE(v.ok()) << v << "\n" << hlo;
   return std::move(m).value();
+}
+
+// A program with dynamic shapes as the tests that compare the evaluator
+// before and after passes take it: lowered to static shapes
+// (LowerDynamicShapes, as plexa run and the conformance runner do), its
+// text printed again and its arguments padded. Other programs are left
+// alone.
+inline void LowerDynamicProgram(std::string* text,
+                                std::vector<Literal>* inputs) {
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseHloModule(*text);
+  if (!m.ok() || !HasDynamicShapes(**m)) return;
+  absl::StatusOr<DynamicSignature> sig = LowerDynamicShapes(m->get());
+  ASSERT_TRUE(sig.ok()) << sig.status();
+  *text = PrintModule(**m);
+  if (inputs == nullptr) return;
+  absl::StatusOr<std::vector<Literal>> padded =
+      PadDynamicArguments(*sig, std::move(*inputs));
+  ASSERT_TRUE(padded.ok()) << padded.status();
+  *inputs = *std::move(padded);
 }
 
 // The module as the tests write it: no operand shapes, `%` names.

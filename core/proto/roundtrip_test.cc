@@ -275,6 +275,8 @@ ENTRY %main (img: f32[1,5,5,2], ker: f32[3,3,2,4], gker: f32[3,3,1,4], bimg: f32
   %reverse = f32[5,4] reverse(%op), dimensions={0,1}
   %concat = f32[10,4] concatenate(%op, %op), dimensions={0}
   %gds = s32[] get-dimension-size(%op), dimensions={1}
+  %sds = f32[5,<=4] set-dimension-size(%op, %gds), dimensions={1}
+  %dreshape = f32[<=20] dynamic-reshape(%op, %gds)
   %bitcast = f32[20] bitcast(%op)
   %bcvt = u32[4] bitcast-convert(%v)
   %stoch = s32[4] stochastic-convert(%v, %bcvt)

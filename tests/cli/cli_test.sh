@@ -95,6 +95,19 @@ verify "header replica 1 result" cmp "$tmp/arh.replica1.npy" "$data/all_reduce.n
 sed 's/^HloModule all_reduce$/HloModule all_reduce, num_partitions=2/' \
   "$here/all_reduce.hlo" >"$tmp/ar_partitions.hlo"
 
+# Dynamic shapes (docs/dynamic_shapes.md): a parameter f32[<=8,3] given 5
+# rows; the results are cut to their run-time sizes.
+check "dynamic shapes" run "$here/dynamic.hlo" --input="$data/x_dynamic.npy" \
+  --output-dir="$tmp/dyn"
+verify "dynamic row sums (5 of 8)" cmp "$tmp/dyn/0.npy" "$data/dynamic_0.npy"
+verify "dynamic total" cmp "$tmp/dyn/1.npy" "$data/dynamic_1.npy"
+verify "dynamic row count" cmp "$tmp/dyn/2.npy" "$data/dynamic_2.npy"
+check "dynamic reshape of two dynamic dimensions" run "$here/dynamic_reshape.hlo" \
+  --input="$data/x.npy" --output="$tmp/dynr.npy"
+verify "dynamic reshape result" cmp "$tmp/dynr.npy" "$data/dynamic_reshape.npy"
+check_error "dynamic dimension past its bound" "f32\[9,3\].*f32\[<=8,3\]" \
+  run "$here/dynamic.hlo" --input="$data/x_dynamic_rows9.npy"
+
 # Errors: one line, non-zero exit.
 check_error "partitions are refused" "num_partitions=2.*not SPMD partitions" \
   run "$tmp/ar_partitions.hlo" --input="$data/v.npy"

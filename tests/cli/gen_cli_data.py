@@ -19,3 +19,12 @@ np.save("data/v.npy", v)
 # all_reduce.hlo with 2 replicas: replica r computes v + r, then sums:
 # (v + 0) + (v + 1) on every replica.
 np.save("data/all_reduce.npy", (v + 0) + (v + 1))
+# dynamic.hlo: x (f32[<=8,3]) given 5 rows; the row sums, the total and the
+# row count. dynamic_reshape.hlo: a 2x3 x flattened.
+xd = np.arange(15, dtype=np.float32).reshape(5, 3) * np.float32(0.5)
+np.save("data/x_dynamic.npy", xd)
+np.save("data/dynamic_0.npy", xd.sum(axis=1, dtype=np.float32))
+np.save("data/dynamic_1.npy", np.array(xd.sum(dtype=np.float32), np.float32))
+np.save("data/dynamic_2.npy", np.array(5, np.int32))
+np.save("data/x_dynamic_rows9.npy", np.zeros((9, 3), np.float32))
+np.save("data/dynamic_reshape.npy", x.reshape(6))

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "core/passes/dynamic_padder.h"
 #include "core/text/hlo_parser.h"
 #include "tools/conformance/compare.h"
 
@@ -21,6 +22,27 @@ std::vector<std::string> RunConformanceCase(const ConformanceCase& c,
                       module.status().ToString()));
     return failures;
   }
+  // Dynamic shapes: the program is lowered to a static one for every
+  // backend; arguments are padded to their bounds and results cut to their
+  // run-time sizes (docs/dynamic_shapes.md).
+  absl::StatusOr<DynamicSignature> dynamic = LowerDynamicShapes(module->get());
+  if (!dynamic.ok()) {
+    fail(
+        absl::StrCat("lowering dynamic shapes: ", dynamic.status().ToString()));
+    return failures;
+  }
+  std::vector<std::vector<Literal>> inputs = c.inputs;
+  if (dynamic->changed) {
+    for (std::vector<Literal>& replica : inputs) {
+      absl::StatusOr<std::vector<Literal>> padded =
+          PadDynamicArguments(*dynamic, std::move(replica));
+      if (!padded.ok()) {
+        fail(padded.status().ToString());
+        return failures;
+      }
+      replica = *std::move(padded);
+    }
+  }
   if (c.uses_feeds) {
     if (!backend.run_with_feeds) {
       fail(absl::StrCat("the case uses host feeds and backend '", backend.name,
@@ -28,13 +50,19 @@ std::vector<std::string> RunConformanceCase(const ConformanceCase& c,
       return failures;
     }
     absl::StatusOr<ConformanceFeedResult> r =
-        backend.run_with_feeds(**module, c.inputs[0], c.infeed);
+        backend.run_with_feeds(**module, inputs[0], c.infeed);
     if (!r.ok()) {
       fail(absl::StrCat("backend '", backend.name,
                         "' failed: ", r.status().ToString()));
       return failures;
     }
-    if (std::string m = CompareLiterals(c.expected[0], r->result, c.tolerance);
+    absl::StatusOr<Literal> cut =
+        SliceDynamicResult(*dynamic, std::move(r->result));
+    if (!cut.ok()) {
+      fail(cut.status().ToString());
+      return failures;
+    }
+    if (std::string m = CompareLiterals(c.expected[0], *cut, c.tolerance);
         !m.empty()) {
       fail(m);
     }
@@ -52,12 +80,19 @@ std::vector<std::string> RunConformanceCase(const ConformanceCase& c,
     }
     return failures;
   }
-  absl::StatusOr<std::vector<Literal>> results =
-      backend.run(**module, c.inputs);
+  absl::StatusOr<std::vector<Literal>> results = backend.run(**module, inputs);
   if (!results.ok()) {
     fail(absl::StrCat("backend '", backend.name,
                       "' failed: ", results.status().ToString()));
     return failures;
+  }
+  for (Literal& r : *results) {
+    absl::StatusOr<Literal> cut = SliceDynamicResult(*dynamic, std::move(r));
+    if (!cut.ok()) {
+      fail(cut.status().ToString());
+      return failures;
+    }
+    r = *std::move(cut);
   }
   if (static_cast<int64_t>(results->size()) != c.replica_count()) {
     fail(absl::StrCat("expected one result per replica (", c.replica_count(),

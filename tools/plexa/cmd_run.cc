@@ -45,6 +45,7 @@
 #include "core/ir/memory_limit.h"
 #include "core/npy/npy.h"
 #include "core/passes/default_pipeline.h"
+#include "core/passes/dynamic_padder.h"
 #include "core/runtime/profiler.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
@@ -155,7 +156,9 @@ absl::StatusOr<std::vector<Literal>> ReadInputs(const Args& args,
     }
     uint64_t state = seed;
     for (const Shape& p : program.parameters) {
-      auto lit = RandomLiteral(p, &state);
+      // A dynamic parameter gets an argument of its bound.
+      auto lit = RandomLiteral(
+          p.IsArray() ? Shape(p.element_type(), p.dimensions()) : p, &state);
       if (!lit.ok()) return lit.status();
       inputs.push_back(std::move(*lit));
     }
@@ -172,7 +175,23 @@ absl::StatusOr<std::vector<Literal>> ReadInputs(const Args& args,
                                          ? std::optional(param.element_type())
                                          : std::nullopt);
     if (!lit.ok()) return lit.status();
-    if (!Shape::Equal().IgnoreLayout()(lit->shape(), param)) {
+    // A dynamic dimension takes any size up to its bound.
+    const bool fits =
+        param.IsArray() && param.is_dynamic()
+            ? lit->shape().IsArray() && lit->shape().rank() == param.rank() &&
+                  [&] {
+                    for (int64_t d = 0; d < param.rank(); ++d) {
+                      const int64_t got = lit->shape().dimensions(d);
+                      if (param.is_dynamic_dimension(d)
+                              ? got > param.dimensions(d)
+                              : got != param.dimensions(d)) {
+                        return false;
+                      }
+                    }
+                    return true;
+                  }()
+            : Shape::Equal().IgnoreLayout()(lit->shape(), param);
+    if (!fits) {
       return absl::InvalidArgumentError(
           absl::StrCat(paths[i], ": holds ", lit->shape().ToString(false),
                        " but parameter ", i, " is ", param.ToString(false)));
@@ -539,6 +558,12 @@ int RunRun(const Args& args) {
           "; Plexa runs replicas, not SPMD partitions (docs/opcodes.md)")));
     }
   }
+  // Dynamic shapes (f32[<=8]) are lowered to static ones here, for every
+  // backend: arguments are padded to their bounds with their sizes passed
+  // beside them, and results are cut to their run-time sizes
+  // (core/passes/dynamic_padder.h, docs/dynamic_shapes.md).
+  absl::StatusOr<DynamicSignature> dynamic = LowerDynamicShapes(module->get());
+  if (!dynamic.ok()) return ReportError(dynamic.status());
   // Before anything is allocated for it (random inputs, constant folding):
   // every array the program sizes must fit in the limit.
   absl::Status fits = CheckModuleFitsLimit(
@@ -549,8 +574,10 @@ int RunRun(const Args& args) {
     absl::StatusOr<bool> optimized = RunDefaultPipeline(module->get());
     if (!optimized.ok()) return ReportError(optimized.status());
   }
-  const ProgramShape program =
-      (*module)->entry_computation()->ComputeProgramShape();
+  // The parameters as written: what --input files must hold.
+  ProgramShape program;
+  program.parameters = dynamic->parameters;
+  program.result = dynamic->result;
   // An HloSnapshot's own arguments are the inputs when no --input is given.
   absl::StatusOr<std::vector<Literal>> inputs = std::vector<Literal>();
   if (args.GetAll("input").empty()) {
@@ -563,6 +590,7 @@ int RunRun(const Args& args) {
     }
   }
   if (inputs.ok() && inputs->empty()) inputs = ReadInputs(args, program);
+  if (inputs.ok()) inputs = PadDynamicArguments(*dynamic, *std::move(inputs));
   if (!inputs.ok()) return ReportError(inputs.status());
 
   if (auto t = args.Get("threads")) {
@@ -619,7 +647,10 @@ int RunRun(const Args& args) {
         std::chrono::duration<double, std::milli>(end - start).count());
   }
   for (size_t r = 0; r < results->size(); ++r) {
-    const Literal& result = (*results)[r];
+    absl::StatusOr<Literal> cut =
+        SliceDynamicResult(*dynamic, std::move((*results)[r]));
+    if (!cut.ok()) return ReportError(cut.status());
+    const Literal& result = *cut;
     const std::string suffix =
         results->size() > 1 ? absl::StrCat(".replica", r) : "";
     absl::Status s = WriteResult(args, result, suffix);
