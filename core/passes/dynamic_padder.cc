@@ -1,14 +1,17 @@
 #include "core/passes/dynamic_padder.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "core/ir/computation.h"
 #include "core/ir/instruction.h"
+#include "core/passes/call_inliner.h"
 #include "core/passes/pass_util.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
@@ -65,27 +68,44 @@ class Lowering {
     const ProgramShape program = c_->ComputeProgramShape();
     sig.parameters = program.parameters;
     sig.result = program.result;
-    // Only the entry may hold dynamic shapes.
+    // The entry, and the bodies and conditions of its while loops, may hold
+    // dynamic shapes; every other computation (reducers, comparators, ...)
+    // must be static.
+    std::vector<Computation*> lowered = {c_};
+    for (size_t i = 0; i < lowered.size(); ++i) {
+      for (Instruction* h : lowered[i]->instructions()) {
+        if (h->opcode() != HloOpcode::kWhile) continue;
+        for (Computation* called : h->called_computations()) {
+          if (std::find(lowered.begin(), lowered.end(), called) ==
+              lowered.end()) {
+            lowered.push_back(called);
+          }
+        }
+      }
+    }
     for (Computation* other : module_->computations()) {
-      if (other == c_) continue;
+      if (std::find(lowered.begin(), lowered.end(), other) != lowered.end()) {
+        continue;
+      }
       for (Instruction* h : other->instructions()) {
         if (h->shape().is_dynamic() ||
             h->opcode() == HloOpcode::kSetDimensionSize ||
             h->opcode() == HloOpcode::kDynamicReshape) {
           return absl::UnimplementedError(absl::StrCat(
               "dynamic shapes: ", Where(*h), " in computation '", other->name(),
-              "' has a dynamic shape; only the entry computation may have "
-              "them (a loop carrying a dynamic size is not supported yet, "
-              "docs/dynamic_shapes.md)"));
+              "' has a dynamic shape; only the entry computation and its "
+              "while loops may have them (docs/dynamic_shapes.md)"));
         }
       }
     }
     // The shapes as written, before they are made static.
+    for (Computation* comp : lowered) {
+      for (Instruction* h : comp->instructions()) written_[h] = h->shape();
+    }
     std::vector<Instruction*> order = c_->MakeInstructionPostOrder();
-    for (Instruction* h : order) written_[h] = h->shape();
-    const std::string written_root =
-        absl::StrCat(Where(*c_->root_instruction()), ", ",
-                     c_->root_instruction()->shape().ToString());
+    const Shape written_root_shape = c_->root_instruction()->shape();
+    const std::string written_root = absl::StrCat(
+        Where(*c_->root_instruction()), ", ", written_root_shape.ToString());
     for (Computation* comp : module_->computations()) {
       for (Instruction* h : comp->instructions()) {
         ClearDynamic(h->mutable_shape());
@@ -124,9 +144,18 @@ class Lowering {
     auto it = sizes_.find(root);
     if (it != sizes_.end()) {
       const std::vector<Dims>& elements = it->second;
+      // As XLA (DynamicPadder's slice_dynamic_output): a result dimension
+      // is cut to its size where the program declares it dynamic; one
+      // declared static returns the whole bound, padding included.
       for (size_t e = 0; e < elements.size(); ++e) {
+        const Shape& declared = written_root_shape.IsTuple()
+                                    ? written_root_shape.tuple_shapes(e)
+                                    : written_root_shape;
         for (size_t d = 0; d < elements[e].size(); ++d) {
-          if (elements[e][d] == nullptr) continue;
+          if (elements[e][d] == nullptr || !declared.IsArray() ||
+              !declared.is_dynamic_dimension(d)) {
+            continue;
+          }
           result_sizes.push_back(elements[e][d]);
           sig.result_sizes.push_back(
               {root->shape().IsTuple() ? static_cast<int64_t>(e) : -1,
@@ -155,8 +184,9 @@ class Lowering {
     // Users come after their operands in replaced_, so removing from the
     // back frees each replaced instruction once its users are gone.
     for (auto r = replaced_.rbegin(); r != replaced_.rend(); ++r) {
-      if ((*r)->user_count() == 0 && *r != c_->root_instruction()) {
-        PLEXA_RETURN_IF_ERROR(c_->RemoveInstruction(*r));
+      Computation* parent = (*r)->parent();
+      if ((*r)->user_count() == 0 && *r != parent->root_instruction()) {
+        PLEXA_RETURN_IF_ERROR(parent->RemoveInstruction(*r));
       }
     }
     sig.changed = !sig.parameter_sizes.empty() || !sig.result_sizes.empty();
@@ -354,6 +384,22 @@ class Lowering {
     return it != written_.end() ? it->second : h->shape();
   }
 
+  // The shape of `h` with the dimensions the lowering found dynamic
+  // marked so (for messages: the shapes themselves are already static).
+  std::string DynamicShapeString(const Instruction* h) const {
+    Shape shape = h->shape();
+    auto it = sizes_.find(h);
+    if (it != sizes_.end()) {
+      for (size_t e = 0; e < it->second.size(); ++e) {
+        Shape* s = shape.IsTuple() ? shape.mutable_tuple_shapes(e) : &shape;
+        for (size_t d = 0; d < it->second[e].size(); ++d) {
+          if (it->second[e][d] != nullptr) s->set_dynamic_dimension(d, true);
+        }
+      }
+    }
+    return shape.ToString();
+  }
+
   // ---- Sizes ---------------------------------------------------------------
 
   const Dims* SizesOf(const Instruction* h, int64_t element = 0) const {
@@ -380,8 +426,8 @@ class Lowering {
 
   absl::Status Visit(Instruction* h) {
     const HloOpcode op = h->opcode();
-    bool any =
-        op == HloOpcode::kSetDimensionSize || op == HloOpcode::kDynamicReshape;
+    bool any = op == HloOpcode::kSetDimensionSize ||
+               op == HloOpcode::kDynamicReshape || op == HloOpcode::kWhile;
     std::vector<const Dims*> os(h->operand_count(), nullptr);
     for (int64_t i = 0; i < h->operand_count(); ++i) {
       os[i] = SizesOf(h->operand(i));
@@ -393,6 +439,17 @@ class Lowering {
       case HloOpcode::kSetDimensionSize: {
         const int64_t d = h->dimensions(0);
         Dims dims = os[0] ? *os[0] : Dims(shape.rank(), nullptr);
+        const Instruction* size = h->operand(1);
+        if (size->opcode() == HloOpcode::kConstant &&
+            size->literal().GetAsInt64({}) == shape.dimensions(d)) {
+          // A size equal to the bound makes the dimension static (XLA's
+          // DynamicDimensionInference).
+          dims[d] = nullptr;
+          Instruction* value =
+              Add(HloOpcode::kCopy, shape, {h->mutable_operand(0)});
+          SetSizes(value, std::move(dims));
+          return Replace(h, value);
+        }
         // The size is kept within [0, bound].
         dims[d] =
             Scalar(HloOpcode::kMinimum,
@@ -500,6 +557,10 @@ class Lowering {
         return VisitReduceWindow(h);
       case HloOpcode::kGather:
         return VisitGather(h, os);
+      case HloOpcode::kWhile:
+        return VisitWhile(h);
+      case HloOpcode::kScatter:
+        return VisitScatter(h, os);
       case HloOpcode::kTuple: {
         std::vector<Dims> elements(h->operand_count());
         bool dynamic = false;
@@ -529,28 +590,130 @@ class Lowering {
       default:
         break;
     }
-    if (IsPassThroughElementwise(op) && shape.IsArray()) {
+    if (op == HloOpcode::kBitcastConvert && os[0] != nullptr &&
+        h->operand(0)->shape().rank() != shape.rank()) {
+      // Between widths: the leading dimensions are the operand's; the
+      // minor one added (or removed) holds the parts of one element.
+      const Dims& in = *os[0];
       Dims dims(shape.rank(), nullptr);
-      for (int64_t i = 0; i < h->operand_count(); ++i) {
-        if (os[i] == nullptr || h->operand(i)->shape().rank() != shape.rank()) {
-          continue;
-        }
-        for (int64_t d = 0; d < shape.rank(); ++d) {
-          if (dims[d] == nullptr) dims[d] = (*os[i])[d];
-        }
+      const int64_t common = std::min<int64_t>(shape.rank(), in.size());
+      for (int64_t d = 0; d < common; ++d) dims[d] = in[d];
+      if (static_cast<int64_t>(in.size()) > shape.rank() &&
+          in.back() != nullptr) {
+        return Unsupported(*h, "narrows a dynamic minor dimension");
       }
       SetSizes(h, std::move(dims));
       return absl::OkStatus();
     }
+    if (IsPassThroughElementwise(op) && shape.IsArray()) {
+      return VisitElementwise(h, os);
+    }
     for (int64_t i = 0; i < h->operand_count(); ++i) {
       if (sizes_.count(h->operand(i))) {
-        return Unsupported(*h,
-                           absl::StrCat("reads operand ", i, " (",
-                                        WrittenShape(h->operand(i)).ToString(),
-                                        ") with a dynamic dimension"));
+        return Unsupported(*h, absl::StrCat("reads operand ", i, " (",
+                                            DynamicShapeString(h->operand(i)),
+                                            ") with a dynamic dimension"));
       }
     }
     return absl::OkStatus();
+  }
+
+  // Elementwise ops. Where operands' run-time sizes differ, as XLA's
+  // DynamicDimensionInference and DynamicPadder: an operand of size 1 is
+  // broadcast to the other's size (implicit broadcast), otherwise the
+  // smaller size is the result's (implicit slice). Only dynamic sizes take
+  // part; a static dimension is taken to agree.
+  absl::Status VisitElementwise(Instruction* h,
+                                const std::vector<const Dims*>& os) {
+    const Shape& shape = h->shape();
+    std::vector<Instruction*> ops(h->operands().begin(), h->operands().end());
+    Dims dims(shape.rank(), nullptr);
+    bool rewrite = false;
+    for (int64_t d = 0; d < shape.rank(); ++d) {
+      std::vector<int64_t> who;
+      bool differ = false;
+      for (int64_t i = 0; i < h->operand_count(); ++i) {
+        if (os[i] == nullptr || h->operand(i)->shape().rank() != shape.rank() ||
+            (*os[i])[d] == nullptr) {
+          continue;
+        }
+        Instruction* si = (*os[i])[d];
+        who.push_back(i);
+        if (dims[d] == nullptr) {
+          dims[d] = si;
+          continue;
+        }
+        if (si == dims[d]) continue;
+        differ = true;
+        Instruction* one = S32(1);
+        Instruction* needs = Pred(
+            HloOpcode::kOr,
+            Pred(HloOpcode::kAnd, Cmp(si, one, ComparisonDirection::kEq),
+                 Cmp(si, dims[d], ComparisonDirection::kLt)),
+            Pred(HloOpcode::kAnd, Cmp(dims[d], one, ComparisonDirection::kEq),
+                 Cmp(dims[d], si, ComparisonDirection::kLt)));
+        dims[d] = Add(HloOpcode::kSelect, Shape(PrimitiveType::S32, {}),
+                      {needs, Scalar(HloOpcode::kMaximum, dims[d], si),
+                       Scalar(HloOpcode::kMinimum, dims[d], si)});
+      }
+      if (!differ) continue;
+      for (int64_t i : who) {
+        ops[i] = BroadcastIfOne(ops[i], d, (*os[i])[d]);
+        rewrite = true;
+      }
+    }
+    if (!rewrite) {
+      SetSizes(h, std::move(dims));
+      return absl::OkStatus();
+    }
+    Instruction* value = AddClone(c_, *h, ops);
+    SetSizes(value, std::move(dims));
+    return Replace(h, value);
+  }
+
+  Instruction* Cmp(Instruction* a, Instruction* b, ComparisonDirection dir) {
+    InstructionAttrs attrs;
+    attrs.comparison_direction = dir;
+    return Add(HloOpcode::kCompare, Shape(PrimitiveType::PRED, {}), {a, b},
+               std::move(attrs));
+  }
+
+  Instruction* Pred(HloOpcode op, Instruction* a, Instruction* b) {
+    return Add(op, Shape(PrimitiveType::PRED, {}), {a, b});
+  }
+
+  // `x` with its element 0 along d spread over the whole dimension where
+  // `size` is 1, else `x`.
+  Instruction* BroadcastIfOne(Instruction* x, int64_t d, Instruction* size) {
+    const Shape& xs = x->shape();
+    std::vector<int64_t> dims(xs.dimensions().begin(), xs.dimensions().end());
+    std::vector<SliceDimension> first(dims.size());
+    std::vector<int64_t> kept, kept_dims;
+    for (size_t k = 0; k < dims.size(); ++k) {
+      first[k] = {0, static_cast<int64_t>(k) == d ? 1 : dims[k], 1};
+      if (static_cast<int64_t>(k) != d) {
+        kept.push_back(static_cast<int64_t>(k));
+        kept_dims.push_back(dims[k]);
+      }
+    }
+    std::vector<int64_t> one_dims = dims;
+    one_dims[d] = 1;
+    InstructionAttrs slice;
+    slice.slice = first;
+    Instruction* row =
+        Add(HloOpcode::kSlice, ArrayOf(xs.element_type(), one_dims), {x},
+            std::move(slice));
+    Instruction* flat =
+        Add(HloOpcode::kReshape, ArrayOf(xs.element_type(), kept_dims), {row});
+    InstructionAttrs bcast;
+    bcast.dimensions = kept;
+    Instruction* spread =
+        Add(HloOpcode::kBroadcast, ArrayOf(xs.element_type(), dims), {flat},
+            std::move(bcast));
+    Instruction* is_one =
+        Spread(Cmp(size, S32(1), ComparisonDirection::kEq), dims);
+    return Add(HloOpcode::kSelect, ArrayOf(xs.element_type(), dims),
+               {is_one, spread, x});
   }
 
   absl::Status VisitReshape(Instruction* h,
@@ -569,53 +732,7 @@ class Lowering {
             S32(shape.dimensions(d)));
       }
     } else {
-      std::vector<int64_t> dyn_out;
-      for (int64_t d = 0; d < shape.rank(); ++d) {
-        if (written.is_dynamic_dimension(d)) dyn_out.push_back(d);
-      }
-      std::vector<int64_t> dyn_in;
-      for (size_t d = 0; d < in.size(); ++d) {
-        if (in[d] != nullptr) dyn_in.push_back(static_cast<int64_t>(d));
-      }
-      if (dyn_out.size() == 1) {
-        // The one dynamic result dimension takes what the others leave:
-        // (product of the operand's sizes) / (product of the other bounds).
-        Instruction* total = S32(1);
-        int64_t static_in = 1;
-        for (int64_t d = 0; d < x->shape().rank(); ++d) {
-          if (in[d] != nullptr) {
-            total = Scalar(HloOpcode::kMultiply, total, in[d]);
-          } else {
-            static_in *= x->shape().dimensions(d);
-          }
-        }
-        int64_t others = 1;
-        for (int64_t d = 0; d < shape.rank(); ++d) {
-          if (d != dyn_out[0]) others *= shape.dimensions(d);
-        }
-        if (others == 0 || static_in % others != 0) {
-          // e.g. [<=4,3] -> [<=2,6]: the size would not be whole.
-          total = Scalar(HloOpcode::kMultiply, total, S32(static_in));
-          out[dyn_out[0]] = Scalar(HloOpcode::kDivide, total,
-                                   S32(std::max<int64_t>(others, 1)));
-        } else {
-          out[dyn_out[0]] =
-              Scalar(HloOpcode::kMultiply, total, S32(static_in / others));
-        }
-      } else if (!dyn_out.empty()) {
-        // Several dynamic dimensions: only where each keeps its bound and
-        // order (a reshape that adds or removes dimensions of size 1).
-        if (dyn_out.size() != dyn_in.size()) {
-          return Unsupported(*h, "reshapes several dynamic dimensions");
-        }
-        for (size_t k = 0; k < dyn_out.size(); ++k) {
-          if (shape.dimensions(dyn_out[k]) !=
-              x->shape().dimensions(dyn_in[k])) {
-            return Unsupported(*h, "reshapes several dynamic dimensions");
-          }
-          out[dyn_out[k]] = in[dyn_in[k]];
-        }
-      }
+      PLEXA_RETURN_IF_ERROR(ReshapeSizes(*h, in, written, &out));
     }
     std::vector<int64_t> out_dims(shape.dimensions().begin(),
                                   shape.dimensions().end());
@@ -628,6 +745,84 @@ class Lowering {
     }
     SetSizes(value, std::move(out));
     return Replace(h, value);
+  }
+
+  // The run-time sizes of a reshape's result, as XLA's
+  // DynamicDimensionInference: the operand and result dimensions fall into
+  // groups of equal products (CommonFactors). In a group with dynamic
+  // operand dimensions one result dimension is dynamic: the only one, or
+  // the one the program declares dynamic, or the only one not of size 1.
+  // Its size is the group's run-time element count divided by the other
+  // result dimensions of the group.
+  absl::Status ReshapeSizes(const Instruction& h, const Dims& in,
+                            const Shape& written, Dims* out) {
+    const Shape& xs = h.operand(0)->shape();
+    const Shape& shape = h.shape();
+    if (ShapeUtil::ElementsIn(xs) == 0) return absl::OkStatus();
+    int64_t i = 0, j = 0;
+    const int64_t n_in = xs.rank(), n_out = shape.rank();
+    while (i < n_in || j < n_out) {
+      const int64_t i0 = i, j0 = j;
+      int64_t pi = 1, po = 1;
+      do {
+        if ((pi <= po && i < n_in) || j == n_out) {
+          pi *= xs.dimensions(i++);
+        } else {
+          po *= shape.dimensions(j++);
+        }
+      } while (pi != po || (i == i0 && i < n_in) || (j == j0 && j < n_out));
+      // Size-1 result dimensions right after the group belong to it.
+      while (j < n_out && shape.dimensions(j) == 1 &&
+             (i == n_in || xs.dimensions(i) != 1)) {
+        ++j;
+      }
+      bool dynamic = false;
+      for (int64_t d = i0; d < i; ++d) dynamic |= in[d] != nullptr;
+      if (!dynamic) continue;
+      int64_t target = -1;
+      std::vector<int64_t> declared, wide;
+      for (int64_t d = j0; d < j; ++d) {
+        if (written.is_dynamic_dimension(d)) declared.push_back(d);
+        if (shape.dimensions(d) != 1) wide.push_back(d);
+      }
+      // XLA prints the choice its builder made as inferred_dimension=N.
+      int64_t inferred = -1;
+      for (const auto& [name, value] : h.attrs().opaque) {
+        int64_t v = 0;
+        if (name == "inferred_dimension" && absl::SimpleAtoi(value, &v)) {
+          inferred = v;
+        }
+      }
+      if (j - j0 == 1) {
+        target = j0;
+      } else if (inferred >= j0 && inferred < j) {
+        target = inferred;
+      } else if (declared.size() == 1) {
+        target = declared[0];
+      } else if (wide.size() == 1) {
+        target = wide[0];
+      } else if (!wide.empty() && i - i0 == 1) {
+        // One operand dimension split into several: XLA takes the result's
+        // most major one.
+        target = wide[0];
+      } else {
+        return Unsupported(
+            h, absl::StrCat("reshapes dynamic operand dimensions ", i0, "..",
+                            i - 1, " into result dimensions ", j0, "..", j - 1,
+                            " and which of them is dynamic is ambiguous"));
+      }
+      Instruction* total = S32(1);
+      int64_t others = 1;
+      for (int64_t d = i0; d < i; ++d) {
+        total = Scalar(HloOpcode::kMultiply, total,
+                       in[d] != nullptr ? in[d] : S32(xs.dimensions(d)));
+      }
+      for (int64_t d = j0; d < j; ++d) {
+        if (d != target) others *= shape.dimensions(d);
+      }
+      (*out)[target] = Scalar(HloOpcode::kDivide, total, S32(others));
+    }
+    return absl::OkStatus();
   }
 
   // reduce and reduce-window: n inputs, then n inits. The inputs' sizes
@@ -987,6 +1182,253 @@ class Lowering {
     return Replace(h, value);
   }
 
+  // A while loop carrying dynamic dimensions: each size becomes an s32[]
+  // element of the loop state after the others (as XLA's DynamicPadder),
+  // the condition and body are lowered with those sizes, and the body
+  // returns the sizes of what it computes. The loop's dynamic dimensions
+  // are those of its init and those the loop's shape declares dynamic (the
+  // body may make them so); a body that makes another one dynamic is
+  // refused.
+  absl::Status VisitWhile(Instruction* w) {
+    Instruction* init = w->mutable_operand(0);
+    Computation* cond = w->while_condition();
+    Computation* body = w->while_body();
+    const Shape ws = w->shape();
+    const Shape written = WrittenShape(w);
+    std::vector<std::pair<int64_t, int64_t>> slots;
+    std::vector<Instruction*> init_sizes;
+    if (ws.IsTuple()) {
+      for (int64_t e = 0; e < ws.tuple_shapes_size(); ++e) {
+        const Shape& es = ws.tuple_shapes(e);
+        if (!es.IsArray()) continue;
+        const Dims* di = SizesOf(init, e);
+        for (int64_t d = 0; d < es.rank(); ++d) {
+          const bool declared = written.IsTuple() &&
+                                written.tuple_shapes(e).IsArray() &&
+                                written.tuple_shapes(e).is_dynamic_dimension(d);
+          if ((di == nullptr || (*di)[d] == nullptr) && !declared) continue;
+          slots.push_back({e, d});
+          init_sizes.push_back(di != nullptr && (*di)[d] != nullptr
+                                   ? (*di)[d]
+                                   : S32(es.dimensions(d)));
+        }
+      }
+    }
+    auto has_dynamic = [&](const Computation* comp) {
+      for (const Instruction* h : comp->instructions()) {
+        if (WrittenShape(h).is_dynamic() ||
+            h->opcode() == HloOpcode::kSetDimensionSize ||
+            h->opcode() == HloOpcode::kDynamicReshape) {
+          return true;
+        }
+      }
+      return false;
+    };
+    if (slots.empty()) {
+      if (has_dynamic(cond) || has_dynamic(body)) {
+        return Unsupported(*w,
+                           "makes a value inside the loop dynamic without "
+                           "carrying its size in the loop's state");
+      }
+      return absl::OkStatus();
+    }
+    if (!ws.IsTuple()) {
+      return Unsupported(*w, "carries a dynamic array outside a tuple");
+    }
+    for (const Computation* comp : {cond, body}) {
+      for (const Computation* other : module_->computations()) {
+        for (const Instruction* h : other->instructions()) {
+          if (h == w) continue;
+          for (const Computation* called : h->called_computations()) {
+            if (called == comp) {
+              return Unsupported(
+                  *w, absl::StrCat("shares computation '", comp->name(),
+                                   "' with another instruction"));
+            }
+          }
+        }
+      }
+    }
+    const int64_t n = ws.tuple_shapes_size();
+    std::vector<Shape> elements = ws.tuple_shapes();
+    for (size_t k = 0; k < slots.size(); ++k) {
+      elements.push_back(Shape(PrimitiveType::S32, {}));
+    }
+    const Shape state(elements);
+    auto element = [&](Instruction* tuple, int64_t e) {
+      InstructionAttrs attrs;
+      attrs.tuple_index = e;
+      return Add(HloOpcode::kGetTupleElement, state.tuple_shapes(e), {tuple},
+                 std::move(attrs));
+    };
+    auto no_sizes = [&]() {
+      std::vector<Dims> sizes(n);
+      for (int64_t e = 0; e < n; ++e) {
+        const Shape& es = state.tuple_shapes(e);
+        sizes[e].assign(es.IsArray() ? es.rank() : 0, nullptr);
+      }
+      return sizes;
+    };
+    std::vector<Instruction*> parts;
+    for (int64_t e = 0; e < n; ++e) parts.push_back(element(init, e));
+    parts.insert(parts.end(), init_sizes.begin(), init_sizes.end());
+    Instruction* new_init = Add(HloOpcode::kTuple, state, parts);
+    // The condition and the body, with the sizes in their parameter.
+    Computation* outer = c_;
+    absl::Status lowered =
+        LowerLoopComputations(w, {cond, body}, state, slots, element, no_sizes);
+    c_ = outer;
+    PLEXA_RETURN_IF_ERROR(lowered);
+    Instruction* loop = Add(HloOpcode::kWhile, state, {new_init}, w->attrs(),
+                            w->called_computations());
+    std::vector<Instruction*> outs;
+    for (int64_t e = 0; e < n; ++e) outs.push_back(element(loop, e));
+    std::vector<Dims> sizes = no_sizes();
+    for (size_t k = 0; k < slots.size(); ++k) {
+      sizes[slots[k].first][slots[k].second] = element(loop, n + k);
+    }
+    Instruction* value = Add(HloOpcode::kTuple, ws, outs);
+    sizes_[value] = std::move(sizes);
+    return Replace(w, value);
+  }
+
+  // The condition and body of VisitWhile's loop `w`, lowered in place with
+  // the sizes in the last elements of their parameter (`state`); the body
+  // returns them after its values. Sets c_ to each computation in turn.
+  template <typename Element, typename NoSizes>
+  absl::Status LowerLoopComputations(
+      const Instruction* w, std::initializer_list<Computation*> comps,
+      const Shape& state, const std::vector<std::pair<int64_t, int64_t>>& slots,
+      Element element, NoSizes no_sizes) {
+    const int64_t n =
+        state.tuple_shapes_size() - static_cast<int64_t>(slots.size());
+    for (Computation* comp : comps) {
+      c_ = comp;
+      Instruction* param = comp->parameter_instruction(0);
+      for (const Instruction* u : param->users()) {
+        if (u->opcode() != HloOpcode::kGetTupleElement) {
+          return Unsupported(*u, "reads the whole state of a dynamic loop");
+        }
+      }
+      const std::vector<Instruction*> order = comp->MakeInstructionPostOrder();
+      *param->mutable_shape() = state;
+      std::vector<Dims> sizes = no_sizes();
+      for (size_t k = 0; k < slots.size(); ++k) {
+        sizes[slots[k].first][slots[k].second] = element(param, n + k);
+      }
+      sizes_[param] = std::move(sizes);
+      for (Instruction* h : order) {
+        if (h != param) PLEXA_RETURN_IF_ERROR(Visit(h));
+      }
+      if (comp != w->while_body()) continue;
+      Instruction* root = comp->root_instruction();
+      std::vector<Instruction*> out;
+      for (int64_t e = 0; e < n; ++e) out.push_back(element(root, e));
+      for (int64_t e = 0; e < n; ++e) {
+        const Dims* rd = SizesOf(root, e);
+        if (rd == nullptr) continue;
+        for (size_t d = 0; d < rd->size(); ++d) {
+          const std::pair<int64_t, int64_t> slot = {e, static_cast<int64_t>(d)};
+          if ((*rd)[d] != nullptr &&
+              std::find(slots.begin(), slots.end(), slot) == slots.end()) {
+            return Unsupported(
+                *w, absl::StrCat("has a body that makes dimension ", d,
+                                 " of state element ", e,
+                                 " dynamic; declare it dynamic in the "
+                                 "loop's shape"));
+          }
+        }
+      }
+      for (const auto& [e, d] : slots) {
+        const Dims* rd = SizesOf(root, e);
+        out.push_back(rd != nullptr && (*rd)[d] != nullptr
+                          ? (*rd)[d]
+                          : S32(state.tuple_shapes(e).dimensions(d)));
+      }
+      comp->set_root_instruction(Add(HloOpcode::kTuple, state, out));
+    }
+    return absl::OkStatus();
+  }
+
+  // scatter: the inputs' sizes are the result's (an update that lands in
+  // the padding stays there). An update of the padding of the indices (or
+  // of the updates' scatter dimensions) must not happen: its index becomes
+  // out of bounds, and XLA's scatter skips a window that is not wholly in
+  // bounds. A dynamic update window is refused.
+  absl::Status VisitScatter(Instruction* h,
+                            const std::vector<const Dims*>& os) {
+    const ScatterDimensionNumbers& dn = *h->attrs().scatter_dimension_numbers;
+    const int64_t n = (h->operand_count() - 1) / 2;
+    Instruction* indices = h->mutable_operand(n);
+    const Shape& is = indices->shape();
+    // The scatter dimensions of the indices (all but index_vector_dim),
+    // and their sizes from the indices or the updates.
+    std::vector<int64_t> batch;
+    for (int64_t d = 0; d < is.rank(); ++d) {
+      if (d != dn.index_vector_dim) batch.push_back(d);
+    }
+    Dims sizes(is.rank(), nullptr);
+    if (os[n] != nullptr) {
+      for (int64_t d : batch) sizes[d] = (*os[n])[d];
+      if (dn.index_vector_dim < is.rank() &&
+          (*os[n])[dn.index_vector_dim] != nullptr) {
+        return Unsupported(*h, "has a dynamic index vector dimension");
+      }
+    }
+    for (int64_t k = 0; k < n; ++k) {
+      const Dims* u = os[n + 1 + k];
+      if (u == nullptr) continue;
+      size_t b = 0;
+      for (size_t d = 0; d < u->size(); ++d) {
+        const bool window =
+            std::find(dn.update_window_dims.begin(),
+                      dn.update_window_dims.end(),
+                      static_cast<int64_t>(d)) != dn.update_window_dims.end();
+        if (window) {
+          if ((*u)[d] != nullptr) {
+            return Unsupported(
+                *h, absl::StrCat("writes an update window whose dimension ", d,
+                                 " is dynamic"));
+          }
+          continue;
+        }
+        if (b < batch.size() && sizes[batch[b]] == nullptr) {
+          sizes[batch[b]] = (*u)[d];
+        }
+        ++b;
+      }
+    }
+    Dims out;
+    for (int64_t k = 0; k < n && out.empty(); ++k) {
+      if (os[k] != nullptr) out = *os[k];
+    }
+    std::vector<Instruction*> ops(h->operands().begin(), h->operands().end());
+    if (AnyDynamic(sizes)) {
+      std::vector<int64_t> dims(is.dimensions().begin(), is.dimensions().end());
+      Instruction* valid = ValidMask(dims, sizes, batch);
+      const PrimitiveType t = is.element_type();
+      // -1 for a signed index type; for an unsigned one its largest value
+      // (2^63 for u64, which a double holds exactly).
+      const int64_t bits = primitive_util::BitWidth(t);
+      const double far = primitive_util::IsSignedIntegralType(t) ? -1.0
+                         : bits <= 32 ? std::ldexp(1.0, bits) - 1
+                                      : std::ldexp(1.0, bits - 1);
+      PLEXA_ASSIGN_OR_RETURN(Instruction * outside,
+                             AddScalarConstant(c_, t, far));
+      ops[n] = Add(HloOpcode::kSelect, ArrayOf(t, dims),
+                   {valid, indices, Spread(outside, dims)});
+    }
+    Instruction* value = ops[n] == indices ? h : AddClone(c_, *h, ops);
+    if (AnyDynamic(out)) {
+      if (value->shape().IsTuple()) {
+        sizes_[value] = std::vector<Dims>(n, out);
+      } else {
+        SetSizes(value, out);
+      }
+    }
+    return value == h ? absl::OkStatus() : Replace(h, value);
+  }
+
   absl::Status VisitGather(Instruction* h, const std::vector<const Dims*>& os) {
     const GatherDimensionNumbers& dn = *h->attrs().gather_dimension_numbers;
     const Shape& shape = h->shape();
@@ -1110,6 +1552,8 @@ absl::StatusOr<DynamicSignature> LowerDynamicShapes(Module* module) {
     }
     return sig;
   }
+  // Calls are inlined first, so what they compute is lowered with the rest.
+  PLEXA_RETURN_IF_ERROR(CallInliner().Run(*module).status());
   return Lowering(module, /*lower_signature=*/true).Run();
 }
 

@@ -56,6 +56,14 @@ void ExpectResult(const std::string& hlo, std::vector<Literal> args,
   }
 }
 
+constexpr char kAddS32[] = R"(
+add {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT r = s32[] add(a, b)
+}
+)";
+
 constexpr char kAdd[] = R"(
 add {
   a = f32[] parameter(0)
@@ -131,6 +139,77 @@ TEST(DynamicPadderTest, DynamicParameterTakesAnyArgumentWithinItsBound) {
       << bad.status();
 }
 
+// XLA's DynamicPadder ExecutionTests DynamicAddWithImplicitBroadcast and
+// DynamicAddWithImplicitSlice (their programs, shapes declared as there):
+// an operand of size 1 is broadcast to the other's size, otherwise the
+// smaller size is the result's.
+std::string ImplicitProgram(const std::string& input1, int size1, int size2) {
+  return absl::StrCat(R"(HloModule module
+update_s32 {
+  lhs = s32[] parameter(0)
+  rhs = s32[] parameter(1)
+  ROOT add = s32[] add(lhs, rhs)
+}
+ENTRY entry {
+  zero = s32[] constant(0)
+  one = s32[] constant(1)
+  two = s32[] constant(2)
+  s1 = s32[] constant()",
+                      size1, R"()
+  s2 = s32[] constant()",
+                      size2, R"()
+  )",
+                      input1, R"(
+  input1_dynamic = s32[<=4, 2] set-dimension-size(input1, s1), dimensions={0}
+  input2 = s32[4, 2] broadcast(two), dimensions={}
+  input2_dynamic = s32[<=4, 2] set-dimension-size(input2, s2), dimensions={0}
+  add = s32[<=4, 2] add(input1_dynamic, input2_dynamic)
+  ROOT reduce = s32[2] reduce(add, zero), dimensions={0}, to_apply=update_s32
+}
+)");
+}
+
+TEST(DynamicPadderTest, ElementwiseImplicitBroadcastAndSlice) {
+  // Rows 1, 2, 3, 4 with size 1 plus 2s with size 3: [1,1] is broadcast,
+  // (1+2)·3 = 9 in each column.
+  const std::string rows = R"(iota = s32[4, 2] iota(), iota_dimension=0
+  ones = s32[4, 2] broadcast(one), dimensions={}
+  input1 = s32[4, 2] add(iota, ones))";
+  ExpectResult(ImplicitProgram(rows, 1, 3), {}, L("s32[2]", "{9, 9}"));
+  // The same with the operands' sizes the other way round: rows 1..3 plus
+  // the broadcast row of 2s: 3+4+5 = 12.
+  ExpectResult(ImplicitProgram(rows, 3, 1), {}, L("s32[2]", "{12, 12}"));
+  // 1s with size 3 plus 2s with size 2: two rows of 3.
+  const std::string ones = "input1 = s32[4, 2] broadcast(one), dimensions={}";
+  ExpectResult(ImplicitProgram(ones, 3, 2), {}, L("s32[2]", "{6, 6}"));
+}
+
+TEST(DynamicPadderTest, StaticDeclarationsFollowTheSizes) {
+  // As XLA's older tests write them: the shapes are declared static; the
+  // sizes still apply (XLA's verifier compares shapes ignoring which
+  // dimensions are dynamic).
+  ExpectResult(Program(R"(
+  p = f32[5] parameter(0)
+  n = s32[] constant(3)
+  d = f32[5] set-dimension-size(p, n), dimensions={0}
+  zero = f32[] constant(0)
+  ROOT r = f32[] reduce(d, zero), dimensions={0}, to_apply=add)"),
+               {L("f32[5]", "{1, 2, 3, 100, 1000}")}, L("f32[]", "6"));
+  // A reshape whose result is declared static: the dynamic dimension is
+  // the one the grouping gives ([2,<=4] -> [8]: 2·3 = 6 elements).
+  ExpectResult(Program(R"(
+  p = f32[2,4] parameter(0)
+  n = s32[] constant(3)
+  d = f32[2,4] set-dimension-size(p, n), dimensions={1}
+  r = f32[8] reshape(d)
+  g = s32[] get-dimension-size(r), dimensions={0}
+  zero = f32[] constant(0)
+  s = f32[] reduce(r, zero), dimensions={0}, to_apply=add
+  ROOT t = (s32[], f32[]) tuple(g, s))"),
+               {L("f32[2,4]", "{{1, 2, 3, 100}, {4, 5, 6, 1000}}")},
+               Literal::MakeTuple({L("s32[]", "6"), L("f32[]", "21")}));
+}
+
 TEST(DynamicPadderTest, DotContractsOnlyTheSize) {
   // [[1,2,3],[4,5,6]] · [[1,0],[0,1],[1,1]] = [[4,5],[10,11]].
   ExpectResult(Program(R"(
@@ -182,6 +261,44 @@ TEST(DynamicPadderTest, DynamicReshape) {
   ROOT r = f32[<=2,<=3] dynamic-reshape(d, two, two))"),
                {L("f32[6]", "{1, 2, 3, 4, 100, 1000}")},
                L("f32[2,2]", "{{1, 2}, {3, 4}}"));
+}
+
+TEST(DynamicPadderTest, DynamicReshapeOfAMiddleDimension) {
+  // XLA's DynamicReshapeTest.SingleDynamicDimension: s32[2,<=3,3] with 2
+  // rows per batch holds 0..5 and 9..14; dynamic-reshape to 9 elements
+  // takes the first nine of them.
+  ExpectResult(R"(HloModule m
+ENTRY main {
+  param = s32[2,3,3] parameter(0)
+  two = s32[] parameter(1)
+  param_padded = s32[2,<=3,3] set-dimension-size(param, two), dimensions={1}
+  nine = s32[] parameter(2)
+  ROOT reshaped = s32[<=18] dynamic-reshape(param_padded, nine)
+}
+)",
+               {L("s32[2,3,3]",
+                  "{{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}}, "
+                  "{{9, 10, 11}, {12, 13, 14}, {15, 16, 17}}}"),
+                L("s32[]", "2"), L("s32[]", "9")},
+               L("s32[9]", "{0, 1, 2, 3, 4, 5, 9, 10, 11}"));
+}
+
+TEST(DynamicPadderTest, ASizeEqualToTheBoundIsStatic) {
+  // As XLA's MHLO export writes it: the result is declared static, and
+  // the pipeline (which cannot return a run-time size) accepts it.
+  const std::string hlo = R"(HloModule m
+ENTRY e {
+  arg = f32[<=3,2] parameter(0)
+  size = s32[] constant(3)
+  ROOT r = f32[3,2] set-dimension-size(arg, size), dimensions={0}
+}
+)";
+  std::unique_ptr<Module> m = Parse(hlo);
+  ASSERT_TRUE(RunDefaultPipeline(m.get()).ok());
+  absl::StatusOr<Literal> r =
+      Evaluator().Run(*m, {L("f32[3,2]", "{{1, 2}, {3, 4}, {5, 6}}")});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(*r, L("f32[3,2]", "{{1, 2}, {3, 4}, {5, 6}}"));
 }
 
 TEST(DynamicPadderTest, BroadcastThenReduceAlongTheDynamicDimension) {
@@ -268,8 +385,12 @@ TEST(DynamicPadderTest, SliceKeepsTheElementsBelowTheSize) {
                Literal::MakeTuple({L("f32[1]", "{1}"), L("f32[1]", "{1000}")}));
 }
 
-TEST(DynamicPadderTest, RefusesWhatItCannotLower) {
-  const std::string loop = absl::StrCat(R"(HloModule m
+constexpr char kLoop[] = R"(HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT r = f32[] add(a, b)
+}
 cond {
   s = (s32[], f32[<=4]) parameter(0)
   i = s32[] get-tuple-element(s), index=0
@@ -282,22 +403,117 @@ body {
   x = f32[<=4] get-tuple-element(s), index=1
   one = s32[] constant(1)
   j = s32[] add(i, one)
-  ROOT t = (s32[], f32[<=4]) tuple(j, x)
+  y = f32[<=4] add(x, x)
+  ROOT t = (s32[], f32[<=4]) tuple(j, y)
 }
 ENTRY e {
   a = f32[4] parameter(0)
-  three = s32[] constant(3)
-  d = f32[<=4] set-dimension-size(a, three), dimensions={0}
+  n = s32[] parameter(1)
+  d = f32[<=4] set-dimension-size(a, n), dimensions={0}
   zero = s32[] constant(0)
   t = (s32[], f32[<=4]) tuple(zero, d)
-  ROOT w = (s32[], f32[<=4]) while(t), condition=cond, body=body
+  w = (s32[], f32[<=4]) while(t), condition=cond, body=body
+  x = f32[<=4] get-tuple-element(w), index=1
+  f0 = f32[] constant(0)
+  sum = f32[] reduce(x, f0), dimensions={0}, to_apply=add
+  ROOT r = (f32[<=4], f32[]) tuple(x, sum)
 }
-)");
-  std::unique_ptr<Module> m = Parse(loop);
+)";
+
+TEST(DynamicPadderTest, WhileLoopsCarryTheSizes) {
+  // Twice doubled: 4·[1, 2, 3] and its sum 24.
+  ExpectResult(
+      kLoop, {L("f32[4]", "{1, 2, 3, 100}"), L("s32[]", "3")},
+      Literal::MakeTuple({L("f32[3]", "{4, 8, 12}"), L("f32[]", "24")}));
+}
+
+TEST(DynamicPadderTest, ALoopBodyMaySetTheSize) {
+  // The loop's shape declares the dimension dynamic; the body shrinks it by
+  // one each time: [1, 2, 3, 4] -> 2 elements after 2 iterations.
+  ExpectResult(R"(HloModule m
+cond {
+  s = (s32[], f32[<=4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  k = s32[] constant(2)
+  ROOT c = pred[] compare(i, k), direction=LT
+}
+body {
+  s = (s32[], f32[<=4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = f32[<=4] get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  n = s32[] get-dimension-size(x), dimensions={0}
+  m = s32[] subtract(n, one)
+  y = f32[<=4] set-dimension-size(x, m), dimensions={0}
+  ROOT t = (s32[], f32[<=4]) tuple(j, y)
+}
+ENTRY e {
+  a = f32[4] parameter(0)
+  n = s32[] parameter(1)
+  d = f32[<=4] set-dimension-size(a, n), dimensions={0}
+  zero = s32[] constant(0)
+  t = (s32[], f32[<=4]) tuple(zero, d)
+  w = (s32[], f32[<=4]) while(t), condition=cond, body=body
+  ROOT x = f32[<=4] get-tuple-element(w), index=1
+}
+)",
+               {L("f32[4]", "{1, 2, 3, 4}"), L("s32[]", "4")},
+               L("f32[2]", "{1, 2}"));
+}
+
+TEST(DynamicPadderTest, ScatterSkipsThePaddingOfItsIndices) {
+  // Two of four indices exist: rows 0 and 2 get their updates added; the
+  // padding (indices 1 and 0, updates 70.. and 100..) is never written.
+  ExpectResult(absl::StrCat("HloModule m\n", kAddS32, R"(ENTRY e {
+  operand = s32[3,3] parameter(0)
+  indices_p = s32[4] parameter(1)
+  updates_p = s32[4,3] parameter(2)
+  n = s32[] parameter(3)
+  indices = s32[<=4] set-dimension-size(indices_p, n), dimensions={0}
+  updates = s32[<=4,3] set-dimension-size(updates_p, n), dimensions={0}
+  ROOT scatter = s32[3,3] scatter(operand, indices, updates), to_apply=add,
+      update_window_dims={1}, inserted_window_dims={0},
+      scatter_dims_to_operand_dims={0}, index_vector_dim=1
+}
+)"),
+               {L("s32[3,3]", "{{1, 1, 1}, {2, 2, 2}, {3, 3, 3}}"),
+                L("s32[4]", "{0, 2, 1, 0}"),
+                L("s32[4,3]",
+                  "{{10, 20, 30}, {40, 50, 60}, {70, 80, 90}, "
+                  "{100, 110, 120}}"),
+                L("s32[]", "2")},
+               L("s32[3,3]", "{{11, 21, 31}, {2, 2, 2}, {43, 53, 63}}"));
+}
+
+TEST(DynamicPadderTest, ReshapeTakesXlasInferredDimension) {
+  // XLA's OutputMinorDimensionReshape: 8 of 12 elements into [2,<=3,2];
+  // inferred_dimension=1 says the middle dimension holds the size (2).
+  // Summed over it: [[0+2, 1+3], [4+6, 5+7]].
+  ExpectResult(absl::StrCat("HloModule m\n", kAddS32, R"(ENTRY main {
+  param = s32[12] parameter(0)
+  const = s32[] constant(8)
+  param_padded = s32[12] set-dimension-size(param, const), dimensions={0}
+  reshaped = s32[2,3,2] reshape(param_padded), inferred_dimension=1
+  init = s32[] constant(0)
+  ROOT reduce = s32[2,2] reduce(reshaped, init), dimensions={1}, to_apply=add
+}
+)"),
+               {L("s32[12]", "{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}")},
+               L("s32[2,2]", "{{2, 4}, {10, 12}}"));
+}
+
+TEST(DynamicPadderTest, RefusesWhatItCannotLower) {
+  std::unique_ptr<Module> m = Parse(Program(R"(
+  a = f32[4] parameter(0)
+  three = s32[] constant(3)
+  d = f32[<=4] set-dimension-size(a, three), dimensions={0}
+  ROOT c = f32[<=4] custom-call(d), custom_call_target="my_op")"));
   absl::StatusOr<DynamicSignature> sig = LowerDynamicShapes(m.get());
   ASSERT_FALSE(sig.ok());
   EXPECT_EQ(sig.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_NE(sig.status().message().find("computation 'cond'"),
+  EXPECT_NE(sig.status().message().find("'c' (custom-call) reads operand 0 "
+                                        "(f32[<=4]) with a dynamic dimension"),
             std::string::npos)
       << sig.status();
 }

@@ -78,7 +78,11 @@ TEST(VerifierTest, DeclaredShapeMustMatchInferred) {
                  "f32[2,3]");
 }
 
-TEST(VerifierTest, LayoutsAreIgnoredButDynamicDimensionsAreNot) {
+// XLA's ShapeVerifier (not layout sensitive, as HloVerifier runs by
+// default): a declared shape must be compatible with the inferred one
+// (ShapeUtil::Compatible ignores layouts and which dimensions are dynamic),
+// and the bounds must agree.
+TEST(VerifierTest, LayoutsAreIgnoredAndDynamicDimensionsAsXla) {
   auto m = std::make_unique<Module>("m");
   CompBuilder b("main");
   Instruction* p = b.Param(0, "f32[2,3]", "p");
@@ -93,7 +97,19 @@ TEST(VerifierTest, LayoutsAreIgnoredButDynamicDimensionsAreNot) {
   CompBuilder b2("main");
   Instruction* p2 = b2.Param(0, "f32[4]", "p");
   b2.AddTo(m2.get(), b2.Op(HloOpcode::kNegate, "f32[<=4]", {p2}, "neg"), true);
-  EXPECT_INVALID(VerifyModule(*m2), "neg", "f32[<=4]", "f32[4]");
+  EXPECT_TRUE(VerifyModule(*m2).ok()) << VerifyModule(*m2);
+
+  auto m3 = std::make_unique<Module>("m3");
+  CompBuilder b3("main");
+  Instruction* p3 = b3.Param(0, "f32[4]", "p");
+  b3.AddTo(m3.get(), b3.Op(HloOpcode::kTuple, "(f32[<=4])", {p3}, "t"), true);
+  EXPECT_TRUE(VerifyModule(*m3).ok()) << VerifyModule(*m3);
+
+  auto m4 = std::make_unique<Module>("m4");
+  CompBuilder b4("main");
+  Instruction* p4 = b4.Param(0, "f32[4]", "p");
+  b4.AddTo(m4.get(), b4.Op(HloOpcode::kNegate, "f32[<=5]", {p4}, "neg"), true);
+  EXPECT_INVALID(VerifyModule(*m4), "neg", "f32[<=5]", "f32[4]");
 }
 
 TEST(VerifierTest, InvalidLayoutRejected) {
