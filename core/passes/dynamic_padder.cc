@@ -74,7 +74,10 @@ class Lowering {
     std::vector<Computation*> lowered = {c_};
     for (size_t i = 0; i < lowered.size(); ++i) {
       for (Instruction* h : lowered[i]->instructions()) {
-        if (h->opcode() != HloOpcode::kWhile) continue;
+        if (h->opcode() != HloOpcode::kWhile &&
+            h->opcode() != HloOpcode::kConditional) {
+          continue;
+        }
         for (Computation* called : h->called_computations()) {
           if (std::find(lowered.begin(), lowered.end(), called) ==
               lowered.end()) {
@@ -94,7 +97,8 @@ class Lowering {
           return absl::UnimplementedError(absl::StrCat(
               "dynamic shapes: ", Where(*h), " in computation '", other->name(),
               "' has a dynamic shape; only the entry computation and its "
-              "while loops may have them (docs/dynamic_shapes.md)"));
+              "while loops and conditional branches may have them "
+              "(docs/dynamic_shapes.md)"));
         }
       }
     }
@@ -427,7 +431,8 @@ class Lowering {
   absl::Status Visit(Instruction* h) {
     const HloOpcode op = h->opcode();
     bool any = op == HloOpcode::kSetDimensionSize ||
-               op == HloOpcode::kDynamicReshape || op == HloOpcode::kWhile;
+               op == HloOpcode::kDynamicReshape || op == HloOpcode::kWhile ||
+               op == HloOpcode::kConditional;
     std::vector<const Dims*> os(h->operand_count(), nullptr);
     for (int64_t i = 0; i < h->operand_count(); ++i) {
       os[i] = SizesOf(h->operand(i));
@@ -559,6 +564,8 @@ class Lowering {
         return VisitGather(h, os);
       case HloOpcode::kWhile:
         return VisitWhile(h);
+      case HloOpcode::kConditional:
+        return VisitConditional(h);
       case HloOpcode::kScatter:
         return VisitScatter(h, os);
       case HloOpcode::kTuple: {
@@ -1182,172 +1189,315 @@ class Lowering {
     return Replace(h, value);
   }
 
-  // A while loop carrying dynamic dimensions: each size becomes an s32[]
-  // element of the loop state after the others (as XLA's DynamicPadder),
-  // the condition and body are lowered with those sizes, and the body
-  // returns the sizes of what it computes. The loop's dynamic dimensions
-  // are those of its init and those the loop's shape declares dynamic (the
-  // body may make them so); a body that makes another one dynamic is
-  // refused.
+  // ---- Control flow ---------------------------------------------------------
+  //
+  // A while loop or a conditional branch receives its sizes as s32[]
+  // elements appended to the tuple it takes (its "state"), and returns the
+  // sizes of its result the same way, as XLA's DynamicPadder does.
+
+  using Slots = std::vector<std::pair<int64_t, int64_t>>;  // (element, dim)
+
+  // `base` (a tuple shape) with one s32[] per slot appended.
+  static Shape StateShape(const Shape& base, const Slots& slots) {
+    std::vector<Shape> elements = base.tuple_shapes();
+    for (size_t k = 0; k < slots.size(); ++k) {
+      elements.push_back(Shape(PrimitiveType::S32, {}));
+    }
+    return Shape(elements);
+  }
+
+  Instruction* Element(Instruction* tuple, const Shape& state, int64_t e) {
+    InstructionAttrs attrs;
+    attrs.tuple_index = e;
+    return Add(HloOpcode::kGetTupleElement, state.tuple_shapes(e), {tuple},
+               std::move(attrs));
+  }
+
+  // Per element of `base` (a tuple shape), no dynamic dimension.
+  static std::vector<Dims> NoSizes(const Shape& base) {
+    std::vector<Dims> sizes(base.tuple_shapes_size());
+    for (size_t e = 0; e < sizes.size(); ++e) {
+      const Shape& es = base.tuple_shapes(e);
+      sizes[e].assign(es.IsArray() ? es.rank() : 0, nullptr);
+    }
+    return sizes;
+  }
+
+  // Whether dimension d of element e is dynamic in one of these declared
+  // (tuple) shapes.
+  static bool DeclaredDynamic(std::initializer_list<const Shape*> shapes,
+                              int64_t e, int64_t d) {
+    for (const Shape* s : shapes) {
+      if (s->IsTuple() && e < s->tuple_shapes_size() &&
+          s->tuple_shapes(e).IsArray() && d < s->tuple_shapes(e).rank() &&
+          s->tuple_shapes(e).is_dynamic_dimension(d)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // The slots of a tuple value `v` of shape `base`: its dynamic dimensions
+  // and those `declared` says are dynamic; `sizes` gets each slot's size
+  // (the bound where `v` has none).
+  Slots SlotsOf(const Instruction* v, const Shape& base,
+                std::initializer_list<const Shape*> declared,
+                std::vector<Instruction*>* sizes) {
+    Slots slots;
+    for (int64_t e = 0; e < base.tuple_shapes_size(); ++e) {
+      const Shape& es = base.tuple_shapes(e);
+      if (!es.IsArray()) continue;
+      const Dims* dv = SizesOf(v, e);
+      for (int64_t d = 0; d < es.rank(); ++d) {
+        const bool has = dv != nullptr && (*dv)[d] != nullptr;
+        if (!has && !DeclaredDynamic(declared, e, d)) continue;
+        slots.push_back({e, d});
+        sizes->push_back(has ? (*dv)[d] : S32(es.dimensions(d)));
+      }
+    }
+    return slots;
+  }
+
+  // tuple(v's elements..., sizes...): `v` (a tuple of shape `base`) as a
+  // state.
+  Instruction* PackState(Instruction* v, const Shape& base, const Slots& slots,
+                         const std::vector<Instruction*>& sizes) {
+    const Shape state = StateShape(base, slots);
+    std::vector<Instruction*> parts;
+    for (int64_t e = 0; e < base.tuple_shapes_size(); ++e) {
+      parts.push_back(Element(v, state, e));
+    }
+    parts.insert(parts.end(), sizes.begin(), sizes.end());
+    return Add(HloOpcode::kTuple, state, parts);
+  }
+
+  // A state value `s` as the tuple of shape `base` it carries, with its
+  // sizes recorded.
+  Instruction* UnpackState(Instruction* s, const Shape& base,
+                           const Slots& slots) {
+    const Shape state = StateShape(base, slots);
+    const int64_t n = base.tuple_shapes_size();
+    std::vector<Instruction*> outs;
+    for (int64_t e = 0; e < n; ++e) outs.push_back(Element(s, state, e));
+    std::vector<Dims> sizes = NoSizes(base);
+    for (size_t k = 0; k < slots.size(); ++k) {
+      sizes[slots[k].first][slots[k].second] = Element(s, state, n + k);
+    }
+    Instruction* value = Add(HloOpcode::kTuple, base, outs);
+    sizes_[value] = std::move(sizes);
+    return value;
+  }
+
+  // Lowers `comp` in place, its parameter now a state (`base` plus the
+  // slots' sizes). Sets c_ to `comp`.
+  absl::Status LowerWithState(Computation* comp, const Shape& base,
+                              const Slots& slots) {
+    c_ = comp;
+    Instruction* param = comp->parameter_instruction(0);
+    for (const Instruction* u : param->users()) {
+      if (u->opcode() != HloOpcode::kGetTupleElement) {
+        return Unsupported(*u, "reads the whole tuple that carries sizes");
+      }
+    }
+    const std::vector<Instruction*> order = comp->MakeInstructionPostOrder();
+    const Shape state = StateShape(base, slots);
+    *param->mutable_shape() = state;
+    std::vector<Dims> sizes = NoSizes(base);
+    const int64_t n = base.tuple_shapes_size();
+    for (size_t k = 0; k < slots.size(); ++k) {
+      sizes[slots[k].first][slots[k].second] = Element(param, state, n + k);
+    }
+    sizes_[param] = std::move(sizes);
+    for (Instruction* h : order) {
+      if (h != param) PLEXA_RETURN_IF_ERROR(Visit(h));
+    }
+    return absl::OkStatus();
+  }
+
+  // Makes `comp` (lowered, c_ == comp) return its root (a tuple of shape
+  // `base`) as a state with the slots' sizes; a dynamic dimension outside
+  // the slots is refused.
+  absl::Status ReturnState(Computation* comp, const Instruction& owner,
+                           const Shape& base, const Slots& slots) {
+    Instruction* root = comp->root_instruction();
+    const int64_t n = base.tuple_shapes_size();
+    for (int64_t e = 0; e < n; ++e) {
+      const Dims* rd = SizesOf(root, e);
+      if (rd == nullptr) continue;
+      for (size_t d = 0; d < rd->size(); ++d) {
+        const std::pair<int64_t, int64_t> slot = {e, static_cast<int64_t>(d)};
+        if ((*rd)[d] != nullptr &&
+            std::find(slots.begin(), slots.end(), slot) == slots.end()) {
+          return Unsupported(owner,
+                             absl::StrCat("has a computation ('", comp->name(),
+                                          "') that makes dimension ", d,
+                                          " of tuple element ", e,
+                                          " dynamic; declare it dynamic in the "
+                                          "shape"));
+        }
+      }
+    }
+    std::vector<Instruction*> sizes;
+    for (const auto& [e, d] : slots) {
+      const Dims* rd = SizesOf(root, e);
+      sizes.push_back(rd != nullptr && (*rd)[d] != nullptr
+                          ? (*rd)[d]
+                          : S32(base.tuple_shapes(e).dimensions(d)));
+    }
+    comp->set_root_instruction(PackState(root, base, slots, sizes));
+    return absl::OkStatus();
+  }
+
+  // Whether `comp` holds a dynamic shape.
+  bool HasDynamic(const Computation* comp) const {
+    for (const Instruction* h : comp->instructions()) {
+      if (WrittenShape(h).is_dynamic() ||
+          h->opcode() == HloOpcode::kSetDimensionSize ||
+          h->opcode() == HloOpcode::kDynamicReshape) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Refuses lowering `comp` in place when another instruction calls it.
+  absl::Status OnlyCaller(const Instruction& owner, const Computation* comp) {
+    for (const Computation* other : module_->computations()) {
+      for (const Instruction* h : other->instructions()) {
+        if (h == &owner) continue;
+        for (const Computation* called : h->called_computations()) {
+          if (called == comp) {
+            return Unsupported(
+                owner, absl::StrCat("shares computation '", comp->name(),
+                                    "' with another instruction"));
+          }
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // A while loop: its state carries the dimensions of its init that are
+  // dynamic and those declared dynamic by the loop's shape, the body's or
+  // the condition's parameter or the body's root (a body may set them).
   absl::Status VisitWhile(Instruction* w) {
     Instruction* init = w->mutable_operand(0);
     Computation* cond = w->while_condition();
     Computation* body = w->while_body();
     const Shape ws = w->shape();
-    const Shape written = WrittenShape(w);
-    std::vector<std::pair<int64_t, int64_t>> slots;
     std::vector<Instruction*> init_sizes;
+    Slots slots;
     if (ws.IsTuple()) {
-      for (int64_t e = 0; e < ws.tuple_shapes_size(); ++e) {
-        const Shape& es = ws.tuple_shapes(e);
-        if (!es.IsArray()) continue;
-        const Dims* di = SizesOf(init, e);
-        for (int64_t d = 0; d < es.rank(); ++d) {
-          const bool declared = written.IsTuple() &&
-                                written.tuple_shapes(e).IsArray() &&
-                                written.tuple_shapes(e).is_dynamic_dimension(d);
-          if ((di == nullptr || (*di)[d] == nullptr) && !declared) continue;
-          slots.push_back({e, d});
-          init_sizes.push_back(di != nullptr && (*di)[d] != nullptr
-                                   ? (*di)[d]
-                                   : S32(es.dimensions(d)));
-        }
-      }
+      slots = SlotsOf(
+          init, ws,
+          {&WrittenShape(w), &WrittenShape(body->parameter_instruction(0)),
+           &WrittenShape(cond->parameter_instruction(0)),
+           &WrittenShape(body->root_instruction())},
+          &init_sizes);
     }
-    auto has_dynamic = [&](const Computation* comp) {
-      for (const Instruction* h : comp->instructions()) {
-        if (WrittenShape(h).is_dynamic() ||
-            h->opcode() == HloOpcode::kSetDimensionSize ||
-            h->opcode() == HloOpcode::kDynamicReshape) {
-          return true;
-        }
-      }
-      return false;
-    };
     if (slots.empty()) {
-      if (has_dynamic(cond) || has_dynamic(body)) {
+      if (HasDynamic(cond) || HasDynamic(body) || sizes_.count(init)) {
         return Unsupported(*w,
                            "makes a value inside the loop dynamic without "
                            "carrying its size in the loop's state");
       }
       return absl::OkStatus();
     }
-    if (!ws.IsTuple()) {
-      return Unsupported(*w, "carries a dynamic array outside a tuple");
-    }
-    for (const Computation* comp : {cond, body}) {
-      for (const Computation* other : module_->computations()) {
-        for (const Instruction* h : other->instructions()) {
-          if (h == w) continue;
-          for (const Computation* called : h->called_computations()) {
-            if (called == comp) {
-              return Unsupported(
-                  *w, absl::StrCat("shares computation '", comp->name(),
-                                   "' with another instruction"));
-            }
-          }
-        }
-      }
-    }
-    const int64_t n = ws.tuple_shapes_size();
-    std::vector<Shape> elements = ws.tuple_shapes();
-    for (size_t k = 0; k < slots.size(); ++k) {
-      elements.push_back(Shape(PrimitiveType::S32, {}));
-    }
-    const Shape state(elements);
-    auto element = [&](Instruction* tuple, int64_t e) {
-      InstructionAttrs attrs;
-      attrs.tuple_index = e;
-      return Add(HloOpcode::kGetTupleElement, state.tuple_shapes(e), {tuple},
-                 std::move(attrs));
-    };
-    auto no_sizes = [&]() {
-      std::vector<Dims> sizes(n);
-      for (int64_t e = 0; e < n; ++e) {
-        const Shape& es = state.tuple_shapes(e);
-        sizes[e].assign(es.IsArray() ? es.rank() : 0, nullptr);
-      }
-      return sizes;
-    };
-    std::vector<Instruction*> parts;
-    for (int64_t e = 0; e < n; ++e) parts.push_back(element(init, e));
-    parts.insert(parts.end(), init_sizes.begin(), init_sizes.end());
-    Instruction* new_init = Add(HloOpcode::kTuple, state, parts);
-    // The condition and the body, with the sizes in their parameter.
+    PLEXA_RETURN_IF_ERROR(OnlyCaller(*w, cond));
+    PLEXA_RETURN_IF_ERROR(OnlyCaller(*w, body));
+    Instruction* new_init = PackState(init, ws, slots, init_sizes);
     Computation* outer = c_;
-    absl::Status lowered =
-        LowerLoopComputations(w, {cond, body}, state, slots, element, no_sizes);
+    absl::Status lowered = LowerWithState(cond, ws, slots);
+    if (lowered.ok()) lowered = LowerWithState(body, ws, slots);
+    if (lowered.ok()) lowered = ReturnState(body, *w, ws, slots);
     c_ = outer;
     PLEXA_RETURN_IF_ERROR(lowered);
-    Instruction* loop = Add(HloOpcode::kWhile, state, {new_init}, w->attrs(),
-                            w->called_computations());
-    std::vector<Instruction*> outs;
-    for (int64_t e = 0; e < n; ++e) outs.push_back(element(loop, e));
-    std::vector<Dims> sizes = no_sizes();
-    for (size_t k = 0; k < slots.size(); ++k) {
-      sizes[slots[k].first][slots[k].second] = element(loop, n + k);
-    }
-    Instruction* value = Add(HloOpcode::kTuple, ws, outs);
-    sizes_[value] = std::move(sizes);
-    return Replace(w, value);
+    Instruction* loop = Add(HloOpcode::kWhile, StateShape(ws, slots),
+                            {new_init}, w->attrs(), w->called_computations());
+    return Replace(w, UnpackState(loop, ws, slots));
   }
 
-  // The condition and body of VisitWhile's loop `w`, lowered in place with
-  // the sizes in the last elements of their parameter (`state`); the body
-  // returns them after its values. Sets c_ to each computation in turn.
-  template <typename Element, typename NoSizes>
-  absl::Status LowerLoopComputations(
-      const Instruction* w, std::initializer_list<Computation*> comps,
-      const Shape& state, const std::vector<std::pair<int64_t, int64_t>>& slots,
-      Element element, NoSizes no_sizes) {
-    const int64_t n =
-        state.tuple_shapes_size() - static_cast<int64_t>(slots.size());
-    for (Computation* comp : comps) {
-      c_ = comp;
-      Instruction* param = comp->parameter_instruction(0);
-      for (const Instruction* u : param->users()) {
-        if (u->opcode() != HloOpcode::kGetTupleElement) {
-          return Unsupported(*u, "reads the whole state of a dynamic loop");
-        }
+  // A conditional: each branch whose operand (a tuple) has dynamic
+  // dimensions takes them in its state; the result (a tuple) carries the
+  // dimensions any branch returns dynamic or the shapes declare dynamic.
+  absl::Status VisitConditional(Instruction* h) {
+    const std::vector<Computation*>& branches = h->called_computations();
+    const Shape rs = h->shape();
+    std::vector<Instruction*> operands = {h->mutable_operand(0)};
+    std::vector<Slots> in_slots(branches.size());
+    bool any = false;
+    for (size_t b = 0; b < branches.size(); ++b) {
+      Instruction* op = h->mutable_operand(b + 1);
+      const Shape os = op->shape();
+      std::vector<Instruction*> sizes;
+      if (os.IsTuple()) {
+        in_slots[b] = SlotsOf(
+            op, os, {&WrittenShape(branches[b]->parameter_instruction(0))},
+            &sizes);
+      } else if (sizes_.count(op) ||
+                 WrittenShape(branches[b]->parameter_instruction(0))
+                     .is_dynamic()) {
+        return Unsupported(*h, absl::StrCat("passes branch ", b,
+                                            " a dynamic array outside a "
+                                            "tuple"));
       }
-      const std::vector<Instruction*> order = comp->MakeInstructionPostOrder();
-      *param->mutable_shape() = state;
-      std::vector<Dims> sizes = no_sizes();
-      for (size_t k = 0; k < slots.size(); ++k) {
-        sizes[slots[k].first][slots[k].second] = element(param, n + k);
-      }
-      sizes_[param] = std::move(sizes);
-      for (Instruction* h : order) {
-        if (h != param) PLEXA_RETURN_IF_ERROR(Visit(h));
-      }
-      if (comp != w->while_body()) continue;
-      Instruction* root = comp->root_instruction();
-      std::vector<Instruction*> out;
-      for (int64_t e = 0; e < n; ++e) out.push_back(element(root, e));
-      for (int64_t e = 0; e < n; ++e) {
-        const Dims* rd = SizesOf(root, e);
-        if (rd == nullptr) continue;
-        for (size_t d = 0; d < rd->size(); ++d) {
-          const std::pair<int64_t, int64_t> slot = {e, static_cast<int64_t>(d)};
-          if ((*rd)[d] != nullptr &&
-              std::find(slots.begin(), slots.end(), slot) == slots.end()) {
-            return Unsupported(
-                *w, absl::StrCat("has a body that makes dimension ", d,
-                                 " of state element ", e,
-                                 " dynamic; declare it dynamic in the "
-                                 "loop's shape"));
-          }
-        }
-      }
-      for (const auto& [e, d] : slots) {
-        const Dims* rd = SizesOf(root, e);
-        out.push_back(rd != nullptr && (*rd)[d] != nullptr
-                          ? (*rd)[d]
-                          : S32(state.tuple_shapes(e).dimensions(d)));
-      }
-      comp->set_root_instruction(Add(HloOpcode::kTuple, state, out));
+      operands.push_back(
+          in_slots[b].empty() ? op : PackState(op, os, in_slots[b], sizes));
+      any |= !in_slots[b].empty() || HasDynamic(branches[b]);
     }
-    return absl::OkStatus();
+    if (!any) return absl::OkStatus();
+    if (!rs.IsTuple()) {
+      return Unsupported(*h, "returns a dynamic array outside a tuple");
+    }
+    for (Computation* branch : branches) {
+      PLEXA_RETURN_IF_ERROR(OnlyCaller(*h, branch));
+    }
+    // Lower each branch, then take the result's slots from their roots.
+    Computation* outer = c_;
+    absl::Status lowered = absl::OkStatus();
+    for (size_t b = 0; b < branches.size() && lowered.ok(); ++b) {
+      const Shape os = h->operand(b + 1)->shape();
+      if (in_slots[b].empty()) {
+        c_ = branches[b];
+        for (Instruction* x : branches[b]->MakeInstructionPostOrder()) {
+          lowered.Update(Visit(x));
+          if (!lowered.ok()) break;
+        }
+      } else {
+        lowered = LowerWithState(branches[b], os, in_slots[b]);
+      }
+    }
+    c_ = outer;
+    PLEXA_RETURN_IF_ERROR(lowered);
+    Slots out_slots;
+    for (int64_t e = 0; e < rs.tuple_shapes_size(); ++e) {
+      const Shape& es = rs.tuple_shapes(e);
+      if (!es.IsArray()) continue;
+      for (int64_t d = 0; d < es.rank(); ++d) {
+        bool dynamic = DeclaredDynamic({&WrittenShape(h)}, e, d);
+        for (Computation* branch : branches) {
+          const Dims* rd = SizesOf(branch->root_instruction(), e);
+          dynamic |= rd != nullptr && (*rd)[d] != nullptr;
+          dynamic |= DeclaredDynamic(
+              {&WrittenShape(branch->root_instruction())}, e, d);
+        }
+        if (dynamic) out_slots.push_back({e, d});
+      }
+    }
+    if (out_slots.empty()) {
+      Instruction* same =
+          Add(HloOpcode::kConditional, rs, operands, h->attrs(), branches);
+      return Replace(h, same);
+    }
+    for (Computation* branch : branches) {
+      c_ = branch;
+      lowered = ReturnState(branch, *h, rs, out_slots);
+      c_ = outer;
+      PLEXA_RETURN_IF_ERROR(lowered);
+    }
+    Instruction* cond = Add(HloOpcode::kConditional, StateShape(rs, out_slots),
+                            operands, h->attrs(), branches);
+    return Replace(h, UnpackState(cond, rs, out_slots));
   }
 
   // scatter: the inputs' sizes are the result's (an update that lands in

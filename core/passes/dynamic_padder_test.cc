@@ -462,6 +462,71 @@ ENTRY e {
                L("f32[2]", "{1, 2}"));
 }
 
+TEST(DynamicPadderTest, XlasDynamicStackPop) {
+  // XLA's DynamicStackPop: the loop's shape is static but its body and
+  // condition declare the stack dynamic; it pops rows of 1s while more
+  // than 2 are left, so 2 rows are summed.
+  ExpectResult(absl::StrCat("HloModule m\n", kAddS32, R"(body {
+  param_tuple = (s32[<=4,2]) parameter(0)
+  param = s32[<=4, 2] get-tuple-element(param_tuple), index=0
+  one = s32[] constant(1)
+  size = s32[] get-dimension-size(param), dimensions={0}
+  new_size = s32[] subtract(size, one)
+  output = s32[<=4, 2] set-dimension-size(param, new_size), dimensions={0}
+  ROOT root = (s32[<=4, 2]) tuple(output)
+}
+condition {
+  stack = (s32[<=4,2]) parameter(0)
+  stack_buffer = s32[<=4,2] get-tuple-element(stack), index=0
+  stack_size = s32[] get-dimension-size(stack_buffer), dimensions={0}
+  two = s32[] constant(2)
+  ROOT greater-than = pred[] compare(stack_size, two), direction=GT
+}
+ENTRY entry {
+  one = s32[] constant(1)
+  zero = s32[] constant(0)
+  stack_buffer_input = s32[4, 2] broadcast(one), dimensions={}
+  input_tuple = (s32[4, 2]) tuple(stack_buffer_input)
+  while = (s32[4, 2]) while(input_tuple), body=body, condition=condition
+  stack_buffer = s32[<=4, 2] get-tuple-element(while), index=0
+  ROOT reduce = s32[2] reduce(stack_buffer, zero), dimensions={0}, to_apply=add
+}
+)"),
+               {}, L("s32[2]", "{2, 2}"));
+}
+
+TEST(DynamicPadderTest, XlasDynamicConditionalDimension) {
+  // XLA's DynamicConditionalDimension: 2 of 3 rows through the false
+  // branch, which doubles them: [[2, 4], [6, 8]] summed.
+  ExpectResult(absl::StrCat("HloModule m\n", kAddS32, R"(true_branch {
+  true_param = (s32[<=3,2]) parameter(0)
+  param = s32[<=3, 2] get-tuple-element(true_param), index=0
+  add = s32[<=3,2] add(param, param)
+  ROOT true_tuple = (s32[<=3,2], s32[<=3,2]) tuple(add, add)
+}
+false_branch {
+  false_param = (s32[<=3,2]) parameter(0)
+  param = s32[<=3, 2] get-tuple-element(false_param), index=0
+  add = s32[<=3,2] add(param, param)
+  ROOT false_tuple = (s32[<=3,2], s32[<=3,2]) tuple(add, add)
+}
+ENTRY entry {
+  param0 = s32[3,2] parameter(0)
+  size = s32[] constant(2)
+  branch = pred[] constant(false)
+  param_dynamic = s32[<=3, 2] set-dimension-size(param0, size), dimensions={0}
+  param_tuple = (s32[<=3 ,2]) tuple(param_dynamic)
+  conditional = (s32[<=3, 2], s32[<=3, 2]) conditional(branch, param_tuple, param_tuple),
+    true_computation=true_branch, false_computation=false_branch
+  gte0 = s32[<=3,2] get-tuple-element(conditional), index=1
+  init = s32[] constant(0)
+  ROOT reduce = s32[2] reduce(gte0, init), dimensions={0}, to_apply=add
+}
+)"),
+               {L("s32[3,2]", "{{1, 2}, {3, 4}, {100, 1000}}")},
+               L("s32[2]", "{8, 12}"));
+}
+
 TEST(DynamicPadderTest, ScatterSkipsThePaddingOfItsIndices) {
   // Two of four indices exist: rows 0 and 2 get their updates added; the
   // padding (indices 1 and 0, updates 70.. and 100..) is never written.
