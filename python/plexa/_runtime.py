@@ -6,6 +6,8 @@ import os
 import threading
 from collections import namedtuple
 
+import numpy as np
+
 from . import _plexa
 from ._errors import InvalidArgumentError, NotFoundError
 
@@ -257,7 +259,59 @@ class Executable:
         them); UNIMPLEMENTED on a plugin without serialization."""
         return self._impl.serialize()
 
+    def _pad_dynamic(self, args):
+        """Arguments of dynamic parameters (f32[<=8]) at their run-time
+        sizes: padded to their bounds, their sizes appended
+        (docs/dynamic_shapes.md)."""
+        dyn = self._impl._dynamic
+        if dyn is None:
+            return tuple(args)
+        params = dyn["parameters"]
+        if len(args) != len(params):
+            raise InvalidArgumentError(
+                f"the program takes {len(params)} argument(s), got "
+                f"{len(args)}")
+        out = []
+        for p, (arg, (bounds, flags)) in enumerate(zip(args, params)):
+            if not any(flags):
+                out.append(arg)
+                continue
+            if not isinstance(arg, np.ndarray) and hasattr(arg, "to_numpy"):
+                raise InvalidArgumentError(
+                    f"argument {p}: a parameter with dynamic dimensions "
+                    f"takes an array (its sizes are read from it), not a "
+                    f"device Buffer")
+            a = np.asarray(arg)
+            if a.ndim != len(bounds) or any(
+                    (a.shape[d] > b) if f else (a.shape[d] != b)
+                    for d, (b, f) in enumerate(zip(bounds, flags))):
+                want = ",".join(("<=" if f else "") + str(b)
+                                for b, f in zip(bounds, flags))
+                raise InvalidArgumentError(
+                    f"argument {p} has shape {list(a.shape)} but parameter "
+                    f"{p} is [{want}]")
+            out.append(np.pad(a, [(0, b - n) for b, n in zip(bounds,
+                                                             a.shape)]))
+        for p, d in dyn["parameter_sizes"]:
+            out.append(np.int32(np.asarray(args[p]).shape[d]))
+        return tuple(out)
+
+    def _cut_dynamic(self, result):
+        """The lowered result (value, size...) cut to its run-time sizes."""
+        dyn = self._impl._dynamic
+        if dyn is None or not dyn["result_sizes"]:
+            return result
+        value, sizes = result[0], result[1:]
+        parts = list(value) if isinstance(value, tuple) else [value]
+        for (element, d), size in zip(dyn["result_sizes"], sizes):
+            e = max(element, 0)
+            index = [slice(None)] * parts[e].ndim
+            index[d] = slice(0, int(size))
+            parts[e] = parts[e][tuple(index)]
+        return tuple(parts) if isinstance(value, tuple) else parts[0]
+
     def _run(self, per_replica, donate_argnums, async_, wait_for):
+        per_replica = [self._pad_dynamic(a) for a in per_replica]
         nargs = len(per_replica[0]) if per_replica else 0
         donated = _donated(donate_argnums, nargs)
         return self._impl._execute([list(a) for a in per_replica], donated,
@@ -268,8 +322,8 @@ class Executable:
         user events (Client.create_user_event) to wait for first."""
         self._one_replica("execute")
         outs = self._run([args], donate_argnums, False, wait_for)[0]
-        return _result(self._impl._result_structure,
-                       [b.to_numpy() for b in outs])
+        return self._cut_dynamic(_result(self._impl._result_structure,
+                                         [b.to_numpy() for b in outs]))
 
     __call__ = execute
 
@@ -282,6 +336,11 @@ class Executable:
         error, if it fails, is raised by whatever waits for its buffers (or
         at once, when the plugin could run it at once)."""
         self._one_replica("execute_async")
+        if self._impl._dynamic is not None and \
+                self._impl._dynamic["result_sizes"]:
+            raise InvalidArgumentError(
+                "execute_async: the result has dynamic dimensions, whose "
+                "sizes are known once it is computed; use execute")
         outs = self._run([args], donate_argnums, True, wait_for)[0]
         return _result(self._impl._result_structure, outs)
 
@@ -292,7 +351,9 @@ class Executable:
         per_replica_args = [tuple(a) for a in per_replica_args]
         outs = self._run(per_replica_args, donate_argnums, False, wait_for)
         structure = self._impl._result_structure
-        return [_result(structure, [b.to_numpy() for b in o]) for o in outs]
+        return [self._cut_dynamic(_result(structure,
+                                          [b.to_numpy() for b in o]))
+                for o in outs]
 
     def _one_replica(self, what):
         if self.num_replicas != 1:

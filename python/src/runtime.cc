@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/passes/default_pipeline.h"
+#include "core/passes/dynamic_padder.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
 #include "core/text/hlo_parser.h"
@@ -89,6 +90,9 @@ struct PyExecutable {
   std::unique_ptr<host::Executable> executable;
   std::vector<int64_t> device_assignment;  // empty: replica r on r % devices
   std::string module_text;                 // what was compiled
+  // How LowerDynamicShapes changed the entry's signature (changed=false
+  // for a program without dynamic parameters or results).
+  DynamicSignature dynamic;
 };
 
 std::string ShapeText(const Shape& shape) { return shape.ToString(true); }
@@ -288,9 +292,12 @@ py::dict DeviceAttributes(const host::DeviceInfo& d) {
   return attrs;
 }
 
-// The module to compile: parsed and verified when given as text; run
-// through the default pipeline (on a copy) unless optimize is false.
-std::unique_ptr<Module> ModuleToCompile(py::handle program, bool optimize) {
+// The module to compile: parsed and verified when given as text; its
+// dynamic shapes lowered (docs/dynamic_shapes.md: `dynamic` says how the
+// signature changed); run through the default pipeline (on a copy) unless
+// optimize is false.
+std::unique_ptr<Module> ModuleToCompile(py::handle program, bool optimize,
+                                        DynamicSignature* dynamic) {
   std::unique_ptr<Module> module;
   if (py::isinstance<py::str>(program) || py::isinstance<py::bytes>(program)) {
     const std::string text = program.cast<std::string>();
@@ -303,8 +310,33 @@ std::unique_ptr<Module> ModuleToCompile(py::handle program, bool optimize) {
         absl::StrCat("compile: expected a plexa.Module or HLO text, got ",
                      py::str(py::type::of(program)).cast<std::string>())));
   }
+  *dynamic = ValueOrThrow(LowerDynamicShapes(module.get()));
   if (optimize) ValueOrThrow(RunDefaultPipeline(module.get()));
   return module;
+}
+
+// The dynamic signature for the Python side (None when unchanged):
+// {"parameters": [(bounds, dynamic flags)], "parameter_sizes": [(p, d)],
+//  "result_sizes": [(element or -1, d)]}.
+py::object DynamicSignatureDict(const DynamicSignature& sig) {
+  if (!sig.changed) return py::none();
+  py::list params;
+  for (const Shape& s : sig.parameters) {
+    std::vector<int64_t> bounds;
+    std::vector<bool> flags;
+    if (s.IsArray()) {
+      bounds.assign(s.dimensions().begin(), s.dimensions().end());
+      flags.assign(s.dynamic_dimensions().begin(),
+                   s.dynamic_dimensions().end());
+    }
+    params.append(py::make_tuple(py::tuple(py::cast(bounds)),
+                                 py::tuple(py::cast(flags))));
+  }
+  py::dict d;
+  d["parameters"] = params;
+  d["parameter_sizes"] = py::cast(sig.parameter_sizes);
+  d["result_sizes"] = py::cast(sig.result_sizes);
+  return d;
 }
 
 int64_t ReplicaDevice(const PyExecutable& e, int64_t replica) {
@@ -553,7 +585,9 @@ void RegisterRuntime(py::module_& m) {
              int64_t num_replicas, std::vector<int64_t> device_assignment,
              int32_t optimization_level,
              std::vector<std::string> custom_call_libraries, bool optimize) {
-            std::unique_ptr<Module> module = ModuleToCompile(program, optimize);
+            DynamicSignature dynamic;
+            std::unique_ptr<Module> module =
+                ModuleToCompile(program, optimize, &dynamic);
             host::CompileOptions options;
             options.num_replicas = num_replicas;
             options.device_assignment = device_assignment;
@@ -569,6 +603,7 @@ void RegisterRuntime(py::module_& m) {
             e->executable = ValueOrThrow(std::move(exe));
             e->device_assignment = std::move(device_assignment);
             e->module_text = PrintModule(*module);
+            e->dynamic = std::move(dynamic);
             return e;
           },
           py::arg("program"), py::arg("num_replicas"),
@@ -709,6 +744,9 @@ void RegisterRuntime(py::module_& m) {
                                return py::str(p->ToString());
                              })
       .def_property_readonly("_result_structure", &ResultStructure)
+      .def_property_readonly(
+          "_dynamic",
+          [](const PyExecutable& e) { return DynamicSignatureDict(e.dynamic); })
       .def("as_text", [](const PyExecutable& e) { return e.module_text; })
       .def("serialize",
            [](const PyExecutable& e) {

@@ -309,3 +309,34 @@ def test_serialize_and_deserialize(cpu, reference):
                                              "f32[1]"))
     with pytest.raises(plexa.UnimplementedError):
         ref.serialize()
+
+
+DYNAMIC = """HloModule dynamic
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT r = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[<=8,3] parameter(0)
+  zero = f32[] constant(0)
+  rows = f32[<=8] reduce(x, zero), dimensions={1}, to_apply=add
+  n = s32[] get-dimension-size(x), dimensions={0}
+  ROOT t = (f32[<=8], s32[]) tuple(rows, n)
+}
+"""
+
+
+def test_dynamic_shapes(any_client):
+    # docs/dynamic_shapes.md: a dynamic parameter takes any number of rows
+    # up to its bound; the result has as many row sums as rows were given.
+    exe = any_client.compile(DYNAMIC)
+    for rows in (5, 8, 0):
+        x = np.arange(rows * 3, dtype=np.float32).reshape(rows, 3)
+        sums, n = exe(x)
+        np.testing.assert_array_equal(sums, x.sum(axis=1))
+        assert int(n) == rows
+    with pytest.raises(plexa.InvalidArgumentError, match=r"\[<=8,3\]"):
+        exe(np.zeros((9, 3), np.float32))
+    with pytest.raises(plexa.InvalidArgumentError, match="execute_async"):
+        exe.execute_async(np.zeros((2, 3), np.float32))
