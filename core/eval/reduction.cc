@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/eval/eval_internal.h"
+#include "core/ir/window_util.h"
 
 namespace plexa::eval {
 namespace {
@@ -201,8 +202,7 @@ absl::StatusOr<Literal> EvalReduceWindow(Interpreter& interp,
       return Invalid(instr, "init values must be scalars");
     }
   }
-  const Window* window =
-      instr.attrs().window.has_value() ? &*instr.attrs().window : nullptr;
+  const Window* window = &WindowOf(instr);
   PLEXA_RETURN_IF_ERROR(CheckWindow(instr, window, in.rank()));
   PLEXA_ASSIGN_OR_RETURN(ScalarFn * fn, interp.GetScalarFn(*instr.to_apply()));
   PLEXA_RETURN_IF_ERROR(CheckReducerTypes(instr, *fn, ops, n));
@@ -262,8 +262,7 @@ absl::StatusOr<Literal> EvalSelectAndScatter(Interpreter& interp,
   const Literal& operand = *ops[0];
   const Literal& source = *ops[1];
   const Shape& in = operand.shape();
-  const Window* window =
-      instr.attrs().window.has_value() ? &*instr.attrs().window : nullptr;
+  const Window* window = &WindowOf(instr);
   PLEXA_RETURN_IF_ERROR(CheckWindow(instr, window, in.rank()));
   if (!source.shape().IsArray() || source.shape().rank() != in.rank() ||
       ElementCount(ops[2]->shape().dimensions()) != 1) {

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/ir/computation.h"
 #include "core/ir/instruction.h"
+#include "core/ir/window_util.h"
 #include "core/passes/call_inliner.h"
 #include "core/passes/pass_util.h"
 #include "core/shape/layout_util.h"
@@ -1151,7 +1152,7 @@ class Lowering {
     PLEXA_ASSIGN_OR_RETURN(const Dims* in, InputSizes(*h));
     if (in == nullptr) return absl::OkStatus();
     const Dims sizes = *in;
-    const Window& window = *h->attrs().window;
+    const Window& window = WindowOf(*h);
     std::vector<Instruction*> ops(h->operands().begin(), h->operands().end());
     std::vector<int64_t> masked;
     Dims out(sizes.size(), nullptr);

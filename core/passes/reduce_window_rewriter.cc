@@ -7,6 +7,7 @@
 #include "core/ir/computation.h"
 #include "core/ir/module.h"
 #include "core/ir/reducer.h"
+#include "core/ir/window_util.h"
 #include "core/passes/pass_util.h"
 #include "core/shape/shape_util.h"
 
@@ -29,7 +30,7 @@ std::optional<Scan> MatchScan(const Instruction& rw, int64_t base) {
   if (!xs.IsArray() || !ShapeUtil::SameDimensions(xs, rw.shape())) {
     return std::nullopt;
   }
-  const std::vector<WindowDimension>& window = rw.attrs().window->dimensions;
+  const std::vector<WindowDimension>& window = WindowOf(rw).dimensions;
   if (static_cast<int64_t>(window.size()) != xs.rank()) return std::nullopt;
   std::optional<Scan> scan;
   for (int64_t d = 0; d < xs.rank(); ++d) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/ir/window_util.h"
 #include "core/shape/index_util.h"
 #include "core/shape/shape_util.h"
 #include "plugins/common/reducer.h"
@@ -76,7 +77,7 @@ std::unique_ptr<Thunk> MakeSelectAndScatter(const Instruction& h) {
     return nullptr;
   }
   const int64_t rank = operand.rank();
-  const Window& window = *h.attrs().window;
+  const Window& window = WindowOf(h);
   if (static_cast<int64_t>(window.dimensions.size()) != rank ||
       source.rank() != rank) {
     return nullptr;

@@ -8,6 +8,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "core/ir/window_util.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
 #include "plugins/common/reducer.h"
@@ -111,7 +112,7 @@ class PoolingPattern : public PrimitivePattern {
                   !(std::isinf(*init) && *init < 0)) {
       return std::nullopt;
     }
-    const Window& window = *rw->attrs().window;
+    const Window& window = WindowOf(*rw);
     int64_t window_elements = 1;
     for (const WindowDimension& d : window.dimensions) {
       window_elements *= d.size;

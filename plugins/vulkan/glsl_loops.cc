@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/ir/window_util.h"
 #include "core/shape/shape_util.h"
 #include "plugins/vulkan/glsl_emitter_internal.h"
 
@@ -91,7 +92,7 @@ absl::StatusOr<std::string> Emitter::ReduceWindow(const Instruction& x,
     return NoCode(x, "a variadic reduce-window");
   }
   const Instruction& in = *x.operand(0);
-  const Window& w = *x.attrs().window;
+  const Window& w = WindowOf(x);
   {
     int64_t trips = 1;
     for (const WindowDimension& wd : w.dimensions) trips *= wd.size;
@@ -194,7 +195,7 @@ absl::StatusOr<std::string> Emitter::Convolution(const Instruction& x,
                                                  const Idx& idx) {
   const ConvolutionDimensionNumbers& dn =
       *x.attrs().convolution_dimension_numbers;
-  const Window& w = *x.attrs().window;
+  const Window& w = WindowOf(x);
   const Instruction& lhs = *x.operand(0);
   const Instruction& rhs = *x.operand(1);
   const Shape& ls = lhs.shape();
@@ -437,7 +438,7 @@ absl::StatusOr<std::string> Emitter::SelectAndScatter(const Instruction& x,
   const Instruction& source = *x.operand(1);
   const Shape& os = operand.shape();
   const Shape& ss = source.shape();
-  const Window& w = *x.attrs().window;
+  const Window& w = WindowOf(x);
   const int64_t rank = os.rank();
   int64_t window_elements = 1;
   for (int64_t d = 0; d < rank; ++d) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/ir/window_util.h"
 #include "core/literal/literal.h"
 #include "core/shape/index_util.h"
 #include "core/shape/layout_util.h"
@@ -349,7 +350,7 @@ absl::StatusOr<Value*> Emitter::EmitReduceWindow(const Instruction& h,
                                                  Index& idx) {
   const Shape& in_shape = h.operand(0)->shape();
   const PrimitiveType t = h.shape().element_type();
-  const std::vector<WindowDimension>& win = h.attrs().window->dimensions;
+  const std::vector<WindowDimension>& win = WindowOf(h).dimensions;
   Index scalar = NewIndex(&h.operand(1)->shape(), {}, C64(0));
   absl::StatusOr<Value*> init = EmitOperand(h, 1, scalar);
   if (!init.ok()) return init;

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "core/ir/window_util.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
 #include "plugins/cpu/codegen/emitter_internal.h"
@@ -206,7 +207,7 @@ absl::Status CheckInKernel(const Instruction& h, bool fused) {
   if (op == HloOpcode::kReduce) return CheckReduce(h);
   if (op == HloOpcode::kReduceWindow) {
     if (h.operand_count() != 2 || !h.attrs().window.has_value() ||
-        static_cast<int64_t>(h.attrs().window->dimensions.size()) !=
+        static_cast<int64_t>(WindowOf(h).dimensions.size()) !=
             h.operand(0)->shape().rank()) {
       return absl::UnimplementedError(absl::StrCat(
           h.name(), ": variadic reduce-window has no generated code"));

@@ -11,6 +11,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "core/ir/computation.h"
+#include "core/ir/window_util.h"
 #include "core/literal/literal.h"
 #include "core/shape/index_util.h"
 #include "core/shape/layout_util.h"
@@ -258,7 +259,7 @@ absl::StatusOr<KernelShape> Emitter::EmitKernel(const Instruction& instr,
   ks.rows = full_row > 0 ? elements / full_row * pieces : 0;
   if (root_->opcode() == HloOpcode::kReduceWindow) {
     int64_t window = 1;
-    for (const WindowDimension& w : root_->attrs().window->dimensions) {
+    for (const WindowDimension& w : WindowOf(*root_).dimensions) {
       window *= w.size;
     }
     ks.cost_per_element = std::max<int64_t>(1, window);
