@@ -349,9 +349,7 @@ class Lowering {
                       {i_d, Spread(S32(bound_stride), out_dims)})});
       bound_stride *= xs.dimensions(d);
     }
-    InstructionAttrs flat_attrs;
-    Instruction* flat =
-        Add(HloOpcode::kReshape, ArrayOf(type, {n_in}), {x}, flat_attrs);
+    Instruction* flat = Add(HloOpcode::kReshape, ArrayOf(type, {n_in}), {x});
     Instruction* indices =
         Add(HloOpcode::kReshape, ArrayOf(PrimitiveType::S32, {n_out, 1}), {q});
     InstructionAttrs g;
@@ -656,10 +654,11 @@ class Lowering {
         Instruction* one = S32(1);
         Instruction* needs = Pred(
             HloOpcode::kOr,
-            Pred(HloOpcode::kAnd, Cmp(si, one, ComparisonDirection::kEq),
-                 Cmp(si, dims[d], ComparisonDirection::kLt)),
-            Pred(HloOpcode::kAnd, Cmp(dims[d], one, ComparisonDirection::kEq),
-                 Cmp(dims[d], si, ComparisonDirection::kLt)));
+            Pred(HloOpcode::kAnd, Compare(si, one, ComparisonDirection::kEq),
+                 Compare(si, dims[d], ComparisonDirection::kLt)),
+            Pred(HloOpcode::kAnd,
+                 Compare(dims[d], one, ComparisonDirection::kEq),
+                 Compare(dims[d], si, ComparisonDirection::kLt)));
         dims[d] = Add(HloOpcode::kSelect, Shape(PrimitiveType::S32, {}),
                       {needs, Scalar(HloOpcode::kMaximum, dims[d], si),
                        Scalar(HloOpcode::kMinimum, dims[d], si)});
@@ -677,13 +676,6 @@ class Lowering {
     Instruction* value = AddClone(c_, *h, ops);
     SetSizes(value, std::move(dims));
     return Replace(h, value);
-  }
-
-  Instruction* Cmp(Instruction* a, Instruction* b, ComparisonDirection dir) {
-    InstructionAttrs attrs;
-    attrs.comparison_direction = dir;
-    return Add(HloOpcode::kCompare, Shape(PrimitiveType::PRED, {}), {a, b},
-               std::move(attrs));
   }
 
   Instruction* Pred(HloOpcode op, Instruction* a, Instruction* b) {
@@ -719,7 +711,7 @@ class Lowering {
         Add(HloOpcode::kBroadcast, ArrayOf(xs.element_type(), dims), {flat},
             std::move(bcast));
     Instruction* is_one =
-        Spread(Cmp(size, S32(1), ComparisonDirection::kEq), dims);
+        Spread(Compare(size, S32(1), ComparisonDirection::kEq), dims);
     return Add(HloOpcode::kSelect, ArrayOf(xs.element_type(), dims),
                {is_one, spread, x});
   }
@@ -1170,11 +1162,7 @@ class Lowering {
       Instruction* count =
           Scalar(HloOpcode::kAdd,
                  Scalar(HloOpcode::kDivide, num, S32(w.stride)), S32(1));
-      InstructionAttrs lt;
-      lt.comparison_direction = ComparisonDirection::kLt;
-      Instruction* negative =
-          Add(HloOpcode::kCompare, Shape(PrimitiveType::PRED, {}),
-              {num, S32(0)}, std::move(lt));
+      Instruction* negative = Compare(num, S32(0), ComparisonDirection::kLt);
       out[d] = Add(HloOpcode::kSelect, Shape(PrimitiveType::S32, {}),
                    {negative, S32(0), count});
     }
