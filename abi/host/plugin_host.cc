@@ -280,6 +280,7 @@ std::vector<std::string> CapabilityNames(uint64_t capabilities) {
       {PLX_CAPABILITY_FEEDS, "feeds"},
       {PLX_CAPABILITY_TUPLE_PARAMETERS, "tuple-parameters"},
       {PLX_CAPABILITY_PROFILER, "profiler"},
+      {PLX_CAPABILITY_PARTITIONS, "partitions"},
   };
   std::vector<std::string> names;
   uint64_t known = 0;
@@ -546,6 +547,19 @@ absl::StatusOr<Client::Upload> Client::UploadLiteral(const Literal& literal,
   PLEXA_RETURN_IF_ERROR(CheckDeviceIndex(device_index, devices_.size()));
   abi::ArrayShapeStorage abi_shape;
   PLEXA_RETURN_IF_ERROR(abi_shape.Set(shape));
+  // The sub-byte types cross the ABI packed (abi/shape); the literal holds
+  // a byte an element. The packed copy lives only through this call, so
+  // the upload is synchronous.
+  std::vector<uint8_t> packed;
+  const void* data = literal.data().data();
+  size_t data_size = literal.data().size();
+  if (primitive_util::IsSubByteType(shape.element_type())) {
+    packed.resize(abi::AbiByteSize(shape));
+    abi::PackSubByte(shape.element_type(), literal.data(), packed.data());
+    data = packed.data();
+    data_size = packed.size();
+    synchronous = true;
+  }
   std::vector<std::shared_ptr<Event>> bridges;
   PLEXA_ASSIGN_OR_RETURN(
       std::vector<PLX_Event*> waits,
@@ -554,8 +568,8 @@ absl::StatusOr<Client::Upload> Client::UploadLiteral(const Literal& literal,
   auto args = PLX_ARGS(PLX_Client_BufferFromHost_Args);
   args.client = client_.get();
   args.device = devices_[device_index].handle;
-  args.data = literal.data().data();
-  args.data_size = literal.data().size();
+  args.data = data;
+  args.data_size = data_size;
   args.shape = &abi_shape.view;
   args.done_with_host_buffer = synchronous ? nullptr : &done;
   args.wait_events = waits.data();
@@ -564,7 +578,8 @@ absl::StatusOr<Client::Upload> Client::UploadLiteral(const Literal& literal,
                       plugin_->api()->PLX_Client_BufferFromHost(&args));
   Upload upload;
   upload.buffer.reset(new Buffer(plugin_, client_, args.buffer));
-  if (!synchronous) upload.done_with_host.reset(new Event(plugin_, done));
+  // A NULL event is a ready one (the plugin was done within the call).
+  upload.done_with_host.reset(new Event(plugin_, done));
   return upload;
 }
 
@@ -674,6 +689,13 @@ absl::StatusOr<std::unique_ptr<Buffer>> Client::BufferFromHostData(
   }
   Shape host_shape = shape;
   std::vector<uint8_t> gathered;
+  if (!byte_strides.empty() &&
+      primitive_util::IsSubByteType(shape.element_type())) {
+    return absl::UnimplementedError(
+        absl::StrCat("BufferFromHostData: byte_strides of the packed type ",
+                     primitive_util::Name(shape.element_type()),
+                     " (elements share bytes); pass the dense buffer"));
+  }
   if (!byte_strides.empty()) {
     host_shape.clear_layout();
     LayoutUtil::SetToDefaultLayout(&host_shape);
@@ -770,18 +792,34 @@ absl::StatusOr<std::unique_ptr<Executable>> Client::Compile(
   for (const std::string& l : options.custom_call_libraries) {
     libs.push_back(l.c_str());
   }
+  const PluginAttributes& plugin = plugin_->attributes();
+  if (options.num_partitions > 1 &&
+      !plugin_->HasCapability(PLX_CAPABILITY_PARTITIONS)) {
+    // A plugin of ABI 1.2 or older would not read num_partitions and would
+    // run one partition: part of the answer.
+    return absl::UnimplementedError(
+        absl::StrCat("plugin '", plugin.name, "' (ABI ", plugin.abi_major, ".",
+                     plugin.abi_minor,
+                     ") does not run SPMD partitions (no "
+                     "PLX_CAPABILITY_PARTITIONS); ",
+                     options.num_partitions, " partitions were asked for"));
+  }
   PLX_CompileOptions o{};
   o.struct_size = PLX_CompileOptions_STRUCT_SIZE;
   o.num_replicas = options.num_replicas;
+  o.num_partitions = options.num_partitions;
   o.device_assignment = options.device_assignment.empty()
                             ? nullptr
                             : options.device_assignment.data();
   if (!options.device_assignment.empty() &&
       static_cast<int64_t>(options.device_assignment.size()) !=
-          options.num_replicas) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("device_assignment has ", options.device_assignment.size(),
-                     " entries for ", options.num_replicas, " replicas"));
+          options.num_replicas * options.num_partitions) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "device_assignment has ", options.device_assignment.size(),
+        " entries for ", options.num_replicas, " replicas",
+        options.num_partitions > 1
+            ? absl::StrCat(" x ", options.num_partitions, " partitions")
+            : ""));
   }
   o.optimization_level = options.optimization_level;
   o.custom_call_libraries = libs.data();
@@ -880,6 +918,14 @@ absl::StatusOr<Literal> Buffer::ToLiteral() const {
   Shape host = *shape;
   LayoutUtil::SetToDefaultLayout(&host);
   Literal literal(host);
+  if (primitive_util::IsSubByteType(host.element_type())) {
+    // Packed across the ABI, a byte an element in the literal.
+    std::vector<uint8_t> packed(abi::AbiByteSize(host));
+    PLEXA_RETURN_IF_ERROR(ToHostBuffer(packed.data(), packed.size()));
+    abi::UnpackSubByte(host.element_type(), packed.data(),
+                       literal.mutable_data());
+    return literal;
+  }
   PLEXA_RETURN_IF_ERROR(ToHostBuffer(literal.mutable_data().data(),
                                      literal.mutable_data().size()));
   return literal;
@@ -917,6 +963,16 @@ absl::StatusOr<std::unique_ptr<Event>> Buffer::ToLiteralAsync(
   if (!shape.ok()) return shape.status();
   Shape host = *shape;
   LayoutUtil::SetToDefaultLayout(&host);
+  if (primitive_util::IsSubByteType(host.element_type())) {
+    // Unpacked on the host once copied: waits here, then a ready event.
+    if (!wait.empty()) {
+      return absl::UnimplementedError(
+          absl::StrCat("ToLiteralAsync with wait events of a packed ",
+                       primitive_util::Name(host.element_type()), " buffer"));
+    }
+    PLEXA_ASSIGN_OR_RETURN(*out, ToLiteral());
+    return std::unique_ptr<Event>(new Event(plugin_, nullptr));
+  }
   *out = Literal(host);
   return ToHostBufferAsync(out->mutable_data().data(),
                            out->mutable_data().size(), wait);
@@ -973,6 +1029,8 @@ absl::Status Executable::LoadSignature() {
     outputs_.push_back(*s);
   }
   num_replicas_ = args.num_replicas;
+  // Zero-initialized: a plugin of ABI 1.2 or older leaves it 0.
+  num_partitions_ = args.num_partitions > 0 ? args.num_partitions : 1;
   if (args.program_shape != nullptr) {
     absl::StatusOr<ProgramShape> program =
         ParseProgramShape(args.program_shape);

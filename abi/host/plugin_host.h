@@ -156,6 +156,11 @@ struct UploadOptions {
 
 struct CompileOptions {
   int64_t num_replicas = 1;
+  // SPMD partitions of each replica (ABI 1.3; a plugin of an older minor
+  // is refused more than one). Execute then takes num_replicas *
+  // num_partitions argument lists, replica-major.
+  int64_t num_partitions = 1;
+  // num_replicas * num_partitions device ids, or empty for the default.
   std::vector<int64_t> device_assignment;
   int32_t optimization_level = 2;
   std::vector<std::string> custom_call_libraries;
@@ -337,6 +342,8 @@ class Executable {
     return program_shape_;
   }
   int64_t num_replicas() const { return num_replicas_; }
+  // 1 for a plugin of ABI 1.2 or older.
+  int64_t num_partitions() const { return num_partitions_; }
 
   // args[replica][i] (array leaves, as parameter_shapes()); returns
   // outputs[replica][i] (the result's array leaves; AssembleFromArrayLeaves
@@ -397,6 +404,7 @@ class Executable {
   std::vector<Shape> outputs_;
   std::optional<ProgramShape> program_shape_;
   int64_t num_replicas_ = 1;
+  int64_t num_partitions_ = 1;
 };
 
 // The buffers for one entry parameter on `device_index`: its array leaves

@@ -269,6 +269,18 @@ absl::Status CallTypedCustomCall(const TypedCustomCall& call,
                                  absl::Span<const CallFrameArray> results,
                                  const CallFrameContext* context, void* stream,
                                  const DeviceScratch* device_scratch) {
+  // A frame hands device memory over in place, a byte an element: the
+  // packed form the ABI defines for the sub-byte types would be misread.
+  for (const auto* list : {&args, &results}) {
+    for (const CallFrameArray& a : *list) {
+      if (primitive_util::IsSubByteType(a.shape->element_type())) {
+        return absl::UnimplementedError(
+            absl::StrCat("custom-call '", call.instruction, "' (target '",
+                         call.target_name, "'): ", a.shape->ToString(),
+                         " is a packed sub-byte type; call frames carry none"));
+      }
+    }
+  }
   const FrameArrays in(args), out(results);
   ActiveCall active;
   active.call = &call;

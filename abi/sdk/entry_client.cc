@@ -388,6 +388,37 @@ struct HostArray {
   std::shared_ptr<std::vector<uint8_t>> staging;
 };
 
+// A sub-byte array crosses the ABI as a dense packed buffer: its layout
+// may order the dimensions but not pad or tile them.
+absl::Status CheckDenseSubByte(const Shape& shape, const char* fn) {
+  if (ShapeUtil::ByteSizeOf(shape) != ShapeUtil::ElementsIn(shape)) {
+    return absl::UnimplementedError(absl::StrCat(
+        fn, ": ", shape.ToString(),
+        ": a packed sub-byte buffer with padding or tiles in its layout"));
+  }
+  return absl::OkStatus();
+}
+
+// ToHostAsync of a sub-byte array: the plugin writes the core's form (a
+// byte an element) into a staging buffer, packed into `dst` when done.
+absl::StatusOr<std::shared_ptr<Event>> ToHostPacked(Buffer& buffer, void* dst,
+                                                    const Shape& host,
+                                                    WorkQueue& queue) {
+  auto staging =
+      std::make_shared<std::vector<uint8_t>>(ShapeUtil::ByteSizeOf(host));
+  PLEXA_ASSIGN_OR_RETURN(std::shared_ptr<Event> copied,
+                         buffer.ToHostAsync(staging->data(), host));
+  auto done = Event::Create();
+  const PrimitiveType type = host.element_type();
+  queue.RunAfter({copied}, [staging, dst, type, done](absl::Status s) {
+    if (s.ok()) {
+      abi::PackSubByte(type, *staging, static_cast<uint8_t*>(dst));
+    }
+    done->Set(s);
+  });
+  return done;
+}
+
 // Reads the caller's data, byte_strides and device_layout (the 1.2 fields
 // only when struct_size covers them).
 absl::StatusOr<HostArray> ReadHostArray(
@@ -403,7 +434,29 @@ absl::StatusOr<HostArray> ReadHostArray(
   const int64_t* strides = has_1_2 ? args->byte_strides : nullptr;
   const PLX_Layout* device_layout = has_1_2 ? args->device_layout : nullptr;
   const size_t needed = ShapeUtil::ByteSizeOf(out.shape);
-  if (strides != nullptr) {
+  const PrimitiveType type = out.shape.element_type();
+  if (primitive_util::IsSubByteType(type)) {
+    // Packed across the ABI, one a byte in the plugin (abi/shape).
+    PLEXA_RETURN_IF_ERROR(CheckDenseSubByte(out.shape, fn));
+    if (strides != nullptr) {
+      return absl::UnimplementedError(absl::StrCat(
+          fn, ": byte_strides of the packed type ", primitive_util::Name(type),
+          " (elements share bytes); pass the dense buffer"));
+    }
+    const size_t packed = abi::AbiByteSize(out.shape);
+    if (args->data_size != packed) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(fn, ": data_size is ", args->data_size, " bytes but ",
+                       out.shape.ToString(), " packs into ", packed));
+    }
+    if (args->data == nullptr && packed > 0) {
+      return absl::InvalidArgumentError(absl::StrCat(fn, ": data is NULL"));
+    }
+    out.staging = std::make_shared<std::vector<uint8_t>>(needed);
+    abi::UnpackSubByte(type, static_cast<const uint8_t*>(args->data),
+                       absl::MakeSpan(*out.staging));
+    out.data = out.staging->data();
+  } else if (strides != nullptr) {
     if (args->shape->minor_to_major != nullptr ||
         args->shape->layout != nullptr) {
       return absl::InvalidArgumentError(
@@ -610,7 +663,9 @@ PLX_Error* BufferToHost(PLX_Buffer_ToHost_Args* args) {
     } else {
       LayoutUtil::SetToDefaultLayout(&host);
     }
-    const size_t needed = ShapeUtil::ByteSizeOf(host);
+    const bool packed = primitive_util::IsSubByteType(host.element_type());
+    if (packed) PLEXA_RETURN_IF_ERROR(CheckDenseSubByte(host, fn));
+    const size_t needed = abi::AbiByteSize(host);
     if (args->dst == nullptr) {
       args->dst_size = needed;
       return absl::OkStatus();
@@ -623,10 +678,14 @@ PLX_Error* BufferToHost(PLX_Buffer_ToHost_Args* args) {
     PLEXA_ASSIGN_OR_RETURN(EventList deps, ReadWaitEvents(args, fn));
     deps.push_back(slot->ready());
     void* dst = args->dst;
+    WorkQueue* queue = args->buffer->client->queue.get();
     if (args->event == nullptr) {
       // Synchronous: wait here, and report the producer's error.
       PLEXA_RETURN_IF_ERROR(AwaitAll(deps));
-      return slot->impl()->ToHost(dst, host);
+      if (!packed) return slot->impl()->ToHost(dst, host);
+      PLEXA_ASSIGN_OR_RETURN(std::shared_ptr<Event> e,
+                             ToHostPacked(*slot->impl(), dst, host, *queue));
+      return e->Await();
     }
     if (AllReady(deps)) {
       absl::Status waited = FirstError(deps);
@@ -634,7 +693,8 @@ PLX_Error* BufferToHost(PLX_Buffer_ToHost_Args* args) {
         *args->event = WrapEvent(Event::Ready(waited));
         return absl::OkStatus();
       }
-      auto e = slot->impl()->ToHostAsync(dst, host);
+      auto e = packed ? ToHostPacked(*slot->impl(), dst, host, *queue)
+                      : slot->impl()->ToHostAsync(dst, host);
       if (!e.ok()) return e.status();
       if (!(*e)->IsReady()) {
         slot->BeginUse();
@@ -648,14 +708,15 @@ PLX_Error* BufferToHost(PLX_Buffer_ToHost_Args* args) {
     auto done = Event::Create();
     slot->BeginUse();
     slot->EndUseWhenReady(done);
-    args->buffer->client->queue->RunAfter(
-        deps, [slot, dst, host, done](absl::Status s) {
+    queue->RunAfter(
+        deps, [slot, dst, host, done, packed, queue](absl::Status s) {
           if (!s.ok()) {
             done->Set(s);
             return;
           }
           absl::StatusOr<std::shared_ptr<Event>> e =
-              slot->impl()->ToHostAsync(dst, host);
+              packed ? ToHostPacked(*slot->impl(), dst, host, *queue)
+                     : slot->impl()->ToHostAsync(dst, host);
           if (!e.ok()) {
             done->Set(e.status());
             return;

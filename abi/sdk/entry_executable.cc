@@ -27,20 +27,31 @@ absl::StatusOr<CompileOptions> ReadCompileOptions(const PLX_CompileOptions* o,
                                                   const char* fn) {
   CompileOptions out;
   if (o == nullptr) return out;
-  if (o->struct_size < PLX_CompileOptions_STRUCT_SIZE ||
+  // Grown in 1.3 (num_partitions): an older caller's struct is fine.
+  if (o->struct_size < PLX_CompileOptions_STRUCT_SIZE_1_0 ||
       o->struct_size > kMaxStructSize) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(fn, ": options->struct_size is ", o->struct_size,
-                     ", expected at least ", PLX_CompileOptions_STRUCT_SIZE));
+    return absl::InvalidArgumentError(absl::StrCat(
+        fn, ": options->struct_size is ", o->struct_size,
+        ", expected at least ", PLX_CompileOptions_STRUCT_SIZE_1_0));
   }
   out.num_replicas = o->num_replicas == 0 ? 1 : o->num_replicas;
   if (out.num_replicas < 0 || out.num_replicas > 4096) {
     return absl::InvalidArgumentError(
         absl::StrCat(fn, ": num_replicas ", o->num_replicas, " out of range"));
   }
+  if (o->struct_size >= PLX_CompileOptions_STRUCT_SIZE) {
+    out.num_partitions = o->num_partitions == 0 ? 1 : o->num_partitions;
+    if (out.num_partitions < 0 ||
+        out.num_partitions * out.num_replicas > 4096) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          fn, ": num_partitions ", o->num_partitions, " out of range (",
+          out.num_replicas, " replica(s) x partitions must be at most 4096)"));
+    }
+  }
   if (o->device_assignment != nullptr) {
-    out.device_assignment.assign(o->device_assignment,
-                                 o->device_assignment + out.num_replicas);
+    out.device_assignment.assign(
+        o->device_assignment,
+        o->device_assignment + out.num_replicas * out.num_partitions);
   }
   out.optimization_level = o->optimization_level;
   if (o->num_custom_call_libraries > 0 && o->custom_call_libraries == nullptr) {
@@ -84,7 +95,8 @@ absl::StatusOr<PLX_Executable*> WrapExecutable(
     std::vector<int64_t> device_assignment) {
   auto h = std::make_unique<PLX_Executable>();
   if (device_assignment.empty()) {
-    auto ids = client->impl->DefaultDeviceAssignment(exe->num_replicas());
+    auto ids = client->impl->DefaultDeviceAssignment(exe->num_replicas() *
+                                                     exe->num_partitions());
     if (ids.ok()) device_assignment = std::move(*ids);
   }
   auto devices = AssignedDevices(*client->impl, device_assignment);
@@ -154,14 +166,23 @@ PLX_Error* ClientCompile(PLX_Client_Compile_Args* args) {
     auto resolver = CustomCallResolver::Create(options->custom_call_libraries);
     if (!resolver.ok()) return resolver.status();
     if (options->device_assignment.empty()) {
-      auto ids =
-          args->client->impl->DefaultDeviceAssignment(options->num_replicas);
+      auto ids = args->client->impl->DefaultDeviceAssignment(
+          options->num_replicas * options->num_partitions);
       if (!ids.ok()) return ids.status();
       options->device_assignment = std::move(*ids);
     }
     auto exe =
         args->client->impl->Compile(std::move(*module), *options, **resolver);
     if (!exe.ok()) return exe.status();
+    if ((*exe)->num_partitions() != options->num_partitions) {
+      // A plugin that knows nothing of partitions compiled the program for
+      // one: running it per partition would give part of the answer.
+      return absl::UnimplementedError(
+          absl::StrCat(fn, ": the plugin compiled the program for ",
+                       (*exe)->num_partitions(), " partition(s), not the ",
+                       options->num_partitions,
+                       " asked for (it does not run SPMD partitions)"));
+    }
     PLEXA_RETURN_IF_ERROR(CheckFlatSignature(**exe, fn));
     PLEXA_ASSIGN_OR_RETURN(
         args->executable,
@@ -197,11 +218,14 @@ PLX_Error* ExecutableSignature(PLX_Executable_Signature_Args* args) {
     args->outputs = e->outputs.data();
     args->num_outputs = e->outputs.size();
     args->num_replicas = e->impl->num_replicas();
-    // A 1.0 caller's struct ends before program_shape: not written then.
-    if (args->struct_size >=
-        PLX_STRUCT_SIZE(PLX_Executable_Signature_Args, program_shape)) {
+    // A 1.0 caller's struct ends before program_shape, a 1.1/1.2 caller's
+    // before num_partitions: not written then.
+    if (args->struct_size >= PLX_Executable_Signature_Args_STRUCT_SIZE_1_1) {
       args->program_shape =
           e->program_shape.empty() ? nullptr : e->program_shape.c_str();
+    }
+    if (args->struct_size >= PLX_Executable_Signature_Args_STRUCT_SIZE) {
+      args->num_partitions = e->impl->num_partitions();
     }
     return absl::OkStatus();
   });
@@ -301,6 +325,14 @@ class AbiFeeds : public HostFeeds {
     std::vector<PLX_ArrayShape> views;
     std::vector<void*> data;
     for (size_t i = 0; i < leaves.size(); ++i) {
+      if (primitive_util::IsSubByteType(leaves[i]->shape().element_type())) {
+        // Feed leaves are handed over in place, a byte an element: the
+        // packed form the ABI defines would need a copy each way.
+        return absl::UnimplementedError(absl::StrCat(
+            "host feeds of instruction '", instruction, "': leaf ", i, " is ",
+            leaves[i]->shape().ToString(),
+            "; packed sub-byte values do not travel through feeds"));
+      }
       PLEXA_RETURN_IF_ERROR(storage[i].Set(leaves[i]->shape()));
       storage[i].view.minor_to_major = nullptr;  // row-major by contract
       views.push_back(storage[i].view);
@@ -497,11 +529,17 @@ PLX_Error* ExecutableExecute(PLX_Executable_Execute_Args* args) {
                                       fn, "executable"));
     PLX_Executable* e = args->executable;
     std::shared_ptr<Executable> exe = e->impl;
-    const size_t replicas = static_cast<size_t>(exe->num_replicas());
+    // Every device of the execution: replicas x partitions (1.3).
+    const size_t replicas =
+        static_cast<size_t>(exe->num_replicas() * exe->num_partitions());
     if (args->num_replicas != replicas) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(fn, ": executable was compiled for ", replicas,
-                       " replica(s), num_replicas is ", args->num_replicas));
+      return absl::InvalidArgumentError(absl::StrCat(
+          fn, ": executable was compiled for ", exe->num_replicas(),
+          " replica(s)",
+          exe->num_partitions() > 1
+              ? absl::StrCat(" x ", exe->num_partitions(), " partition(s)")
+              : std::string(),
+          ", num_replicas is ", args->num_replicas));
     }
     const auto& params = exe->parameter_shapes();
     const auto& output_shapes = exe->output_shapes();

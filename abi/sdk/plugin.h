@@ -44,7 +44,11 @@ using Options = std::map<std::string, OptionValue>;
 
 struct CompileOptions {
   int64_t num_replicas = 1;
-  std::vector<int64_t> device_assignment;  // num_replicas ids
+  // ABI 1.3: the partitions of each replica; a plugin that runs them
+  // returns an executable whose num_partitions() is this.
+  int64_t num_partitions = 1;
+  // num_replicas * num_partitions ids, replica-major.
+  std::vector<int64_t> device_assignment;
   int32_t optimization_level = 2;
   std::vector<std::string> custom_call_libraries;
   Options options;
@@ -206,6 +210,11 @@ class Executable {
   virtual const std::vector<Shape>& parameter_shapes() const = 0;
   virtual const std::vector<Shape>& output_shapes() const = 0;
   virtual int64_t num_replicas() const { return 1; }
+  // ABI 1.3: the partitions of each replica (SPMD); Execute's args then
+  // hold num_replicas() * num_partitions() lists, device d being replica
+  // d / num_partitions(), partition d % num_partitions(). The SDK refuses a
+  // compilation whose executable has another count than was asked for.
+  virtual int64_t num_partitions() const { return 1; }
   // The unflattened entry signature (Signature's program_shape), e.g.
   // ProgramShape::ToString() of the entry computation; "" if unknown.
   virtual std::string program_shape() const { return ""; }

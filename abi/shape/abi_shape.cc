@@ -37,17 +37,40 @@ absl::StatusOr<PrimitiveType> PrimitiveTypeFromAbi(int64_t type,
   if (type <= PLX_Type_INVALID || type > PLX_Type_F8E8M0FNU) {
     return Invalid(context, absl::StrCat("invalid element type ", type));
   }
-  const PrimitiveType t = static_cast<PrimitiveType>(type);
-  if (primitive_util::IsSubByteType(t)) {
-    // The ABI packs these two or four to a byte; the core holds one per
-    // byte, and no host or plugin converts between the two yet.
-    return absl::UnimplementedError(absl::StrCat(
-        context, ": element type ", primitive_util::Name(t), " (PLX_Type ",
-        type,
-        ", ABI 1.2): packed sub-byte buffers are not supported by this "
-        "build; the 8-bit types are"));
+  return static_cast<PrimitiveType>(type);
+}
+
+int64_t AbiByteSize(const Shape& shape) {
+  const PrimitiveType t = shape.element_type();
+  if (!primitive_util::IsSubByteType(t)) return ShapeUtil::ByteSizeOf(shape);
+  const int64_t bits = primitive_util::BitWidth(t);
+  return (ShapeUtil::ElementsIn(shape) * bits + 7) / 8;
+}
+
+void PackSubByte(PrimitiveType type, absl::Span<const uint8_t> unpacked,
+                 uint8_t* packed) {
+  const int bits = static_cast<int>(primitive_util::BitWidth(type));
+  const int per_byte = 8 / bits;
+  const uint8_t mask = static_cast<uint8_t>((1u << bits) - 1);
+  const size_t n = unpacked.size();
+  std::memset(packed, 0, (n * bits + 7) / 8);
+  for (size_t i = 0; i < n; ++i) {
+    packed[i / per_byte] |=
+        static_cast<uint8_t>((unpacked[i] & mask) << ((i % per_byte) * bits));
   }
-  return t;
+}
+
+void UnpackSubByte(PrimitiveType type, const uint8_t* packed,
+                   absl::Span<uint8_t> unpacked) {
+  const int bits = static_cast<int>(primitive_util::BitWidth(type));
+  const int per_byte = 8 / bits;
+  const unsigned mask = (1u << bits) - 1;
+  const bool sign_extend = primitive_util::IsSignedIntegralType(type);
+  for (size_t i = 0; i < unpacked.size(); ++i) {
+    unsigned v = (packed[i / per_byte] >> ((i % per_byte) * bits)) & mask;
+    if (sign_extend && (v >> (bits - 1)) != 0) v |= ~mask;  // negative
+    unpacked[i] = static_cast<uint8_t>(v);
+  }
 }
 
 absl::StatusOr<Shape> ShapeFromAbi(const PLX_ArrayShape* s,
@@ -111,12 +134,6 @@ absl::Status ArrayShapeStorage::Set(const Shape& shape) {
         "only arrays cross the ABI as PLX_ArrayShape, not ", shape.ToString()));
   }
   const int64_t type = static_cast<int64_t>(shape.element_type());
-  if (primitive_util::IsSubByteType(shape.element_type())) {
-    return absl::UnimplementedError(absl::StrCat(
-        "element type ", primitive_util::Name(shape.element_type()), " of ",
-        shape.ToString(),
-        ": packed sub-byte buffers do not cross the ABI in this build"));
-  }
   if (type <= PLX_Type_INVALID || type > PLX_Type_F8E8M0FNU) {
     return absl::InvalidArgumentError(
         absl::StrCat("element type of ", shape.ToString(),

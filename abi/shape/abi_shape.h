@@ -19,11 +19,27 @@
 namespace plexa::abi {
 
 // The core's element type for a PLX_Type value: INVALID_ARGUMENT for a
-// value the ABI does not define, UNIMPLEMENTED (naming it) for one ABI 1.2
-// defined that the core cannot hold yet (s4, the f8 family, ...). Errors
-// begin with `context`.
+// value the ABI does not define. Errors begin with `context`.
 absl::StatusOr<PrimitiveType> PrimitiveTypeFromAbi(int64_t type,
                                                    absl::string_view context);
+
+// ---- Packed sub-byte data ----
+// The core holds s4, u4, s2, u2 and f4e2m1fn one element a byte (signed
+// integers sign-extended, the others in the low bits); across the ABI a
+// dense buffer of them is packed (plexa_c_api.h, "Element types"): element
+// i in the bits (i % per_byte) * bits of byte i / per_byte, from the least
+// significant end, in the buffer's physical order.
+
+// The bytes `shape`'s data takes across the ABI: ShapeUtil::ByteSizeOf,
+// and ceil(elements * bits / 8) for the sub-byte types.
+int64_t AbiByteSize(const Shape& shape);
+// `unpacked` holds the core's bytes of `type` (one an element); `packed`
+// has room for ceil(unpacked.size() * bits / 8) bytes.
+void PackSubByte(PrimitiveType type, absl::Span<const uint8_t> unpacked,
+                 uint8_t* packed);
+// The inverse: fills every byte of `unpacked` from `packed`.
+void UnpackSubByte(PrimitiveType type, const uint8_t* packed,
+                   absl::Span<uint8_t> unpacked);
 
 // Reads a PLX_ArrayShape that the other side filled: not NULL, struct_size
 // at least the 1.0 size, a known element type, rank at most 64, dims given,

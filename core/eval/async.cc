@@ -93,7 +93,7 @@ absl::StatusOr<Literal> EvalRngGetAndUpdateState(Interpreter& interp,
                                                  Operands) {
   RngStateTable& table = interp.rng_states();
   const std::array<uint64_t, 2> state =
-      table.GetAndUpdate(&instr, interp.replica_id(), instr.attrs().rng_delta);
+      table.GetAndUpdate(&instr, interp.device(), instr.attrs().rng_delta);
   return Literal::CreateR1<uint64_t>({state[0], state[1]});
 }
 

@@ -81,7 +81,7 @@ absl::StatusOr<Literal> EvalRecv(Interpreter&, const Instruction& instr,
 absl::StatusOr<Literal> EvalSendDone(Interpreter& interp,
                                      const Instruction& instr, Operands ops) {
   if (instr.attrs().is_host_transfer) {
-    absl::Status s = interp.feeds().Outfeed(interp.replica_id(), instr.name(),
+    absl::Status s = interp.feeds().Outfeed(interp.device(), instr.name(),
                                             Literal(ops[0]->tuple_element(0)));
     if (!s.ok()) {
       return ChannelError(s.code(), instr, s.message());

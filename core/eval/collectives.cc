@@ -24,7 +24,9 @@
 //                   any other gets zeros (also a send's exchange across
 //                   replicas, channels.cc).
 // A replica that finishes or fails without joining releases the others
-// with an Aborted error instead of a hang. Replicas only: one partition.
+// with an Aborted error instead of a hang. With partitions, every replica
+// and partition is a device of its own; the groups and pairs are XLA's
+// (core/ir/collective_groups.h): each member above is a device.
 #include <algorithm>
 #include <condition_variable>
 #include <cstring>
@@ -81,36 +83,6 @@ absl::StatusOr<std::vector<Literal>> OperandValues(const Instruction& instr,
   return values;
 }
 
-// The replica group this replica belongs to (every replica for
-// replica_groups={}); every member must run.
-absl::StatusOr<std::vector<int64_t>> GroupOf(const Interpreter& interp,
-                                             const Instruction& instr) {
-  const int64_t replicas = interp.replica_count();
-  const int64_t me = interp.replica_id();
-  std::vector<int64_t> group;
-  if (instr.attrs().replica_groups.empty()) {
-    for (int64_t r = 0; r < replicas; ++r) group.push_back(r);
-  } else {
-    for (const auto& g : instr.attrs().replica_groups) {
-      if (std::find(g.begin(), g.end(), me) != g.end()) {
-        group.assign(g.begin(), g.end());
-        break;
-      }
-    }
-    if (group.empty()) {
-      return Invalid(instr, absl::StrCat("replica ", me,
-                                         " is in none of the replica_groups"));
-    }
-  }
-  for (int64_t r : group) {
-    if (r < 0 || r >= replicas) {
-      return Invalid(instr, absl::StrCat("replica_groups mention replica ", r,
-                                         " but ", replicas, " replica(s) run"));
-    }
-  }
-  return group;
-}
-
 // Every member's operand values, in group order (a group of one: its own,
 // without a meeting).
 absl::StatusOr<std::vector<std::vector<Literal>>> Meet(
@@ -130,7 +102,7 @@ absl::StatusOr<std::vector<std::vector<Literal>>> Meet(
                                        interp.NextExecutionCount(&instr));
   PLEXA_ASSIGN_OR_RETURN(
       std::vector<std::vector<Literal>> all,
-      interp.hub()->Exchange(key, group, interp.replica_id(), std::move(values),
+      interp.hub()->Exchange(key, group, interp.device(), std::move(values),
                              HloOpcodeString(instr.opcode())));
   for (size_t k = 1; k < all.size(); ++k) {
     for (size_t i = 0; i < all[0].size(); ++i) {
@@ -203,19 +175,24 @@ std::pair<int64_t, int64_t> RowsAndRowBytes(const Shape& s, int64_t d) {
   return {outer, row * primitive_util::ByteWidth(s.element_type())};
 }
 
-// What a replica brings to a collective: its operands as arrays, and its
-// group.
+// What a device brings to a collective: its operands as arrays, its group
+// (device numbers, in XLA's order) and its position in the group.
 struct Contribution {
   std::vector<Literal> values;
   bool tuple_operand = false;
   std::vector<int64_t> group;
+  int64_t me = 0;
 };
 absl::StatusOr<Contribution> Contribute(const Interpreter& interp,
                                         const Instruction& instr,
                                         Operands ops) {
   Contribution c;
   PLEXA_ASSIGN_OR_RETURN(c.values, OperandValues(instr, ops, &c.tuple_operand));
-  PLEXA_ASSIGN_OR_RETURN(c.group, GroupOf(interp, instr));
+  PLEXA_ASSIGN_OR_RETURN(
+      DeviceGroup group,
+      CollectiveDeviceGroupOf(instr, interp.grid(), interp.device()));
+  c.group = std::move(group.devices);
+  c.me = group.position;
   return c;
 }
 
@@ -289,9 +266,7 @@ absl::StatusOr<Literal> EvalReduceScatter(Interpreter& interp,
   const bool tuple_operand = c.tuple_operand;
   const int64_t d = CollectiveDim(instr);
   const int64_t n = static_cast<int64_t>(group.size());
-  const int64_t me =
-      std::find(group.begin(), group.end(), interp.replica_id()) -
-      group.begin();
+  const int64_t me = c.me;
   PLEXA_RETURN_IF_ERROR(Reducer(interp, instr, values).status());
   PLEXA_ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> all,
                          Meet(interp, instr, group, std::move(values)));
@@ -327,9 +302,7 @@ absl::StatusOr<Literal> EvalAllToAll(Interpreter& interp,
   PLEXA_ASSIGN_OR_RETURN(Contribution c, Contribute(interp, instr, ops));
   const std::vector<int64_t>& group = c.group;
   const int64_t n = static_cast<int64_t>(group.size());
-  const int64_t me =
-      std::find(group.begin(), group.end(), interp.replica_id()) -
-      group.begin();
+  const int64_t me = c.me;
   const bool split = !instr.attrs().dimensions.empty();
   if (split ? c.values.size() != 1
             : static_cast<int64_t>(c.values.size()) != n) {
@@ -379,21 +352,18 @@ absl::StatusOr<Literal> PermuteAcrossReplicas(
     Interpreter& interp, const Instruction& instr,
     absl::Span<const std::pair<int64_t, int64_t>> pairs, const Literal& operand,
     const Shape& result_shape) {
-  // Every replica meets (the pairs may connect any two); each takes the
-  // operand of the replica paired with it as source, or zeros.
-  const int64_t replicas = interp.replica_count();
-  const int64_t me = interp.replica_id();
+  // Every device meets (the pairs may connect any two); each takes the
+  // operand of the device paired with it as source, or zeros. The pairs
+  // name replicas or partitions (DevicePairs).
+  PLEXA_ASSIGN_OR_RETURN(auto device_pairs,
+                         DevicePairs(instr, pairs, interp.grid()));
+  const int64_t me = interp.device();
   std::optional<int64_t> source;
-  for (const auto& [s, t] : pairs) {
-    if (s < 0 || s >= replicas || t < 0 || t >= replicas) {
-      return Invalid(instr,
-                     absl::StrCat("source_target_pairs mention {", s, ",", t,
-                                  "} but ", replicas, " replica(s) run"));
-    }
+  for (const auto& [s, t] : device_pairs) {
     if (t == me) source = s;
   }
-  std::vector<int64_t> everyone(replicas);
-  for (int64_t r = 0; r < replicas; ++r) everyone[r] = r;
+  std::vector<int64_t> everyone(interp.grid().size());
+  for (int64_t d = 0; d < interp.grid().size(); ++d) everyone[d] = d;
   std::vector<Literal> mine;
   mine.push_back(Literal(operand));
   PLEXA_ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> all,
@@ -465,22 +435,29 @@ absl::StatusOr<Literal> EvalAsyncDone(Interpreter&, const Instruction& instr,
   return Literal(ops[0]->tuple_element(1));
 }
 
-absl::StatusOr<Literal> EvalReplicaId(Interpreter& interp,
-                                      const Instruction& instr, Operands) {
+namespace {
+
+absl::StatusOr<Literal> IdLiteral(const Instruction& instr, int64_t id) {
   Literal out = MakeLiteral(instr.shape());
   PLEXA_RETURN_IF_ERROR(ArrayTypeSwitch(
       instr.shape().element_type(), [&](auto tag) -> absl::Status {
         using T = typename decltype(tag)::type;
-        MutableDataOf<T>(out)[0] = ConvertElement<T>(interp.replica_id());
+        MutableDataOf<T>(out)[0] = ConvertElement<T>(id);
         return absl::OkStatus();
       }));
   return out;
 }
 
-absl::StatusOr<Literal> EvalPartitionId(Interpreter&, const Instruction& instr,
-                                        Operands) {
-  // One partition: partition-id is always 0.
-  return MakeLiteral(instr.shape());
+}  // namespace
+
+absl::StatusOr<Literal> EvalReplicaId(Interpreter& interp,
+                                      const Instruction& instr, Operands) {
+  return IdLiteral(instr, interp.replica_id());
+}
+
+absl::StatusOr<Literal> EvalPartitionId(Interpreter& interp,
+                                        const Instruction& instr, Operands) {
+  return IdLiteral(instr, interp.partition_id());
 }
 
 }  // namespace plexa::eval

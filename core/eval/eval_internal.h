@@ -529,8 +529,10 @@ class RandomGenerator {
 
 class Interpreter {
  public:
-  Interpreter(const EvaluatorOptions& options, int64_t replica_id,
-              int64_t replica_count, CollectiveHub* hub);
+  // Runs as `device` of `grid` (replica grid.ReplicaOf(device), partition
+  // grid.PartitionOf(device)); the hub's participants are device numbers.
+  Interpreter(const EvaluatorOptions& options, const DeviceGrid& grid,
+              int64_t device, CollectiveHub* hub);
   Interpreter(const Interpreter&) = delete;
   Interpreter& operator=(const Interpreter&) = delete;
   ~Interpreter();
@@ -549,8 +551,13 @@ class Interpreter {
       absl::Span<const Literal* const> args);
 
   const EvaluatorOptions& options() const { return options_; }
-  int64_t replica_id() const { return replica_id_; }
-  int64_t replica_count() const { return replica_count_; }
+  int64_t replica_id() const { return grid_.ReplicaOf(device_); }
+  int64_t partition_id() const { return grid_.PartitionOf(device_); }
+  // This run's number among every replica and partition (XLA's flattened
+  // id): what collectives meet by, and what feeds and rng states are kept
+  // per.
+  int64_t device() const { return device_; }
+  const DeviceGrid& grid() const { return grid_; }
   CollectiveHub* hub() const { return hub_; }
   RandomGenerator& rng() { return rng_; }
   // rng-get-and-update-state's states: options().rng_states (the
@@ -579,8 +586,8 @@ class Interpreter {
   absl::StatusOr<const Plan*> GetPlan(const Computation& computation);
 
   const EvaluatorOptions& options_;
-  int64_t replica_id_;
-  int64_t replica_count_;
+  DeviceGrid grid_;
+  int64_t device_;
   CollectiveHub* hub_;
   RandomGenerator rng_;
   RngStateTable own_rng_states_;

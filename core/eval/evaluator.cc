@@ -89,19 +89,19 @@ struct Interpreter::Plan {
   int32_t root = -1;
 };
 
-Interpreter::Interpreter(const EvaluatorOptions& options, int64_t replica_id,
-                         int64_t replica_count, CollectiveHub* hub)
+Interpreter::Interpreter(const EvaluatorOptions& options,
+                         const DeviceGrid& grid, int64_t device,
+                         CollectiveHub* hub)
     : options_(options),
-      replica_id_(replica_id),
-      replica_count_(replica_count),
+      grid_(grid),
+      device_(device),
       hub_(hub),
-      // Replica r draws from its own stream (docs/evaluator.md "rng").
+      // Device d draws from its own stream (docs/evaluator.md "rng").
       rng_(options.rng_seed ^
-           (static_cast<uint64_t>(replica_id) * 0xD1B54A32D192ED03ull)),
+           (static_cast<uint64_t>(device) * 0xD1B54A32D192ED03ull)),
       queue_feeds_(
-          ReplicaQueue(options.replica_infeeds, options.infeed, replica_id),
-          ReplicaQueue(options.replica_outfeeds, options.outfeed, replica_id)) {
-}
+          ReplicaQueue(options.replica_infeeds, options.infeed, device),
+          ReplicaQueue(options.replica_outfeeds, options.outfeed, device)) {}
 
 Interpreter::~Interpreter() = default;
 
@@ -444,12 +444,12 @@ absl::Status CheckOptions(const EvaluatorOptions& options,
   return absl::OkStatus();
 }
 
-absl::StatusOr<Literal> RunOneReplica(const EvaluatorOptions& options,
-                                      const Module& module,
-                                      std::vector<Literal> args,
-                                      int64_t replica, int64_t replica_count,
-                                      CollectiveHub* hub) {
-  Interpreter interpreter(options, replica, replica_count, hub);
+absl::StatusOr<Literal> RunOneDevice(const EvaluatorOptions& options,
+                                     const Module& module,
+                                     std::vector<Literal> args,
+                                     const DeviceGrid& grid, int64_t device,
+                                     CollectiveHub* hub) {
+  Interpreter interpreter(options, grid, device, hub);
   std::vector<const Literal*> ptrs;
   ptrs.reserve(args.size());
   for (const Literal& a : args) ptrs.push_back(&a);
@@ -484,53 +484,60 @@ absl::StatusOr<Literal> Evaluator::Run(const Module& module,
   PLEXA_RETURN_IF_ERROR(eval::CheckOptions(options_, 1));
   PLEXA_ASSIGN_OR_RETURN(std::vector<Literal> prepared,
                          eval::PrepareArguments(module, args, 0, 1));
-  return eval::RunOneReplica(options_, module, std::move(prepared), 0, 1,
-                             nullptr);
+  return eval::RunOneDevice(options_, module, std::move(prepared), DeviceGrid{},
+                            0, nullptr);
 }
 
 absl::StatusOr<std::vector<Literal>> Evaluator::RunReplicated(
     const Module& module,
-    absl::Span<const std::vector<Literal>> args_per_replica) const {
-  const int64_t replicas = static_cast<int64_t>(args_per_replica.size());
-  if (replicas < 1) {
+    absl::Span<const std::vector<Literal>> args_per_device) const {
+  const int64_t devices = static_cast<int64_t>(args_per_device.size());
+  const int64_t partitions = options_.num_partitions;
+  if (partitions < 1) {
     return absl::InvalidArgumentError(
-        "RunReplicated needs at least one replica");
+        absl::StrCat("num_partitions must be >= 1; got ", partitions));
   }
+  if (devices < 1 || devices % partitions != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("RunReplicated needs argument lists for every replica of ",
+                     partitions, " partition(s); got ", devices));
+  }
+  const DeviceGrid grid{devices / partitions, partitions};
   PLEXA_RETURN_IF_ERROR(eval::CheckModule(options_, module));
-  PLEXA_RETURN_IF_ERROR(eval::CheckOptions(options_, replicas));
-  std::vector<std::vector<Literal>> prepared(replicas);
-  for (int64_t r = 0; r < replicas; ++r) {
+  PLEXA_RETURN_IF_ERROR(eval::CheckOptions(options_, devices));
+  std::vector<std::vector<Literal>> prepared(devices);
+  for (int64_t d = 0; d < devices; ++d) {
     PLEXA_ASSIGN_OR_RETURN(
-        prepared[r],
-        eval::PrepareArguments(module, args_per_replica[r], r, replicas));
+        prepared[d],
+        eval::PrepareArguments(module, args_per_device[d], d, devices));
   }
-  eval::CollectiveHub hub(replicas);
+  eval::CollectiveHub hub(devices);
   std::vector<absl::StatusOr<Literal>> results(
-      replicas, absl::StatusOr<Literal>(absl::UnknownError("not run")));
+      devices, absl::StatusOr<Literal>(absl::UnknownError("not run")));
   std::vector<std::thread> threads;
-  threads.reserve(replicas);
-  for (int64_t r = 0; r < replicas; ++r) {
-    threads.emplace_back([&, r] {
-      results[r] = eval::RunOneReplica(options_, module, std::move(prepared[r]),
-                                       r, replicas, &hub);
-      hub.MarkDone(r, !results[r].ok());
+  threads.reserve(devices);
+  for (int64_t d = 0; d < devices; ++d) {
+    threads.emplace_back([&, d] {
+      results[d] = eval::RunOneDevice(options_, module, std::move(prepared[d]),
+                                      grid, d, &hub);
+      hub.MarkDone(d, !results[d].ok());
     });
   }
   for (std::thread& t : threads) t.join();
-  // Prefer a replica's own error over the Aborted errors of replicas that
+  // Prefer a device's own error over the Aborted errors of devices that
   // were released because of it.
   for (int pass = 0; pass < 2; ++pass) {
-    for (int64_t r = 0; r < replicas; ++r) {
-      if (results[r].ok()) continue;
-      if (pass == 0 && absl::IsAborted(results[r].status())) continue;
+    for (int64_t d = 0; d < devices; ++d) {
+      if (results[d].ok()) continue;
+      if (pass == 0 && absl::IsAborted(results[d].status())) continue;
       return absl::Status(
-          results[r].status().code(),
-          absl::StrCat("replica ", r, ": ", results[r].status().message()));
+          results[d].status().code(),
+          absl::StrCat(grid.Name(d), ": ", results[d].status().message()));
     }
   }
   std::vector<Literal> out;
-  out.reserve(replicas);
-  for (auto& r : results) out.push_back(std::move(r).value());
+  out.reserve(devices);
+  for (auto& d : results) out.push_back(std::move(d).value());
   return out;
 }
 
@@ -547,11 +554,11 @@ absl::StatusOr<std::vector<Literal>> Evaluator::RunReplicated(
 }
 
 InstructionEvaluator::InstructionEvaluator(EvaluatorOptions options,
-                                           int64_t replica_id,
-                                           int64_t replica_count)
+                                           int64_t device,
+                                           const DeviceGrid& grid)
     : options_(std::move(options)),
-      interpreter_(std::make_unique<eval::Interpreter>(
-          options_, replica_id, replica_count, /*hub=*/nullptr)) {}
+      interpreter_(std::make_unique<eval::Interpreter>(options_, grid, device,
+                                                       /*hub=*/nullptr)) {}
 
 InstructionEvaluator::~InstructionEvaluator() = default;
 

@@ -25,6 +25,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "core/ir/collective_groups.h"
 #include "core/ir/module.h"
 #include "core/literal/literal.h"
 #include "core/runtime/custom_call.h"
@@ -36,8 +37,8 @@ namespace plexa {
 // ---- Options ------------------------------------------------------------
 struct EvaluatorOptions {
   // Seed of the rng generator (docs/evaluator.md "rng"); the same seed gives
-  // the same numbers. Replica r of RunReplicated uses a stream derived from
-  // (rng_seed, r).
+  // the same numbers. Device d of RunReplicated uses a stream derived from
+  // (rng_seed, d).
   uint64_t rng_seed = 0;
 
   // rng-get-and-update-state reads and advances its state here (borrowed;
@@ -48,9 +49,9 @@ struct EvaluatorOptions {
   RngStateTable* rng_states = nullptr;
 
   // infeed pops from `infeed`, outfeed pushes to `outfeed` (borrowed; must
-  // outlive the run). For RunReplicated, replica r uses
-  // replica_infeeds[r] / replica_outfeeds[r] when those vectors are
-  // non-empty (they must then have one entry per replica), else the shared
+  // outlive the run). For RunReplicated, device d uses
+  // replica_infeeds[d] / replica_outfeeds[d] when those vectors are
+  // non-empty (they must then have one entry per device), else the shared
   // queue above. A program that reaches infeed/outfeed without a queue gets
   // an error.
   HostFeedQueue* infeed = nullptr;
@@ -84,6 +85,10 @@ struct EvaluatorOptions {
   // Run VerifyModule before evaluating (recommended: the evaluator relies
   // on the verifier's invariants).
   bool verify_module = true;
+
+  // The partitions of each replica in RunReplicated (XLA's num_partitions:
+  // an SPMD-partitioned program runs once per replica and partition).
+  int64_t num_partitions = 1;
 };
 
 namespace eval {
@@ -99,9 +104,9 @@ class Interpreter;
 // one per thread (per replica).
 class InstructionEvaluator {
  public:
-  explicit InstructionEvaluator(EvaluatorOptions options,
-                                int64_t replica_id = 0,
-                                int64_t replica_count = 1);
+  // Evaluates as `device` of `grid` (replica-id and partition-id read it).
+  explicit InstructionEvaluator(EvaluatorOptions options, int64_t device = 0,
+                                const DeviceGrid& grid = DeviceGrid{});
   ~InstructionEvaluator();
   InstructionEvaluator(const InstructionEvaluator&) = delete;
   InstructionEvaluator& operator=(const InstructionEvaluator&) = delete;
@@ -142,14 +147,16 @@ class Evaluator {
     return Run(module, absl::Span<const Literal>(args.begin(), args.size()));
   }
 
-  // Runs `args_per_replica.size()` replicas of the entry computation, each
-  // on its own thread; all-reduce meets across replicas at a rendezvous.
-  // Returns one result per replica. If a replica fails, every replica
-  // waiting for it is released with an error and the first error (by
-  // replica number) is returned.
+  // Runs the entry computation on `args_per_device.size()` devices: every
+  // replica of options().num_partitions partitions, device d being replica
+  // d / num_partitions, partition d % num_partitions (DeviceGrid), each on
+  // its own thread; collectives meet at a rendezvous with the groups XLA
+  // gives them (core/ir/collective_groups.h). Returns one result per
+  // device. If one fails, every device waiting for it is released with an
+  // error and the first error (by device number) is returned.
   absl::StatusOr<std::vector<Literal>> RunReplicated(
       const Module& module,
-      absl::Span<const std::vector<Literal>> args_per_replica) const;
+      absl::Span<const std::vector<Literal>> args_per_device) const;
   // Convenience: `replica_count` replicas with the same arguments.
   absl::StatusOr<std::vector<Literal>> RunReplicated(
       const Module& module, int64_t replica_count,

@@ -35,7 +35,7 @@ absl::StatusOr<Literal> EvalInfeed(Interpreter& interp,
     data = Literal::MakeTuple({});
   } else {
     absl::StatusOr<Literal> item =
-        interp.feeds().Infeed(interp.replica_id(), instr.name(), data_shape);
+        interp.feeds().Infeed(interp.device(), instr.name(), data_shape);
     if (!item.ok()) {
       return absl::Status(item.status().code(),
                           absl::StrCat("evaluator: ", InstrName(instr), ": ",
@@ -63,8 +63,8 @@ absl::StatusOr<Literal> EvalOutfeed(Interpreter& interp,
                             ? *instr.attrs().outfeed_shape
                             : instr.operand(0)->shape();
   PLEXA_ASSIGN_OR_RETURN(Literal data, ToLayoutOf(*ops[0], target));
-  absl::Status s = interp.feeds().Outfeed(interp.replica_id(), instr.name(),
-                                          std::move(data));
+  absl::Status s =
+      interp.feeds().Outfeed(interp.device(), instr.name(), std::move(data));
   if (!s.ok()) {
     return absl::Status(s.code(), absl::StrCat("evaluator: ", InstrName(instr),
                                                ": ", s.message()));

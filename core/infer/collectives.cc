@@ -115,19 +115,24 @@ absl::Status NeedDeclared(absl::string_view op, const Shape* leaf) {
 absl::StatusOr<Shape> InferAllGatherShape(
     absl::Span<const Shape* const> operands,
     absl::Span<const std::vector<int64_t>> replica_groups,
-    absl::Span<const int64_t> dimensions, const Shape* declared) {
+    absl::Span<const int64_t> dimensions, const Shape* declared,
+    bool times_partitions) {
   constexpr absl::string_view op = "all-gather";
   PLEXA_ASSIGN_OR_RETURN(int64_t d,
                          CollectiveDimension(op, operands, dimensions));
   PLEXA_ASSIGN_OR_RETURN(int64_t group, CheckReplicaGroups(op, replica_groups));
-  // The result's dimension d is the operand's times the group size.
+  // The result's dimension d is the operand's times the group size (times
+  // the partitions, which the declared shape tells).
   return ResizeEach(
       operands, d, [&](size_t i, int64_t size) -> absl::StatusOr<int64_t> {
-        if (group > 0) return size * group;
         const Shape* leaf = DeclaredLeaf(declared, i, operands.size());
+        const bool from_declared =
+            times_partitions && leaf != nullptr && leaf->IsArray();
+        if (group > 0 && !from_declared) return size * group;
         PLEXA_RETURN_IF_ERROR(NeedDeclared(op, leaf));
+        const int64_t unit = group > 0 ? size * group : size;
         const int64_t want = leaf->rank() > d ? leaf->dimensions(d) : -1;
-        if (want < 0 || (size == 0 ? want != 0 : want % size != 0)) {
+        if (want < 0 || (unit == 0 ? want != 0 : want % unit != 0)) {
           return Invalid(op, ": result ", Str(*leaf), " dimension ", d,
                          " is not a multiple of operand ", Str(*operands[i]),
                          "'s.");
@@ -140,21 +145,24 @@ absl::StatusOr<Shape> InferReduceScatterShape(
     absl::Span<const Shape* const> operands,
     absl::Span<const std::vector<int64_t>> replica_groups,
     absl::Span<const int64_t> dimensions, const ProgramShape& to_apply,
-    const Shape* declared) {
+    const Shape* declared, bool times_partitions) {
   constexpr absl::string_view op = "reduce-scatter";
   PLEXA_ASSIGN_OR_RETURN(int64_t d,
                          CollectiveDimension(op, operands, dimensions));
   PLEXA_RETURN_IF_ERROR(internal::VerifyBinaryReducer(op, operands, to_apply));
   PLEXA_ASSIGN_OR_RETURN(int64_t group, CheckReplicaGroups(op, replica_groups));
-  // The result's dimension d is the operand's divided by the group size.
+  // The result's dimension d is the operand's divided by the group size
+  // (times the partitions, which the declared shape tells).
   return ResizeEach(
       operands, d, [&](size_t i, int64_t size) -> absl::StatusOr<int64_t> {
         int64_t shards = group;
-        if (shards == 0) {
-          const Shape* leaf = DeclaredLeaf(declared, i, operands.size());
+        const Shape* leaf = DeclaredLeaf(declared, i, operands.size());
+        if (shards == 0 ||
+            (times_partitions && leaf != nullptr && leaf->IsArray())) {
           PLEXA_RETURN_IF_ERROR(NeedDeclared(op, leaf));
           const int64_t got = leaf->rank() > d ? leaf->dimensions(d) : -1;
-          if (got <= 0 || size % got != 0) {
+          if (got <= 0 || size % got != 0 ||
+              (shards > 0 && (size / got) % shards != 0)) {
             return Invalid(op, ": result ", Str(*leaf), " dimension ", d,
                            " does not divide operand ", Str(*operands[i]),
                            "'s.");
@@ -214,7 +222,8 @@ absl::StatusOr<Shape> InferAllToAllShape(
 absl::StatusOr<Shape> InferAllGatherStartShape(
     absl::Span<const Shape* const> operands,
     absl::Span<const std::vector<int64_t>> replica_groups,
-    absl::Span<const int64_t> dimensions, const Shape* declared) {
+    absl::Span<const int64_t> dimensions, const Shape* declared,
+    bool times_partitions) {
   // XLA: (operand, result) for one operand, ((operands...), (results...))
   // for several.
   const Shape* declared_result = declared != nullptr && declared->IsTuple() &&
@@ -223,7 +232,7 @@ absl::StatusOr<Shape> InferAllGatherStartShape(
                                      : nullptr;
   PLEXA_ASSIGN_OR_RETURN(
       Shape result, InferAllGatherShape(operands, replica_groups, dimensions,
-                                        declared_result));
+                                        declared_result, times_partitions));
   if (operands.size() == 1) {
     return Shape(std::vector<Shape>{NoLayout(*operands[0]), std::move(result)});
   }

@@ -47,6 +47,34 @@ TEST(AllGatherTest, DimensionTimesGroupSize) {
                  "replica_groups={}", "result shape written");
 }
 
+TEST(AllGatherTest, CrossReplicaAndPartitionTakesTheDeclaredShardCount) {
+  // channel_id without use_global_device_ids: groups of 2 replicas, each
+  // with every partition (the module's num_partitions, say 3): 6 shards.
+  const Shape a = S("f32[2,3]");
+  const Shape six = S("f32[12,3]");
+  EXPECT_SHAPE(InferAllGatherShape({&a}, Groups{{0, 1}}, {0}, &six,
+                                   /*times_partitions=*/true),
+               "f32[12,3]");
+  const Shape five = S("f32[10,3]");  // not a multiple of the group of 2
+  EXPECT_INVALID(InferAllGatherShape({&a}, Groups{{0, 1}}, {0}, &five,
+                                     /*times_partitions=*/true),
+                 "f32[10,3]", "not a multiple");
+  // Without partitions a written shape must match the group exactly.
+  EXPECT_SHAPE(InferAllGatherShape({&a}, Groups{{0, 1}}, {0}, &six),
+               "f32[4,3]");
+  // reduce-scatter: 12 rows over 2 replicas x 3 partitions keep 2 each.
+  const Shape r = S("f32[12,3]");
+  const Shape two = S("f32[2,3]");
+  const ProgramShape add = Reducer("f32[]");
+  EXPECT_SHAPE(InferReduceScatterShape({&r}, Groups{{0, 1}}, {0}, add, &two,
+                                       /*times_partitions=*/true),
+               "f32[2,3]");
+  const Shape four = S("f32[4,3]");  // 3 shards: not a multiple of 2
+  EXPECT_INVALID(InferReduceScatterShape({&r}, Groups{{0, 1}}, {0}, add, &four,
+                                         /*times_partitions=*/true),
+                 "does not divide");
+}
+
 TEST(AllGatherTest, BadDimensionsAndGroups) {
   const Shape a = S("f32[2,3]");
   EXPECT_INVALID(InferAllGatherShape({&a}, Groups{{0, 1}}, {2}, nullptr),

@@ -385,8 +385,9 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
       PLEXA_RETURN_IF_ERROR(need_called(1, "to_apply"));
       return InferAllReduceShape(operands, called[0]);
     case HloOpcode::kAllGatherStart:
-      return InferAllGatherStartShape(operands, attrs.replica_groups,
-                                      attrs.dimensions, declared);
+      return InferAllGatherStartShape(
+          operands, attrs.replica_groups, attrs.dimensions, declared,
+          attrs.channel_id.has_value() && !attrs.use_global_device_ids);
     case HloOpcode::kCollectivePermuteStart:
       return InferCollectivePermuteStartShape(*operands[0],
                                               attrs.source_target_pairs);
@@ -419,8 +420,9 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
     case HloOpcode::kRngGetAndUpdateState:
       return InferRngGetAndUpdateStateShape();
     case HloOpcode::kAllGather:
-      return InferAllGatherShape(operands, attrs.replica_groups,
-                                 attrs.dimensions, declared);
+      return InferAllGatherShape(
+          operands, attrs.replica_groups, attrs.dimensions, declared,
+          attrs.channel_id.has_value() && !attrs.use_global_device_ids);
     case HloOpcode::kAllToAll:
       return InferAllToAllShape(operands, attrs.replica_groups,
                                 attrs.dimensions);
@@ -431,8 +433,9 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
                                          attrs.source_target_pairs);
     case HloOpcode::kReduceScatter:
       PLEXA_RETURN_IF_ERROR(need_called(1, "to_apply"));
-      return InferReduceScatterShape(operands, attrs.replica_groups,
-                                     attrs.dimensions, called[0], declared);
+      return InferReduceScatterShape(
+          operands, attrs.replica_groups, attrs.dimensions, called[0], declared,
+          attrs.channel_id.has_value() && !attrs.use_global_device_ids);
     case HloOpcode::kSort: {
       PLEXA_RETURN_IF_ERROR(need_called(1, "comparator"));
       PLEXA_ASSIGN_OR_RETURN(int64_t dim, need_one_dimension());

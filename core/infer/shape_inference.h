@@ -166,18 +166,24 @@ absl::StatusOr<Shape> InferAllReduceShape(
 absl::StatusOr<int64_t> CheckReplicaGroups(
     absl::string_view op, absl::Span<const std::vector<int64_t>> groups);
 // all-gather(x...), dimensions={d}: dimension d times the group size (with
-// replica_groups={}, taken from `declared`).
+// replica_groups={}, taken from `declared`). `times_partitions`: the
+// instruction is in XLA's cross-replica-and-partition mode (a channel_id
+// without use_global_device_ids), where every partition of the grouped
+// replicas takes part, so the shard count is the group size times the
+// module's num_partitions, which shapes do not carry: `declared`, when
+// given, tells it (a multiple of the group size).
 absl::StatusOr<Shape> InferAllGatherShape(
     absl::Span<const Shape* const> operands,
     absl::Span<const std::vector<int64_t>> replica_groups,
-    absl::Span<const int64_t> dimensions, const Shape* declared);
+    absl::Span<const int64_t> dimensions, const Shape* declared,
+    bool times_partitions = false);
 // reduce-scatter(x...), dimensions={d}, to_apply: dimension d divided by
-// the group size.
+// the group size (`times_partitions` as for all-gather).
 absl::StatusOr<Shape> InferReduceScatterShape(
     absl::Span<const Shape* const> operands,
     absl::Span<const std::vector<int64_t>> replica_groups,
     absl::Span<const int64_t> dimensions, const ProgramShape& to_apply,
-    const Shape* declared);
+    const Shape* declared, bool times_partitions = false);
 // all-to-all(x), dimensions={d}: x's shape, d divisible by the group size;
 // all-to-all(x0, ..., xN-1) (no dimensions): one operand per member, the
 // tuple of their shapes.
@@ -192,7 +198,8 @@ absl::StatusOr<Shape> InferAllToAllShape(
 absl::StatusOr<Shape> InferAllGatherStartShape(
     absl::Span<const Shape* const> operands,
     absl::Span<const std::vector<int64_t>> replica_groups,
-    absl::Span<const int64_t> dimensions, const Shape* declared);
+    absl::Span<const int64_t> dimensions, const Shape* declared,
+    bool times_partitions = false);
 absl::StatusOr<Shape> InferCollectivePermuteStartShape(
     const Shape& operand,
     absl::Span<const std::pair<int64_t, int64_t>> source_target_pairs);

@@ -51,6 +51,7 @@ absl::StatusOr<RunResult> Execute(const Module& module,
   if (c.replica_count() > 1) {
     EvaluatorOptions options;
     options.max_while_iterations = kMaxWhileIterations;
+    options.num_partitions = c.partitions;
     absl::StatusOr<std::vector<Literal>> r =
         Evaluator(options).RunReplicated(module, c.inputs);
     if (!r.ok()) return r.status();

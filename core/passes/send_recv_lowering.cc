@@ -92,6 +92,9 @@ absl::StatusOr<Instruction*> LowerRecvDone(
   if (pairs.has_value()) {
     InstructionAttrs attrs;
     attrs.source_target_pairs = *pairs;
+    // The channel stays: with SPMD partitions a channel's pairs name
+    // partitions (core/ir/collective_groups.h), as the evaluator reads them.
+    attrs.channel_id = send->attrs().channel_id;
     PLEXA_ASSIGN_OR_RETURN(
         value, AddInstruction(c, HloOpcode::kCollectivePermute, {data},
                               std::move(attrs)));

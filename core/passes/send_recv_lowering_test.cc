@@ -1,5 +1,6 @@
 #include "core/passes/send_recv_lowering.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -81,7 +82,8 @@ ENTRY %main (x: s32[2]) -> s32[2] {
   EXPECT_EQ(cp->operand(0)->name(), "x");
   EXPECT_EQ(cp->attrs().source_target_pairs,
             (std::vector<std::pair<int64_t, int64_t>>{{0, 1}, {1, 0}}));
-  EXPECT_FALSE(cp->attrs().channel_id.has_value());
+  // The channel stays: with SPMD partitions its pairs name partitions.
+  EXPECT_EQ(cp->attrs().channel_id, std::optional<int64_t>(1));
 }
 
 // Within one replica the recv-done's data is the send's data itself.

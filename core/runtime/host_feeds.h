@@ -45,8 +45,9 @@ class HostFeeds {
  public:
   virtual ~HostFeeds() = default;
   // The next value for the infeed instruction named `instruction` of
-  // replica `replica`: a literal of `data_shape` (any layout; a tuple for a
-  // tuple data shape). Never called for an empty-tuple data shape.
+  // replica `replica` (with SPMD partitions: the device index, replica *
+  // partitions + partition): a literal of `data_shape` (any layout; a tuple for
+  // a tuple data shape). Never called for an empty-tuple data shape.
   virtual absl::StatusOr<Literal> Infeed(int64_t replica,
                                          absl::string_view instruction,
                                          const Shape& data_shape) = 0;

@@ -11,6 +11,7 @@
 #include "core/base/status_macros.h"
 #include "core/infer/shape_inference.h"
 #include "core/ir/channels.h"
+#include "core/ir/collective_groups.h"
 #include "core/shape/shape_util.h"
 
 namespace plexa {
@@ -561,6 +562,26 @@ absl::Status VerifyChannels(const Module& module) {
   return absl::OkStatus();
 }
 
+// XLA's group-mode rules for collectives (GetCollectiveOpGroupMode and
+// the verifier's replica-group checks): use_global_device_ids needs a
+// channel_id, and then names devices, so its replica_groups are explicit.
+absl::Status VerifyCollectiveGroupModes(const Computation& c) {
+  for (const Instruction* inst : c.instructions()) {
+    if (!HasUseGlobalDeviceIds(inst->opcode())) continue;
+    absl::StatusOr<CollectiveGroupMode> mode = CollectiveGroupModeOf(*inst);
+    if (!mode.ok()) {
+      return Error("computation '", c.name(), "': ", mode.status().message());
+    }
+    if (*mode == CollectiveGroupMode::kFlattenedId &&
+        inst->attrs().replica_groups.empty()) {
+      return Error(Where(c, *inst),
+                   ": use_global_device_ids=true needs explicit "
+                   "replica_groups (flattened device ids).");
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status VerifyModule(const Module& module) {
@@ -595,6 +616,8 @@ absl::Status VerifyModule(const Module& module) {
     s = VerifyAsyncPairs(*c);
     if (!s.ok()) return s;
     s = VerifyAsyncWrappers(*c);
+    if (!s.ok()) return s;
+    s = VerifyCollectiveGroupModes(*c);
     if (!s.ok()) return s;
   }
   // Callees before callers, so a caller's check sees verified signatures.

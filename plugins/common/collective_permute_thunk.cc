@@ -7,7 +7,8 @@ namespace plexa::backend {
 void CollectivePermuteThunk::Compute(
     Frame& f, const std::vector<std::vector<const void*>>& peers,
     int64_t me) const {
-  // The group is every replica in order: a replica's position is its id.
+  // The group is every device in order: a device's position is its number;
+  // the pairs are device numbers (DevicePairs).
   uint8_t* out = f.ptr[outputs[0]];
   for (const auto& [source, target] : pairs_) {
     if (target == me && source < static_cast<int64_t>(peers.size())) {

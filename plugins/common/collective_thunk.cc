@@ -10,13 +10,15 @@ absl::Status CollectiveThunk::Run(Frame& f) const {
   ExecContext& ctx = *f.ctx;
   std::vector<const void*> mine;
   for (int s : inputs) mine.push_back(f.ptr[s]);
+  const int64_t device = ctx.device_index();
+  const int64_t devices = ctx.replica_count * ctx.partition_count;
   std::vector<int64_t> group;
-  if (ctx.replica_count > 1 && ctx.hub != nullptr) {
+  if (devices > 1 && ctx.hub != nullptr) {
     for (const auto& g : groups_) {
-      if (std::find(g.begin(), g.end(), ctx.replica_id) != g.end()) group = g;
+      if (std::find(g.begin(), g.end(), device) != g.end()) group = g;
     }
     if (group.empty()) {
-      for (int64_t r = 0; r < ctx.replica_count; ++r) group.push_back(r);
+      for (int64_t d = 0; d < devices; ++d) group.push_back(d);
     }
   }
   if (group.size() <= 1) {
@@ -24,17 +26,16 @@ absl::Status CollectiveThunk::Run(Frame& f) const {
     return absl::OkStatus();
   }
   const int64_t me =
-      std::find(group.begin(), group.end(), ctx.replica_id) - group.begin();
+      std::find(group.begin(), group.end(), device) - group.begin();
   const std::string key =
       absl::StrCat(key_name_, "#", ctx.collective_runs[this]++);
   absl::StatusOr<std::vector<std::vector<const void*>>> all =
-      ctx.hub->Exchange(key, group, ctx.replica_id, mine, kind);
+      ctx.hub->Exchange(key, group, device, mine, kind);
   if (!all.ok()) return all.status();
   Compute(f, *all, me);
   // Nobody may overwrite or free its inputs until every member has read
   // them: a second meeting with nothing to exchange.
-  return ctx.hub
-      ->Exchange(absl::StrCat(key, "/read"), group, ctx.replica_id, {}, kind)
+  return ctx.hub->Exchange(absl::StrCat(key, "/read"), group, device, {}, kind)
       .status();
 }
 

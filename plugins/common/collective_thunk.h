@@ -1,11 +1,11 @@
 // What every collective thunk does around its own arithmetic: find this
-// replica's group, meet the group at the hub (ExecContext::hub, the
-// rendezvous of core/runtime) with the addresses of its input buffers, let
-// the subclass compute its outputs from every member's inputs (in process,
-// each replica reads its peers' memory), then meet once more so that no
-// member overwrites or frees its inputs before the others have read them.
-// The k-th run of a collective on every member meets under one key (the
-// instruction's name and k), as the evaluator keys its collectives.
+// device's group (a device is one replica of one partition), meet the group at
+// the hub (ExecContext::hub, the rendezvous of core/runtime) with the addresses
+// of its input buffers, let the subclass compute its outputs from every
+// member's inputs (in process, each replica reads its peers' memory), then meet
+// once more so that no member overwrites or frees its inputs before the others
+// have read them. The k-th run of a collective on every member meets under one
+// key (the instruction's name and k), as the evaluator keys its collectives.
 #ifndef PLEXA_PLUGINS_COMMON_COLLECTIVE_THUNK_H_
 #define PLEXA_PLUGINS_COMMON_COLLECTIVE_THUNK_H_
 
@@ -25,7 +25,8 @@ class CollectiveThunk : public Thunk {
   StepClass step_class() const override { return StepClass::kCollective; }
 
  protected:
-  // `groups` are the replica groups (empty: every replica); `key_name`
+  // `groups` are the groups of devices that meet (ExecContext::device_index()
+  // numbers, from CollectiveDeviceGroups; empty: every device); `key_name`
   // (the instruction's name) keys the meetings.
   CollectiveThunk(std::string key_name,
                   std::vector<std::vector<int64_t>> groups)

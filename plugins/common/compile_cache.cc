@@ -29,6 +29,7 @@ std::string CompileCacheKey(absl::string_view module_text,
                             int64_t num_replicas) {
   std::string key;
   AppendField(&key, absl::StrCat("replicas=", num_replicas));
+  AppendField(&key, absl::StrCat("partitions=", options.num_partitions));
   AppendField(&key, absl::StrCat("opt=", options.optimization_level));
   for (const auto& [name, value] : options.options) {
     AppendField(&key, name);

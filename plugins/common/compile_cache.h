@@ -26,7 +26,8 @@
 
 namespace plexa::backend {
 
-// The key of compiling `module_text` with `options` for `num_replicas`.
+// The key of compiling `module_text` with `options` (its partitions too)
+// for `num_replicas`.
 std::string CompileCacheKey(absl::string_view module_text,
                             const sdk::CompileOptions& options,
                             int64_t num_replicas);

@@ -47,7 +47,7 @@ absl::Status RunComputation(const CompiledComputation& cc,
       e.end_ns = MonotonicNanos();
       e.name = t->name;
       e.kind = t->kind;
-      e.replica = ctx.replica_id;
+      e.replica = ctx.device_index();
       e.thread_id = thread;
       ctx.profiler->Record(e);
       if (!s.ok()) return s;

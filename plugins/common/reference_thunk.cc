@@ -15,7 +15,7 @@ absl::Status ReferenceThunk::Run(Frame& f) const {
     options.verify_module = false;
     options.feeds = f.ctx->feeds;
     f.ctx->evaluator = std::make_unique<InstructionEvaluator>(
-        std::move(options), f.ctx->replica_id, f.ctx->replica_count);
+        std::move(options), f.ctx->device_index(), f.ctx->grid());
   }
   std::vector<Literal> operands;
   size_t k = 0;

@@ -13,7 +13,7 @@ absl::Status RngGetAndUpdateStateThunk::Run(Frame& f) const {
                                             ": expected one output slot, got ",
                                             outputs.size()));
   }
-  const int64_t replica = f.ctx != nullptr ? f.ctx->replica_id : 0;
+  const int64_t replica = f.ctx != nullptr ? f.ctx->device_index() : 0;
   RngStateTable& table = f.ctx != nullptr && f.ctx->rng_states != nullptr
                              ? *f.ctx->rng_states
                              : states_;

@@ -64,8 +64,9 @@ enum class StepClass {
 // "control-flow", "custom-call", "reference", "copy".
 const char* StepClassName(StepClass c);
 
-// The replicas of one execution meet here for collectives, exchanging the
-// addresses of their buffers (the one rendezvous of core/runtime).
+// The devices (replicas × partitions) of one execution meet here for
+// collectives, exchanging the addresses of their buffers (the one
+// rendezvous of core/runtime).
 using ReplicaHub = Rendezvous<std::vector<const void*>>;
 
 // One execution of one replica. A backend that needs more per run (the CPU
@@ -79,6 +80,17 @@ struct ExecContext {
 
   int64_t replica_id = 0;
   int64_t replica_count = 1;
+  // The partition this run is of, of partition_count (XLA's SPMD
+  // partitions; 1 for a replicated program).
+  int64_t partition_id = 0;
+  int64_t partition_count = 1;
+  // This run's device number, replica_id * partition_count + partition_id:
+  // what collectives meet by (the hub's participants), feeds and rng
+  // states are kept per.
+  int64_t device_index() const {
+    return replica_id * partition_count + partition_id;
+  }
+  DeviceGrid grid() const { return DeviceGrid{replica_count, partition_count}; }
   ReplicaHub* hub = nullptr;
   HostFeeds* feeds = nullptr;  // infeed/outfeed; null: none given
   // How many times this replica has run each collective thunk: with the

@@ -494,12 +494,15 @@ absl::Status CheckRowMajor(const Instruction& h,
 
 }  // namespace
 
-// A reducing collective whose reducer the thunks do not apply: on one
-// replica (the identity, or its one piece) the evaluator runs it; across
-// replicas it is refused.
-absl::Status ThunkEmitter::EmitOnOneReplica(CompiledComputation& cc,
-                                            const Instruction& h) {
-  if (num_replicas_ != 1) return UnsupportedReducer(h);
+// A reducing collective whose reducer the thunks do not apply: where every
+// group is one device (the identity, or its one piece) the evaluator runs
+// it; across devices it is refused.
+absl::Status ThunkEmitter::EmitOnOneReplica(
+    CompiledComputation& cc, const Instruction& h,
+    const std::vector<std::vector<int64_t>>& groups) {
+  for (const std::vector<int64_t>& g : groups) {
+    if (g.size() != 1) return UnsupportedReducer(h);
+  }
   EmitReference(cc, h);
   return absl::OkStatus();
 }
@@ -529,61 +532,52 @@ void ThunkEmitter::AddCollectiveThunk(CompiledComputation& cc,
   ++stats_->runtime_thunks;
 }
 
-absl::Status ThunkEmitter::CheckReplicaGroupsRun(const Instruction& h) const {
-  // Every replica a group names must run, and every replica that runs must
-  // be in a group (the evaluator's rules): otherwise a collective would
-  // silently act on a subset, or a replica left out would wait for the
-  // others at a meeting they never join.
-  if (h.attrs().replica_groups.empty()) return absl::OkStatus();
-  std::vector<bool> named(num_replicas_, false);
-  for (const std::vector<int64_t>& group : h.attrs().replica_groups) {
-    for (int64_t r : group) {
-      if (r < 0 || r >= num_replicas_) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(h.name(), ": replica_groups mention replica ", r,
-                         " but ", num_replicas_, " replica(s) run"));
-      }
-      named[r] = true;
-    }
+absl::StatusOr<std::vector<std::vector<int64_t>>> ThunkEmitter::DeviceGroupsOf(
+    const Instruction& h) const {
+  // Every device a group names must run (CollectiveDeviceGroups checks),
+  // and every device that runs must be in a group (the evaluator's rules):
+  // otherwise a collective would silently act on a subset, or a device
+  // left out would wait for the others at a meeting they never join.
+  PLEXA_ASSIGN_OR_RETURN(std::vector<std::vector<int64_t>> groups,
+                         CollectiveDeviceGroups(h, grid_));
+  std::vector<bool> named(grid_.size(), false);
+  for (const std::vector<int64_t>& g : groups) {
+    for (int64_t d : g) named[d] = true;
   }
-  for (int64_t r = 0; r < num_replicas_; ++r) {
-    if (!named[r]) {
+  for (int64_t d = 0; d < grid_.size(); ++d) {
+    if (!named[d]) {
       return absl::InvalidArgumentError(
-          absl::StrCat(h.name(), ": replica ", r, " of the ", num_replicas_,
-                       " that run is in none of the replica_groups"));
+          absl::StrCat(h.name(), ": ", grid_.Name(d), " of the ", grid_.size(),
+                       " device(s) that run is in none of the replica_groups"));
     }
   }
-  return absl::OkStatus();
+  return groups;
 }
 
 absl::Status ThunkEmitter::EmitAllReduce(CompiledComputation& cc,
                                          const Instruction& h) {
-  PLEXA_RETURN_IF_ERROR(CheckReplicaGroupsRun(h));
+  PLEXA_ASSIGN_OR_RETURN(auto groups, DeviceGroupsOf(h));
   std::vector<Shape> shapes = Leaves(h.shape());
   const std::optional<HloOpcode> r = NativeReducer(h, shapes);
-  if (!r.has_value()) return EmitOnOneReplica(cc, h);
-  AddRuntimeThunk(
-      cc, h,
-      std::make_unique<AllReduceThunk>(h.name(), *r, std::move(shapes),
-                                       h.attrs().replica_groups));
+  if (!r.has_value()) return EmitOnOneReplica(cc, h, groups);
+  AddRuntimeThunk(cc, h,
+                  std::make_unique<AllReduceThunk>(
+                      h.name(), *r, std::move(shapes), std::move(groups)));
   return absl::OkStatus();
 }
 
 absl::Status ThunkEmitter::EmitAllGatherOrReduceScatter(CompiledComputation& cc,
                                                         const Instruction& h) {
-  PLEXA_RETURN_IF_ERROR(CheckReplicaGroupsRun(h));
+  PLEXA_ASSIGN_OR_RETURN(auto groups, DeviceGroupsOf(h));
   std::vector<Shape> operands = OperandLeafShapes(h);
   const std::vector<Shape> results = Leaves(CollectiveResultShape(h));
   PLEXA_RETURN_IF_ERROR(CheckRowMajor(h, operands));
   PLEXA_RETURN_IF_ERROR(CheckRowMajor(h, results));
   const bool gather = h.opcode() != HloOpcode::kReduceScatter;
   const int64_t d = h.attrs().dimensions.at(0);
-  // With replica_groups={} the group is every replica: the result shape
-  // (written, not inferred) must fit that many.
-  const int64_t n =
-      h.attrs().replica_groups.empty()
-          ? num_replicas_
-          : static_cast<int64_t>(h.attrs().replica_groups[0].size());
+  // With replica_groups={} the group is every replica (partition, device):
+  // the result shape (written, not inferred) must fit that many.
+  const int64_t n = static_cast<int64_t>(groups.at(0).size());
   for (size_t i = 0; i < operands.size() && i < results.size(); ++i) {
     const int64_t in = operands[i].dimensions(d);
     const int64_t out = results[i].dimensions(d);
@@ -591,18 +585,18 @@ absl::Status ThunkEmitter::EmitAllGatherOrReduceScatter(CompiledComputation& cc,
       return absl::InvalidArgumentError(
           absl::StrCat(h.name(), ": ", HloOpcodeString(h.opcode()), " of ",
                        operands[i].ToString(), " over groups of ", n,
-                       " replica(s) cannot give ", results[i].ToString()));
+                       " device(s) cannot give ", results[i].ToString()));
     }
   }
   std::unique_ptr<Thunk> t;
   if (gather) {
     t = std::make_unique<AllGatherThunk>(h.name(), std::move(operands), d,
-                                         h.attrs().replica_groups);
+                                         std::move(groups));
   } else {
     const std::optional<HloOpcode> r = NativeReducer(h, operands);
-    if (!r.has_value()) return EmitOnOneReplica(cc, h);
+    if (!r.has_value()) return EmitOnOneReplica(cc, h, groups);
     t = std::make_unique<ReduceScatterThunk>(h.name(), *r, std::move(operands),
-                                             d, h.attrs().replica_groups);
+                                             d, std::move(groups));
   }
   AddCollectiveThunk(cc, h, std::move(t));
   return absl::OkStatus();
@@ -610,51 +604,42 @@ absl::Status ThunkEmitter::EmitAllGatherOrReduceScatter(CompiledComputation& cc,
 
 absl::Status ThunkEmitter::EmitCollectivePermute(CompiledComputation& cc,
                                                  const Instruction& h) {
-  // Every replica a pair names must run (as for replica groups).
-  for (const auto& [source, target] : h.attrs().source_target_pairs) {
-    if (source < 0 || source >= num_replicas_ || target < 0 ||
-        target >= num_replicas_) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(h.name(), ": source_target_pairs mention {", source, ",",
-                       target, "} but ", num_replicas_, " replica(s) run"));
-    }
-  }
+  // The pairs as devices; every device a pair names must run.
+  PLEXA_ASSIGN_OR_RETURN(auto pairs,
+                         DevicePairs(h, h.attrs().source_target_pairs, grid_));
   const Shape& out = CollectiveResultShape(h);
   PLEXA_RETURN_IF_ERROR(CheckBytesMove(h, out));
   AddCollectiveThunk(
       cc, h,
-      std::make_unique<CollectivePermuteThunk>(
-          h.name(), h.attrs().source_target_pairs, ShapeUtil::ByteSizeOf(out)));
+      std::make_unique<CollectivePermuteThunk>(h.name(), std::move(pairs),
+                                               ShapeUtil::ByteSizeOf(out)));
   return absl::OkStatus();
 }
 
 absl::Status ThunkEmitter::EmitCollectiveBroadcast(CompiledComputation& cc,
                                                    const Instruction& h) {
-  PLEXA_RETURN_IF_ERROR(CheckReplicaGroupsRun(h));
+  PLEXA_ASSIGN_OR_RETURN(auto groups, DeviceGroupsOf(h));
   const Shape& out = h.shape();
   PLEXA_RETURN_IF_ERROR(CheckBytesMove(h, out));
   AddCollectiveThunk(
       cc, h,
-      std::make_unique<CollectiveBroadcastThunk>(
-          h.name(), h.attrs().replica_groups, ShapeUtil::ByteSizeOf(out)));
+      std::make_unique<CollectiveBroadcastThunk>(h.name(), std::move(groups),
+                                                 ShapeUtil::ByteSizeOf(out)));
   return absl::OkStatus();
 }
 
 absl::Status ThunkEmitter::EmitAllToAll(CompiledComputation& cc,
                                         const Instruction& h) {
-  PLEXA_RETURN_IF_ERROR(CheckReplicaGroupsRun(h));
+  PLEXA_ASSIGN_OR_RETURN(auto groups, DeviceGroupsOf(h));
   std::vector<Shape> operands = OperandLeafShapes(h);
   PLEXA_RETURN_IF_ERROR(CheckRowMajor(h, operands));
   PLEXA_RETURN_IF_ERROR(CheckRowMajor(h, Leaves(h.shape())));
-  const int64_t n =
-      h.attrs().replica_groups.empty()
-          ? num_replicas_
-          : static_cast<int64_t>(h.attrs().replica_groups[0].size());
+  const int64_t n = static_cast<int64_t>(groups.at(0).size());
   std::optional<int64_t> split;
   if (!h.attrs().dimensions.empty()) split = h.attrs().dimensions[0];
   // What the run needs beyond the verifier: with replica_groups={} the
-  // group is every replica; in the tuple form every member sends operand
-  // j's shape as result j.
+  // group is every replica (partition); in the tuple form every member
+  // sends operand j's shape as result j.
   bool fits = split.has_value() ? operands.size() == 1 &&
                                       operands[0].dimensions(*split) % n == 0
                                 : static_cast<int64_t>(operands.size()) == n;
@@ -664,15 +649,14 @@ absl::Status ThunkEmitter::EmitAllToAll(CompiledComputation& cc,
   if (!fits) {
     return absl::InvalidArgumentError(absl::StrCat(
         h.name(), ": all-to-all over groups of ", n,
-        " replica(s) needs one operand whose split dimension divides by the "
+        " device(s) needs one operand whose split dimension divides by the "
         "group size, or one operand of one shape per member; got ",
         operands.size(), " operand(s) ",
         operands.empty() ? "" : operands[0].ToString()));
   }
-  AddRuntimeThunk(
-      cc, h,
-      std::make_unique<AllToAllThunk>(h.name(), std::move(operands), split,
-                                      h.attrs().replica_groups));
+  AddRuntimeThunk(cc, h,
+                  std::make_unique<AllToAllThunk>(h.name(), std::move(operands),
+                                                  split, std::move(groups)));
   return absl::OkStatus();
 }
 

@@ -28,6 +28,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "core/ir/collective_groups.h"
 #include "core/ir/computation.h"
 #include "core/ir/instruction.h"
 #include "core/literal/literal.h"
@@ -49,10 +50,11 @@ struct ProgramStats {
 
 class ThunkEmitter {
  public:
-  // `num_replicas`: the replicas the program runs on (all-reduce checks its
-  // replica groups against it). `stats` must outlive the emitter.
-  ThunkEmitter(int64_t num_replicas, ProgramStats* stats)
-      : stats_(stats), num_replicas_(num_replicas) {}
+  // `grid`: the replicas and partitions the program runs on (collectives
+  // compute their groups of devices from it). `stats` must outlive the
+  // emitter.
+  ThunkEmitter(const DeviceGrid& grid, ProgramStats* stats)
+      : stats_(stats), grid_(grid) {}
   virtual ~ThunkEmitter() = default;
 
   // Compiles `c` (once; later calls return the same computation).
@@ -83,7 +85,7 @@ class ThunkEmitter {
   // `h` runs on the reference evaluator (ReferenceThunk).
   void EmitReference(CompiledComputation& cc, const Instruction& h);
 
-  int64_t num_replicas() const { return num_replicas_; }
+  const DeviceGrid& grid() const { return grid_; }
 
   // The slots of every value's leaves.
   absl::flat_hash_map<const Instruction*, std::vector<int>> leaves_;
@@ -92,13 +94,18 @@ class ThunkEmitter {
  private:
   absl::Status EmitInstruction(CompiledComputation& cc, const Instruction& h);
   absl::Status EmitConstant(CompiledComputation& cc, const Instruction& h);
-  absl::Status CheckReplicaGroupsRun(const Instruction& h) const;
+  // The groups of devices that meet at collective `h` (XLA's, from
+  // core/ir/collective_groups.h), every device that runs in one of them.
+  absl::StatusOr<std::vector<std::vector<int64_t>>> DeviceGroupsOf(
+      const Instruction& h) const;
   // A collective's thunk: it reads h's operands' leaves and writes new
   // leaves for what h computes (CollectiveResultShape); a -start's leaves
   // also name its operands' (and contexts).
   void AddCollectiveThunk(CompiledComputation& cc, const Instruction& h,
                           std::unique_ptr<Thunk> t);
-  absl::Status EmitOnOneReplica(CompiledComputation& cc, const Instruction& h);
+  absl::Status EmitOnOneReplica(
+      CompiledComputation& cc, const Instruction& h,
+      const std::vector<std::vector<int64_t>>& groups);
   absl::Status EmitAllReduce(CompiledComputation& cc, const Instruction& h);
   absl::Status EmitAllGatherOrReduceScatter(CompiledComputation& cc,
                                             const Instruction& h);
@@ -119,7 +126,7 @@ class ThunkEmitter {
   bool OnlyAWhileBody(const Computation& c);
   absl::Status AssignBuffersFor(CompiledComputation& cc);
 
-  int64_t num_replicas_;
+  DeviceGrid grid_;
   std::vector<std::unique_ptr<CompiledComputation>> computations_;
   absl::flat_hash_map<const Computation*, CompiledComputation*> compiled_;
   std::vector<std::unique_ptr<Literal>> constants_;

@@ -49,7 +49,7 @@ absl::StatusOr<std::unique_ptr<Compiled>> Compile(const std::string& text,
   absl::StatusOr<std::unique_ptr<Module>> module = ParseHloModule(text);
   if (!module.ok()) return module.status();
   out->module = std::move(*module);
-  EvaluatorBackend emitter(num_replicas, &out->stats);
+  EvaluatorBackend emitter(DeviceGrid{num_replicas, 1}, &out->stats);
   absl::StatusOr<CompiledComputation*> entry =
       emitter.Compile(*out->module->entry_computation(), /*is_entry=*/true);
   if (!entry.ok()) return entry.status();
@@ -240,8 +240,8 @@ TEST(ThunkEmitterTest, AnAllReduceNamingAMissingReplicaIsAnError) {
   ASSERT_FALSE(compiled.ok());
   EXPECT_EQ(compiled.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(compiled.status().message(),
-              HasSubstr("ar: replica_groups mention replica 1 but 1 "
-                        "replica(s) run"));
+              HasSubstr("instruction 'ar' (all-reduce): replica_groups "
+                        "mention replica 1 but 1 replica(s) run"));
 }
 
 TEST(ThunkEmitterTest, AReplicaInNoGroupIsAnError) {
@@ -251,8 +251,8 @@ TEST(ThunkEmitterTest, AReplicaInNoGroupIsAnError) {
   ASSERT_FALSE(compiled.ok());
   EXPECT_EQ(compiled.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(compiled.status().message(),
-              HasSubstr("ar: replica 2 of the 3 that run is in none of the "
-                        "replica_groups"));
+              HasSubstr("ar: replica 2 of the 3 device(s) that run is in "
+                        "none of the replica_groups"));
 }
 
 TEST(ThunkEmitterTest, AnAllReduceOfOneParameterTwiceIsNotASum) {

@@ -30,6 +30,7 @@
 #include "plugins/common/aligned_memory.h"
 #include "plugins/common/compile_cache.h"
 #include "plugins/common/program_dump.h"
+#include "plugins/common/run_devices.h"
 #include "plugins/cpu/codegen/jit.h"
 #include "plugins/cpu/cpu_pipeline.h"
 #include "plugins/cpu/cpu_program.h"
@@ -154,8 +155,10 @@ class CpuBuffer : public Buffer {
 
 class CpuExecutable : public sdk::Executable {
  public:
+  // `replica_devices`: one per device of an execution, replicas x
+  // `num_partitions`, replica-major.
   CpuExecutable(std::shared_ptr<const CpuProgram> program,
-                std::vector<Device*> replica_devices,
+                std::vector<Device*> replica_devices, int64_t num_partitions,
                 std::shared_ptr<ThreadPool> pool,
                 std::shared_ptr<MemoryCache> memory,
                 std::vector<std::string> custom_call_libraries,
@@ -163,6 +166,7 @@ class CpuExecutable : public sdk::Executable {
       : plugin_name_(std::move(plugin_name)),
         program_(std::move(program)),
         replica_devices_(std::move(replica_devices)),
+        num_partitions_(num_partitions),
         pool_(std::move(pool)),
         memory_(std::move(memory)),
         custom_call_libraries_(std::move(custom_call_libraries)) {}
@@ -174,8 +178,9 @@ class CpuExecutable : public sdk::Executable {
     return program_->result_shapes();
   }
   int64_t num_replicas() const override {
-    return static_cast<int64_t>(replica_devices_.size());
+    return static_cast<int64_t>(replica_devices_.size()) / num_partitions_;
   }
+  int64_t num_partitions() const override { return num_partitions_; }
 
   std::string program_shape() const override {
     ProgramShape shape =
@@ -229,34 +234,13 @@ class CpuExecutable : public sdk::Executable {
         out.outputs[r].push_back(std::move(*b));
       }
     }
-    if (replicas == 1) {
-      absl::Status s =
-          program_->Run(arg_ptrs[0], result_ptrs[0], pool_.get(), 0, 1, nullptr,
-                        feeds, profiler, call_frames, &rng_states_);
-      if (!s.ok()) return s;
-      return out;
-    }
-    ReplicaHub hub(replicas);
-    std::vector<absl::Status> status(replicas);
-    std::vector<std::thread> threads;
-    for (int64_t r = 0; r < replicas; ++r) {
-      threads.emplace_back([&, r] {
-        status[r] =
-            program_->Run(arg_ptrs[r], result_ptrs[r], pool_.get(), r, replicas,
-                          &hub, feeds, profiler, call_frames, &rng_states_);
-        // Members still waiting for this replica in a collective are
-        // released (ABORTED) rather than left hanging.
-        hub.MarkDone(r, !status[r].ok());
-      });
-    }
-    for (std::thread& t : threads) t.join();
-    for (int64_t r = 0; r < replicas; ++r) {
-      if (!status[r].ok()) {
-        return absl::Status(
-            status[r].code(),
-            absl::StrCat("replica ", r, ": ", status[r].message()));
-      }
-    }
+    // Every replica of every partition.
+    const DeviceGrid grid{replicas / num_partitions_, num_partitions_};
+    PLEXA_RETURN_IF_ERROR(backend::RunOnDevices(grid, [&](int64_t d,
+                                                          ReplicaHub* hub) {
+      return program_->Run(arg_ptrs[d], result_ptrs[d], pool_.get(), d, grid,
+                           hub, feeds, profiler, call_frames, &rng_states_);
+    }));
     return out;
   }
 
@@ -266,7 +250,8 @@ class CpuExecutable : public sdk::Executable {
     const Module& m = program_->module();
     s->fingerprint = sdk::Fingerprint(
         {plugin_name_, GetHostTarget().cpu, GetHostTarget().features,
-         absl::StrCat(replica_devices_.size()), PrintModule(m)});
+         absl::StrCat(replica_devices_.size(), ":", num_partitions_),
+         PrintModule(m)});
     const ModuleCost cost = AnalyzeCost(m);
     s->flops = cost.flops;
     s->transcendentals = cost.transcendentals;
@@ -278,7 +263,8 @@ class CpuExecutable : public sdk::Executable {
   }
 
   // Layout: magic, then length-prefixed fields: host cpu, host features,
-  // replica count, custom-call libraries (joined by '\n'), the optimized
+  // replica count (and ":partitions" when more than one), custom-call
+  // libraries (joined by '\n'), the optimized
   // module's text, the kernels' object code.
   absl::StatusOr<std::string> Serialize() const override;
 
@@ -288,6 +274,7 @@ class CpuExecutable : public sdk::Executable {
   // rng-get-and-update-state's states: this executable's, across runs.
   RngStateTable rng_states_;
   std::vector<Device*> replica_devices_;
+  int64_t num_partitions_;
   // Shared with the client: an executable may outlive its client.
   std::shared_ptr<ThreadPool> pool_;
   std::shared_ptr<MemoryCache> memory_;
@@ -322,7 +309,9 @@ absl::StatusOr<std::string> CpuExecutable::Serialize() const {
   std::string out = Magic(plugin_name_);
   PutField(&out, GetHostTarget().cpu);
   PutField(&out, GetHostTarget().features);
-  PutField(&out, absl::StrCat(replica_devices_.size()));
+  PutField(&out, num_partitions_ == 1
+                     ? absl::StrCat(num_replicas())
+                     : absl::StrCat(num_replicas(), ":", num_partitions_));
   PutField(&out, absl::StrJoin(custom_call_libraries_, "\n"));
   PutField(&out, PrintModule(program_->module()));
   PutField(&out, program_->object_code());
@@ -364,7 +353,7 @@ class CpuClient : public sdk::Client {
     // count, the options, the custom-call libraries and registry). A cached
     // program holds the custom-call libraries it was resolved from.
     const std::string key = backend::CompileCacheKey(
-        PrintModule(*module), options, static_cast<int64_t>(devices->size()));
+        PrintModule(*module), options, options.num_replicas);
     if (std::shared_ptr<const CpuProgram> cached = cache_.Lookup(key)) {
       PLEXA_RETURN_IF_ERROR(Dump(*cached));
       if (config_.report) {
@@ -373,8 +362,8 @@ class CpuClient : public sdk::Client {
                      static_cast<long long>(cache_.hits()));
       }
       return std::make_unique<CpuExecutable>(
-          std::move(cached), std::move(*devices), pool_, memory_,
-          options.custom_call_libraries, config_.plugin_name);
+          std::move(cached), std::move(*devices), options.num_partitions, pool_,
+          memory_, options.custom_call_libraries, config_.plugin_name);
     }
     const auto start = std::chrono::steady_clock::now();
     if (absl::Status s = RunCpuPipeline(module.get(), config_.extension.get());
@@ -384,7 +373,7 @@ class CpuClient : public sdk::Client {
                                    std::chrono::steady_clock::now() - start)
                                    .count();
     ProgramCompileOptions popts;
-    popts.num_replicas = static_cast<int64_t>(devices->size());
+    popts.grid = DeviceGrid{options.num_replicas, options.num_partitions};
     popts.compile_threads = static_cast<int>(config_.num_threads);
     popts.extension = config_.extension;
     popts.platform = config_.plugin_name;
@@ -410,7 +399,7 @@ class CpuClient : public sdk::Client {
     if (config_.report) Report(**program, pipeline_ms);
     cache_.Insert(key, *program);
     return std::make_unique<CpuExecutable>(
-        *program, std::move(*devices), pool_, memory_,
+        *program, std::move(*devices), options.num_partitions, pool_, memory_,
         options.custom_call_libraries, config_.plugin_name);
   }
 
@@ -441,12 +430,17 @@ class CpuClient : public sdk::Client {
     absl::StatusOr<std::unique_ptr<Module>> module = ParseHloModule(text);
     if (!module.ok()) return module.status();
     if (absl::Status s = VerifyModule(**module); !s.ok()) return s;
-    int64_t num_replicas = 1;
-    if (!absl::SimpleAtoi(replicas, &num_replicas) || num_replicas < 1) {
+    // "R", or "R:P" for P > 1 partitions.
+    int64_t num_replicas = 1, num_partitions = 1;
+    std::vector<std::string> counts = absl::StrSplit(replicas, ':');
+    if (counts.size() > 2 || !absl::SimpleAtoi(counts[0], &num_replicas) ||
+        num_replicas < 1 ||
+        (counts.size() == 2 && (!absl::SimpleAtoi(counts[1], &num_partitions) ||
+                                num_partitions < 1))) {
       return absl::InvalidArgumentError("corrupt replica count");
     }
     std::vector<int64_t> assignment;
-    for (int64_t r = 0; r < num_replicas; ++r) {
+    for (int64_t r = 0; r < num_replicas * num_partitions; ++r) {
       assignment.push_back(r % static_cast<int64_t>(devices_.size()));
     }
     absl::StatusOr<std::vector<Device*>> devices = ReplicaDevices(assignment);
@@ -457,16 +451,16 @@ class CpuClient : public sdk::Client {
         sdk::CustomCallResolver::Create(libs);
     if (!resolver.ok()) return resolver.status();
     ProgramCompileOptions popts;
-    popts.num_replicas = num_replicas;
+    popts.grid = DeviceGrid{num_replicas, num_partitions};
     popts.object_code = &object;
     popts.extension = config_.extension;
     popts.platform = config_.plugin_name;
     absl::StatusOr<std::shared_ptr<const CpuProgram>> program =
         CompileProgram(std::move(*module), popts, **resolver);
     if (!program.ok()) return program.status();
-    return std::make_unique<CpuExecutable>(*program, std::move(*devices), pool_,
-                                           memory_, std::move(libs),
-                                           config_.plugin_name);
+    return std::make_unique<CpuExecutable>(
+        *program, std::move(*devices), num_partitions, pool_, memory_,
+        std::move(libs), config_.plugin_name);
   }
 
  private:
@@ -570,9 +564,9 @@ sdk::PluginInfo CpuClientPluginInfo(std::string name) {
   info.formats = {"plexa-module", "hlo-text"};
   info.capabilities =
       PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL | PLX_CAPABILITY_CUSTOM_CALL_TYPED |
-      PLX_CAPABILITY_REPLICAS | PLX_CAPABILITY_FEEDS |
-      PLX_CAPABILITY_TUPLE_PARAMETERS | PLX_CAPABILITY_SERIALIZE_EXECUTABLE |
-      PLX_CAPABILITY_PROFILER;
+      PLX_CAPABILITY_REPLICAS | PLX_CAPABILITY_PARTITIONS |
+      PLX_CAPABILITY_FEEDS | PLX_CAPABILITY_TUPLE_PARAMETERS |
+      PLX_CAPABILITY_SERIALIZE_EXECUTABLE | PLX_CAPABILITY_PROFILER;
   return info;
 }
 

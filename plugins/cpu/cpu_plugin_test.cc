@@ -528,7 +528,8 @@ ENTRY main {
     auto exe = client->Compile(program(reducer), "hlo-text");
     ASSERT_FALSE(exe.ok()) << reducer;
     EXPECT_EQ(exe.status().code(), absl::StatusCode::kInvalidArgument);
-    EXPECT_THAT(exe.status().message(), HasSubstr("ar: replica_groups"));
+    EXPECT_THAT(exe.status().message(),
+                HasSubstr("instruction 'ar' (all-reduce): replica_groups"));
     EXPECT_THAT(exe.status().message(),
                 HasSubstr("replica 1 but 1 replica(s) run"));
   }

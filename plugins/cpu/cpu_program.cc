@@ -45,7 +45,7 @@ absl::StatusOr<std::shared_ptr<const CpuProgram>> CompileProgram(
   program->state_ = std::make_unique<CpuProgram::State>();
   KernelModule kernels(module->name(), options.compile_threads);
   program->state_->extension = options.extension;
-  CpuThunkEmitter compiler(options.num_replicas, custom_calls, &kernels,
+  CpuThunkEmitter compiler(options.grid, custom_calls, &kernels,
                            &program->stats_, options.extension.get(),
                            options.platform);
   absl::StatusOr<CompiledComputation*> entry =
@@ -92,7 +92,7 @@ absl::StatusOr<std::shared_ptr<const CpuProgram>> CompileProgram(
 
 absl::Status CpuProgram::Run(absl::Span<const void* const> args,
                              absl::Span<void* const> results, ThreadPool* pool,
-                             int64_t replica_id, int64_t replica_count,
+                             int64_t device, const DeviceGrid& grid,
                              ReplicaHub* hub, HostFeeds* feeds,
                              Profiler* profiler,
                              const sdk::CallFrameContext* call_frames,
@@ -102,8 +102,10 @@ absl::Status CpuProgram::Run(absl::Span<const void* const> args,
   ctx.profiler = profiler;
   ctx.call_frames = call_frames;
   ctx.pool = pool;
-  ctx.replica_id = replica_id;
-  ctx.replica_count = replica_count;
+  ctx.replica_id = grid.ReplicaOf(device);
+  ctx.replica_count = grid.replicas;
+  ctx.partition_id = grid.PartitionOf(device);
+  ctx.partition_count = grid.partitions;
   ctx.hub = hub;
   ctx.feeds = feeds;
   return state_->executor->Run(args, results, ctx);

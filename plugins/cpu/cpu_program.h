@@ -49,7 +49,8 @@ using backend::ReplicaHub;
 class CpuProgram;
 
 struct ProgramCompileOptions {
-  int64_t num_replicas = 1;
+  // The replicas and partitions it runs on.
+  DeviceGrid grid;
   // When set, the kernels' object code is taken from here (executable
   // deserialization; PackObjects form) instead of running LLVM.
   const std::string* object_code = nullptr;
@@ -83,7 +84,8 @@ class CpuProgram {
   const std::vector<Shape>& result_shapes() const;
   const std::vector<Shape>& parameter_shapes() const;
 
-  // Runs replica `replica_id` of `replica_count`. `args` are the memory of
+  // Runs device `device` of `grid` (replica device / partitions, partition
+  // device % partitions). `args` are the memory of
   // the entry parameters' array leaves (dense, in parameter_shapes()
   // layouts); `results` one pointer per result array leaf, each
   // result_shapes()[i] bytes, filled. infeed/outfeed use `feeds` (may be
@@ -92,7 +94,7 @@ class CpuProgram {
   // stderr).
   absl::Status Run(absl::Span<const void* const> args,
                    absl::Span<void* const> results, ThreadPool* pool,
-                   int64_t replica_id, int64_t replica_count, ReplicaHub* hub,
+                   int64_t device, const DeviceGrid& grid, ReplicaHub* hub,
                    HostFeeds* feeds = nullptr, Profiler* profiler = nullptr,
                    const sdk::CallFrameContext* call_frames = nullptr,
                    RngStateTable* rng_states = nullptr) const;

@@ -35,12 +35,12 @@ class CpuThunkEmitter : public backend::ThunkEmitter {
   // `resolver` resolves custom-call targets; `extension` (may be null) is
   // asked first for every instruction. All must outlive the emitter.
   // `platform` is what typed custom calls see as their frame's platform.
-  CpuThunkEmitter(int64_t num_replicas,
+  CpuThunkEmitter(const DeviceGrid& grid,
                   const sdk::CustomCallResolver& custom_calls,
                   KernelModule* kernels, backend::ProgramStats* stats,
                   CpuExtension* extension = nullptr,
                   std::string platform = "cpu")
-      : ThunkEmitter(num_replicas, stats),
+      : ThunkEmitter(grid, stats),
         custom_calls_(custom_calls),
         kernels_(kernels),
         extension_(extension),

@@ -3,8 +3,9 @@
 // It is the oracle other plugins are checked against and the example of a
 // complete plugin. Devices are virtual (option "num_devices", default 1);
 // each buffer owns device memory of its own (never the caller's), so the
-// host-device copies are as real as on an accelerator. Replicas run on
-// threads with all-reduce meeting across them (Evaluator::RunReplicated).
+// host-device copies are as real as on an accelerator. Replicas (and SPMD
+// partitions) run on threads with collectives meeting across them
+// (Evaluator::RunReplicated).
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -179,10 +180,12 @@ class ReferenceExecutable : public sdk::Executable {
  public:
   ReferenceExecutable(
       std::unique_ptr<Module> module, std::vector<Device*> replica_devices,
+      int64_t num_partitions,
       absl::flat_hash_map<std::string, sdk::CustomCallTarget> targets,
       TypedCalls typed_calls)
       : module_(std::move(module)),
         replica_devices_(std::move(replica_devices)),
+        num_partitions_(num_partitions),
         targets_(std::move(targets)),
         typed_calls_(std::move(typed_calls)) {
     program_ = module_->entry_computation()->ComputeProgramShape();
@@ -202,8 +205,9 @@ class ReferenceExecutable : public sdk::Executable {
   }
   const std::vector<Shape>& output_shapes() const override { return outputs_; }
   int64_t num_replicas() const override {
-    return static_cast<int64_t>(replica_devices_.size());
+    return static_cast<int64_t>(replica_devices_.size()) / num_partitions_;
   }
+  int64_t num_partitions() const override { return num_partitions_; }
 
   absl::StatusOr<sdk::ExecuteResult> ExecuteWithOptions(
       absl::Span<const std::vector<Buffer*>> args,
@@ -267,6 +271,7 @@ class ReferenceExecutable : public sdk::Executable {
     options.verify_module = false;
     // rng-get-and-update-state's states live as long as the executable.
     options.rng_states = &rng_states_;
+    options.num_partitions = num_partitions_;
     Evaluator evaluator(std::move(options));
     std::vector<Literal> results;
     if (args.size() == 1) {
@@ -292,7 +297,8 @@ class ReferenceExecutable : public sdk::Executable {
 
  private:
   std::unique_ptr<Module> module_;
-  std::vector<Device*> replica_devices_;
+  std::vector<Device*> replica_devices_;  // replicas x partitions
+  int64_t num_partitions_;
   absl::flat_hash_map<std::string, sdk::CustomCallTarget> targets_;
   TypedCalls typed_calls_;  // the typed custom calls of module_
   ProgramShape program_;    // the entry signature, without names
@@ -367,8 +373,8 @@ class ReferenceClient : public sdk::Client {
       }
     }
     return std::make_unique<ReferenceExecutable>(
-        std::move(module), std::move(replica_devices), std::move(targets),
-        std::move(typed_calls));
+        std::move(module), std::move(replica_devices), options.num_partitions,
+        std::move(targets), std::move(typed_calls));
   }
 
  private:
@@ -387,8 +393,8 @@ class ReferencePlugin : public sdk::Plugin {
     info.formats = {"plexa-module", "hlo-text"};
     info.capabilities = PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL |
                         PLX_CAPABILITY_CUSTOM_CALL_TYPED |
-                        PLX_CAPABILITY_REPLICAS | PLX_CAPABILITY_FEEDS |
-                        PLX_CAPABILITY_TUPLE_PARAMETERS;
+                        PLX_CAPABILITY_REPLICAS | PLX_CAPABILITY_PARTITIONS |
+                        PLX_CAPABILITY_FEEDS | PLX_CAPABILITY_TUPLE_PARAMETERS;
     return info;
   }
 

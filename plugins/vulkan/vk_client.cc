@@ -17,6 +17,7 @@
 #include "core/text/hlo_printer.h"
 #include "plugins/common/compile_cache.h"
 #include "plugins/common/program_dump.h"
+#include "plugins/common/run_devices.h"
 #include "plugins/vulkan/shader_cache.h"
 #include "plugins/vulkan/vk_device.h"
 #include "plugins/vulkan/vk_program.h"
@@ -100,10 +101,11 @@ class VulkanExecutable : public sdk::Executable {
  public:
   VulkanExecutable(std::shared_ptr<const VulkanProgram> program,
                    std::shared_ptr<VulkanDevice> device,
-                   std::vector<Device*> replica_devices)
+                   std::vector<Device*> replica_devices, int64_t num_partitions)
       : program_(std::move(program)),
         device_(std::move(device)),
-        replica_devices_(std::move(replica_devices)) {}
+        replica_devices_(std::move(replica_devices)),
+        num_partitions_(num_partitions) {}
 
   const std::vector<Shape>& parameter_shapes() const override {
     return program_->parameter_shapes();
@@ -112,8 +114,9 @@ class VulkanExecutable : public sdk::Executable {
     return program_->result_shapes();
   }
   int64_t num_replicas() const override {
-    return static_cast<int64_t>(replica_devices_.size());
+    return static_cast<int64_t>(replica_devices_.size()) / num_partitions_;
   }
+  int64_t num_partitions() const override { return num_partitions_; }
   std::string program_shape() const override {
     ProgramShape shape =
         program_->module().entry_computation()->ComputeProgramShape();
@@ -172,32 +175,13 @@ class VulkanExecutable : public sdk::Executable {
     HostFeeds* feeds = options.feeds.get();
     Profiler* profiler = options.profiler.get();
     const sdk::CallFrameContext* call_frames = options.call_frames.get();
-    if (replicas == 1) {
-      absl::Status s =
-          program_->Run(arg_ptrs[0], result_ptrs[0], 0, 1, nullptr, feeds,
-                        profiler, call_frames, &rng_states_);
-      if (!s.ok()) return s;
-      return out;
-    }
-    backend::ReplicaHub hub(replicas);
-    std::vector<absl::Status> status(replicas);
-    std::vector<std::thread> threads;
-    for (int64_t r = 0; r < replicas; ++r) {
-      threads.emplace_back([&, r] {
-        status[r] =
-            program_->Run(arg_ptrs[r], result_ptrs[r], r, replicas, &hub, feeds,
-                          profiler, call_frames, &rng_states_);
-        hub.MarkDone(r, !status[r].ok());
-      });
-    }
-    for (std::thread& t : threads) t.join();
-    for (int64_t r = 0; r < replicas; ++r) {
-      if (!status[r].ok()) {
-        return absl::Status(
-            status[r].code(),
-            absl::StrCat("replica ", r, ": ", status[r].message()));
-      }
-    }
+    // Every replica of every partition.
+    const DeviceGrid grid{replicas / num_partitions_, num_partitions_};
+    PLEXA_RETURN_IF_ERROR(
+        backend::RunOnDevices(grid, [&](int64_t d, backend::ReplicaHub* hub) {
+          return program_->Run(arg_ptrs[d], result_ptrs[d], d, grid, hub, feeds,
+                               profiler, call_frames, &rng_states_);
+        }));
     return out;
   }
 
@@ -222,7 +206,8 @@ class VulkanExecutable : public sdk::Executable {
   // rng-get-and-update-state's states: this executable's, across runs.
   RngStateTable rng_states_;
   std::shared_ptr<VulkanDevice> device_;
-  std::vector<Device*> replica_devices_;
+  std::vector<Device*> replica_devices_;  // replicas x partitions
+  int64_t num_partitions_;
 };
 
 sdk::OptionValue IntValue(int64_t v) {
@@ -299,14 +284,15 @@ class VulkanClient : public sdk::Client {
         sdk::AssignedDevices(*this, options.device_assignment);
     if (!devices.ok()) return devices.status();
     const std::string key = backend::CompileCacheKey(
-        PrintModule(*module), options, static_cast<int64_t>(devices->size()));
+        PrintModule(*module), options, options.num_replicas);
     if (std::shared_ptr<const VulkanProgram> cached = cache_.Lookup(key)) {
       PLEXA_RETURN_IF_ERROR(Dump(*cached));
       return std::make_unique<VulkanExecutable>(std::move(cached), device_,
-                                                std::move(*devices));
+                                                std::move(*devices),
+                                                options.num_partitions);
     }
     ProgramOptions popts;
-    popts.num_replicas = static_cast<int64_t>(devices->size());
+    popts.grid = DeviceGrid{options.num_replicas, options.num_partitions};
     popts.dump_dir = config_.dump_dir;
     popts.cache_dir = config_.cache_dir;
     popts.features = device_->features();
@@ -331,7 +317,8 @@ class VulkanClient : public sdk::Client {
     std::shared_ptr<const VulkanProgram> shared = *std::move(program);
     cache_.Insert(key, shared);
     return std::make_unique<VulkanExecutable>(std::move(shared), device_,
-                                              std::move(*devices));
+                                              std::move(*devices),
+                                              options.num_partitions);
   }
 
  private:
@@ -361,8 +348,9 @@ sdk::PluginInfo VulkanPluginInfo() {
   info.custom_call_platforms = {"host"};
   info.formats = {"plexa-module", "hlo-text"};
   info.capabilities = PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL |
-                      PLX_CAPABILITY_REPLICAS | PLX_CAPABILITY_FEEDS |
-                      PLX_CAPABILITY_TUPLE_PARAMETERS | PLX_CAPABILITY_PROFILER;
+                      PLX_CAPABILITY_REPLICAS | PLX_CAPABILITY_PARTITIONS |
+                      PLX_CAPABILITY_FEEDS | PLX_CAPABILITY_TUPLE_PARAMETERS |
+                      PLX_CAPABILITY_PROFILER;
   return info;
 }
 

@@ -34,11 +34,11 @@ using backend::Thunk;
 
 class VulkanThunkEmitter : public backend::ThunkEmitter {
  public:
-  VulkanThunkEmitter(int64_t num_replicas, VulkanDevice* device,
+  VulkanThunkEmitter(const DeviceGrid& grid, VulkanDevice* device,
                      const ProgramOptions& options,
                      const sdk::CustomCallResolver& custom_calls,
                      backend::ProgramStats* stats)
-      : ThunkEmitter(num_replicas, stats),
+      : ThunkEmitter(grid, stats),
         device_(device),
         options_(options),
         custom_calls_(custom_calls) {}
@@ -205,8 +205,8 @@ absl::StatusOr<std::unique_ptr<VulkanProgram>> VulkanProgram::Compile(
 
   std::unique_ptr<VulkanProgram> p(new VulkanProgram());
   p->device_ = std::move(device);
-  VulkanThunkEmitter emitter(options.num_replicas, p->device_.get(), options,
-                             resolver, &p->stats_);
+  VulkanThunkEmitter emitter(options.grid, p->device_.get(), options, resolver,
+                             &p->stats_);
   absl::StatusOr<CompiledComputation*> entry =
       emitter.Compile(*module->entry_computation(), true);
   if (!entry.ok()) return entry.status();
@@ -271,8 +271,8 @@ std::string VulkanProgram::Report() const {
 }
 
 absl::Status VulkanProgram::Run(absl::Span<const void* const> args,
-                                absl::Span<void* const> results,
-                                int64_t replica, int64_t replicas,
+                                absl::Span<void* const> results, int64_t device,
+                                const DeviceGrid& grid,
                                 backend::ReplicaHub* hub, HostFeeds* feeds,
                                 Profiler* profiler,
                                 const sdk::CallFrameContext* call_frames,
@@ -280,8 +280,10 @@ absl::Status VulkanProgram::Run(absl::Span<const void* const> args,
   VulkanExecContext ctx;
   ctx.rng_states = rng_states;
   ctx.device = device_.get();
-  ctx.replica_id = replica;
-  ctx.replica_count = replicas;
+  ctx.replica_id = grid.ReplicaOf(device);
+  ctx.replica_count = grid.replicas;
+  ctx.partition_id = grid.PartitionOf(device);
+  ctx.partition_count = grid.partitions;
   ctx.hub = hub;
   ctx.feeds = feeds;
   ctx.profiler = profiler;

@@ -24,7 +24,8 @@
 namespace plexa::vulkan {
 
 struct ProgramOptions {
-  int64_t num_replicas = 1;
+  // The replicas and partitions it runs on.
+  DeviceGrid grid;
   std::string dump_dir;  // non-empty: write each kernel's GLSL there
   // non-empty: the persistent cache of kernels' SPIR-V (shader_cache.h)
   std::string cache_dir;
@@ -55,11 +56,12 @@ class VulkanProgram {
   // What ran where, for the compile report.
   std::string Report() const;
 
-  // One replica's run. `args` and `results` are mapped device memory.
+  // The run of device `device` of `grid` (one replica of one partition).
+  // `args` and `results` are mapped device memory.
   absl::Status Run(absl::Span<const void* const> args,
-                   absl::Span<void* const> results, int64_t replica,
-                   int64_t replicas, backend::ReplicaHub* hub, HostFeeds* feeds,
-                   Profiler* profiler,
+                   absl::Span<void* const> results, int64_t device,
+                   const DeviceGrid& grid, backend::ReplicaHub* hub,
+                   HostFeeds* feeds, Profiler* profiler,
                    const sdk::CallFrameContext* call_frames = nullptr,
                    RngStateTable* rng_states = nullptr) const;
 

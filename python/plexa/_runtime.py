@@ -201,11 +201,15 @@ class Client:
         ``wait_for`` wait for it inside the plugin."""
         return self._impl.create_user_event()
 
-    def compile(self, program, *, num_replicas=1, device_assignment=None,
-                optimization_level=2, custom_call_libraries=(),
-                optimize=True):
+    def compile(self, program, *, num_replicas=1, num_partitions=1,
+                device_assignment=None, optimization_level=2,
+                custom_call_libraries=(), optimize=True):
         """Compiles a ``plexa.Module`` or HLO text. The default pass
         pipeline runs first (on a copy) unless ``optimize=False``.
+        ``num_partitions`` > 1 runs an SPMD-partitioned program on every
+        replica and partition (``execute_replicated`` then takes one
+        argument list per device, replica-major: replica r, partition p at
+        ``r * num_partitions + p``).
         ``custom_call_libraries``: shared libraries whose exported
         functions are custom-call targets (searched after the registry,
         before the process)."""
@@ -217,11 +221,12 @@ class Client:
             # A relative path means the working directory (dlopen would
             # search the library path for a bare name).
             libs.append(os.path.abspath(lib) if os.path.exists(lib) else lib)
-        if not isinstance(num_replicas, int) or num_replicas < 1:
-            raise InvalidArgumentError(
-                f"compile: num_replicas must be a positive int, got "
-                f"{num_replicas!r}")
-        impl = self._impl._compile(program, num_replicas,
+        for name, count in (("num_replicas", num_replicas),
+                            ("num_partitions", num_partitions)):
+            if not isinstance(count, int) or count < 1:
+                raise InvalidArgumentError(
+                    f"compile: {name} must be a positive int, got {count!r}")
+        impl = self._impl._compile(program, num_replicas, num_partitions,
                                    list(device_assignment or []),
                                    optimization_level, libs, optimize)
         return Executable(self, impl)
@@ -241,6 +246,7 @@ class Executable:
         self._impl = impl
 
     num_replicas = property(lambda self: self._impl.num_replicas)
+    num_partitions = property(lambda self: self._impl.num_partitions)
     parameter_shapes = property(lambda self: self._impl.parameter_shapes)
     output_shapes = property(lambda self: self._impl.output_shapes)
     program_shape = property(lambda self: self._impl.program_shape)
@@ -347,7 +353,9 @@ class Executable:
     def execute_replicated(self, per_replica_args, donate_argnums=(),
                            wait_for=()):
         """``per_replica_args[r]`` are replica r's arguments; returns a list
-        with each replica's result (numpy arrays)."""
+        with each replica's result (numpy arrays). With partitions, one
+        entry per device: replica r, partition p at
+        ``r * num_partitions + p``."""
         per_replica_args = [tuple(a) for a in per_replica_args]
         outs = self._run(per_replica_args, donate_argnums, False, wait_for)
         structure = self._impl._result_structure
@@ -356,9 +364,10 @@ class Executable:
                 for o in outs]
 
     def _one_replica(self, what):
-        if self.num_replicas != 1:
+        if self.num_replicas * self.num_partitions != 1:
             raise InvalidArgumentError(
-                f"{what}: the executable runs {self.num_replicas} replicas; "
+                f"{what}: the executable runs {self.num_replicas} replicas "
+                f"x {self.num_partitions} partitions; "
                 f"use execute_replicated([args of replica 0, ...])")
 
     def __repr__(self):

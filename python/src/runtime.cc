@@ -359,11 +359,15 @@ std::vector<std::vector<std::unique_ptr<PyBuffer>>> Execute(
     wait.push_back(event->event.get());
   }
   const host::Executable& exe = *e.executable;
-  const int64_t replicas = exe.num_replicas();
+  // One argument list per device: replicas x partitions.
+  const int64_t replicas = exe.num_replicas() * exe.num_partitions();
   if (static_cast<int64_t>(per_replica.size()) != replicas) {
-    throw StatusError(absl::InvalidArgumentError(
-        absl::StrCat("the executable runs ", replicas, " replica(s) but ",
-                     per_replica.size(), " argument list(s) were given")));
+    throw StatusError(absl::InvalidArgumentError(absl::StrCat(
+        "the executable runs ", exe.num_replicas(), " replica(s)",
+        exe.num_partitions() > 1
+            ? absl::StrCat(" x ", exe.num_partitions(), " partition(s)")
+            : std::string(),
+        " but ", per_replica.size(), " argument list(s) were given")));
   }
   const std::vector<Shape>& params = exe.parameter_shapes();
   std::vector<std::unique_ptr<host::Buffer>> uploaded;
@@ -582,14 +586,15 @@ void RegisterRuntime(py::module_& m) {
       .def(
           "_compile",
           [](std::shared_ptr<PyClient> c, py::object program,
-             int64_t num_replicas, std::vector<int64_t> device_assignment,
-             int32_t optimization_level,
+             int64_t num_replicas, int64_t num_partitions,
+             std::vector<int64_t> device_assignment, int32_t optimization_level,
              std::vector<std::string> custom_call_libraries, bool optimize) {
             DynamicSignature dynamic;
             std::unique_ptr<Module> module =
                 ModuleToCompile(program, optimize, &dynamic);
             host::CompileOptions options;
             options.num_replicas = num_replicas;
+            options.num_partitions = num_partitions;
             options.device_assignment = device_assignment;
             options.optimization_level = optimization_level;
             options.custom_call_libraries = std::move(custom_call_libraries);
@@ -607,8 +612,9 @@ void RegisterRuntime(py::module_& m) {
             return e;
           },
           py::arg("program"), py::arg("num_replicas"),
-          py::arg("device_assignment"), py::arg("optimization_level"),
-          py::arg("custom_call_libraries"), py::arg("optimize"));
+          py::arg("num_partitions"), py::arg("device_assignment"),
+          py::arg("optimization_level"), py::arg("custom_call_libraries"),
+          py::arg("optimize"));
 
   py::class_<PyDevice>(m, "Device")
       .def_property_readonly("id",
@@ -728,6 +734,9 @@ void RegisterRuntime(py::module_& m) {
       .def_property_readonly(
           "num_replicas",
           [](const PyExecutable& e) { return e.executable->num_replicas(); })
+      .def_property_readonly(
+          "num_partitions",
+          [](const PyExecutable& e) { return e.executable->num_partitions(); })
       .def_property_readonly(
           "parameter_shapes",
           [](const PyExecutable& e) {

@@ -153,6 +153,42 @@ ENTRY main {
         exe.execute_replicated([[x0]])
 
 
+def test_partitions(cpu):
+    # One replica of 2 SPMD partitions: each partition scales its shard by
+    # (partition-id + 1), then the partitions sum (flattened device ids).
+    c = cpu.client(num_devices=2)
+    exe = c.compile("""HloModule spmd, num_partitions=2
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[3] parameter(0)
+  p = u32[] partition-id()
+  one = u32[] constant(1)
+  p1 = u32[] add(p, one)
+  f = f32[] convert(p1)
+  fb = f32[3] broadcast(f), dimensions={}
+  y = f32[3] multiply(x, fb)
+  ROOT r = f32[3] all-reduce(y), channel_id=1, replica_groups={{0,1}},
+      use_global_device_ids=true, to_apply=add
+}
+""", num_partitions=2)
+    assert exe.num_replicas == 1
+    assert exe.num_partitions == 2
+    x0 = np.array([1, 2, 3], np.float32)
+    x1 = np.array([10, 20, 30], np.float32)
+    r0, r1 = exe.execute_replicated([[x0], [x1]])
+    np.testing.assert_array_equal(r0, x0 * 1 + x1 * 2)
+    np.testing.assert_array_equal(r1, x0 * 1 + x1 * 2)
+    with pytest.raises(plexa.InvalidArgumentError, match="2 partition"):
+        exe.execute_replicated([[x0]])
+    with pytest.raises(plexa.InvalidArgumentError, match="num_partitions"):
+        c.compile("HloModule m\nENTRY e {\n ROOT c = f32[] constant(0)\n}\n",
+                  num_partitions=0)
+
+
 def test_device_buffers(client):
     x = np.arange(6, dtype=np.int64).reshape(2, 3)
     b = client.buffer_from_numpy(x)

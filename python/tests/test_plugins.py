@@ -17,7 +17,7 @@ def test_load_by_name_and_by_path_give_the_same_plugin(cpu):
     by_path = plexa.load_plugin(cpu.path)
     assert by_path is cpu
     assert cpu.name == "cpu"
-    assert cpu.abi_version == plexa.ABI_VERSION == (1, 2)
+    assert cpu.abi_version == plexa.ABI_VERSION == (1, 3)
 
 
 def test_plugin_attributes(cpu, reference):
@@ -27,7 +27,7 @@ def test_plugin_attributes(cpu, reference):
     assert "hlo-text" in a["formats"]
     assert "replicas" in a["capabilities"]
     assert reference.attributes["name"] == "reference"
-    assert reference.attributes["abi_version"] == (1, 2)
+    assert reference.attributes["abi_version"] == (1, 3)
 
 
 def test_devices_and_their_attributes(cpu):

@@ -44,7 +44,12 @@ int main(void) {
   EXPECT(PLX_Api_STRUCT_SIZE == PLX_Api_STRUCT_SIZE_1_2);
   EXPECT(PLX_Api_STRUCT_SIZE_1_2 ==
          PLX_Api_STRUCT_SIZE_1_0 + 9 * sizeof(void*));
-  EXPECT(PLX_API_MAJOR == 1 && PLX_API_MINOR == 2);
+  EXPECT(PLX_API_MAJOR == 1 && PLX_API_MINOR == 3);
+  /* 1.3 grew two structs at their ends; their 1.2 sizes stay. */
+  EXPECT(PLX_CompileOptions_STRUCT_SIZE ==
+         PLX_CompileOptions_STRUCT_SIZE_1_0 + sizeof(int64_t));
+  EXPECT(PLX_Executable_Signature_Args_STRUCT_SIZE ==
+         PLX_Executable_Signature_Args_STRUCT_SIZE_1_1 + sizeof(int64_t));
   EXPECT(strcmp(PLX_GET_API_SYMBOL, "PLX_GetApi") == 0);
 
   /* PLX_API_HAS_SLOT: the size must cover the slot and the slot must be

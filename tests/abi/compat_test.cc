@@ -3,13 +3,13 @@
 // built against frozen or simulated headers (see tests/abi/CMakeLists.txt):
 //
 //   v1.0 (frozen header)        a newer-or-equal host loads an older plugin
-//   v1.3 (simulated header)     an older host loads a newer plugin: its
+//   v1.4 (simulated header)     an older host loads a newer plugin: its
 //                               table is bigger than the host knows
 //   v2   (-DOLD_PLUGIN_MAJOR=2) another major: refused, naming both versions
 //
 // The other directions (an old C host loading today's reference plugin, a
-// 1.3 host loading a 1.0 or 1.1 plugin) are the plexa_abi_old_host_* and
-// plexa_abi_host_v1_3_* tests, which run the C hosts in compat/.
+// 1.4 host loading a 1.0 or 1.1 plugin) are the plexa_abi_old_host_* and
+// plexa_abi_host_v1_4_* tests, which run the C hosts in compat/.
 #include "abi/host/plugin_host.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
@@ -56,28 +56,28 @@ TEST(CompatTest, CurrentHostLoadsPluginBuiltAgainstFrozenV1_0) {
 }
 
 TEST(CompatTest, CurrentHostLoadsNewerMinorPluginWithBiggerTable) {
-  auto plugin = Plugin::Load(PLEXA_OLD_PLUGIN_V1_3);
+  auto plugin = Plugin::Load(PLEXA_OLD_PLUGIN_V1_4);
   ASSERT_TRUE(plugin.ok()) << plugin.status();
   EXPECT_EQ((*plugin)->attributes().abi_major, 1);
-  EXPECT_EQ((*plugin)->attributes().abi_minor, 3);
-  EXPECT_EQ((*plugin)->attributes().version, "fixture-1.3");
+  EXPECT_EQ((*plugin)->attributes().abi_minor, 4);
+  EXPECT_EQ((*plugin)->attributes().version, "fixture-1.4");
   // 1.2's statistics and asynchronous-execution slots (left NULL), its
   // five memory slots, and one slot more than this host knows of: fine,
   // never called.
   EXPECT_EQ((*plugin)->api()->struct_size,
             PLX_Api_STRUCT_SIZE_1_0 + 10 * sizeof(void*));
-  EXPECT_EQ((*plugin)->api()->version.minor, 3);
+  EXPECT_EQ((*plugin)->api()->version.minor, 4);
   auto client = (*plugin)->CreateClient();
   ASSERT_TRUE(client.ok()) << client.status();
   EXPECT_EQ((*client)->devices().size(), 1u);
 }
 
-// A new enum value reaching an old host: the 1.3 plugin's memory has a
+// A new enum value reaching an old host: the 1.4 plugin's memory has a
 // kind (PLX_MemoryKind_DEVICE_SHARED = 4) this 1.2 host's enum lacks. The
 // host keeps the number, names it as unknown, and the plugin's own name
 // still says what it is.
 TEST(CompatTest, AMemoryKindOfANewerMinorIsShownAsUnknown) {
-  auto plugin = Plugin::Load(PLEXA_OLD_PLUGIN_V1_3);
+  auto plugin = Plugin::Load(PLEXA_OLD_PLUGIN_V1_4);
   ASSERT_TRUE(plugin.ok()) << plugin.status();
   ASSERT_TRUE((*plugin)->HasMemories());
   auto client = (*plugin)->CreateClient();
@@ -87,7 +87,7 @@ TEST(CompatTest, AMemoryKindOfANewerMinorIsShownAsUnknown) {
   ASSERT_EQ(memories->size(), 1u);
   EXPECT_EQ((*memories)[0].kind, 4);
   EXPECT_EQ((*memories)[0].kind_name, "device_shared");
-  EXPECT_EQ(MemoryKindName((*memories)[0].kind), "kind 4 (unknown to ABI 1.2)");
+  EXPECT_EQ(MemoryKindName((*memories)[0].kind), "kind 4 (unknown to ABI 1.3)");
   EXPECT_EQ(MemoryKindName(PLX_MemoryKind_HOST_VISIBLE), "host_visible");
   auto stats = (*client)->GetMemoryStatistics((*memories)[0]);
   ASSERT_TRUE(stats.ok()) << stats.status();

@@ -13,6 +13,7 @@
 #include "abi/host/plugin_host.h"
 #include "abi_test_util.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "core/literal/literal.h"
 #include "core/runtime/profiler.h"
@@ -22,6 +23,7 @@
 namespace plexa::host {
 namespace {
 
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 // A loop of three iterations around a fusable body, then a dot:
@@ -221,9 +223,11 @@ class RawSession {
         ": ", info.message);
   }
 
-  // Uploads f32[2] (or `type`'s bytes for two elements, 2 bytes each is
-  // plenty for every packed type) and returns the error, "" if none.
-  std::string UploadOfType(PLX_Type type, PLX_Buffer** out = nullptr) {
+  // Uploads f32[2] (or two elements of `type`: 2 bytes for the 8-bit
+  // types, `data_size` bytes (default 1, the packed size) for the packed
+  // ones) and returns the error, "" if none.
+  std::string UploadOfType(PLX_Type type, PLX_Buffer** out = nullptr,
+                           size_t data_size = 0) {
     const int64_t dims[] = {2};
     const float data[] = {1.0f, 2.0f};
     PLX_ArrayShape shape{};
@@ -234,7 +238,10 @@ class RawSession {
     auto a = PLX_TEST_ARGS(PLX_Client_BufferFromHost_Args);
     a.client = client_;
     a.data = data;
-    a.data_size = type == PLX_Type_F32 ? sizeof(data) : 2;
+    a.data_size = type == PLX_Type_F32 ? sizeof(data)
+                  : data_size > 0      ? data_size
+                  : IsPacked(type)     ? 1
+                                       : 2;
     a.shape = &shape;
     std::string error = Message(api_->PLX_Client_BufferFromHost(&a));
     if (out != nullptr) {
@@ -245,6 +252,75 @@ class RawSession {
       Message(api_->PLX_Buffer_Destroy(&d));
     }
     return error;
+  }
+
+  static bool IsPacked(PLX_Type t) {
+    return t == PLX_Type_S4 || t == PLX_Type_U4 || t == PLX_Type_S2 ||
+           t == PLX_Type_U2 || t == PLX_Type_F4E2M1FN;
+  }
+
+  // Runs `program` (one parameter, one result of `type`[n]) on the packed
+  // bytes `in`; the result's packed bytes, or the error.
+  absl::StatusOr<std::vector<uint8_t>> RunPacked(const char* program,
+                                                 PLX_Type type, int64_t n,
+                                                 std::vector<uint8_t> in) {
+    auto c = PLX_TEST_ARGS(PLX_Client_Compile_Args);
+    c.client = client_;
+    c.program = program;
+    c.program_size = std::strlen(program);
+    c.format = "hlo-text";
+    if (std::string e = Message(api_->PLX_Client_Compile(&c)); !e.empty()) {
+      return absl::InternalError(e);
+    }
+    PLX_ArrayShape shape{};
+    shape.struct_size = PLX_ArrayShape_STRUCT_SIZE;
+    shape.element_type = type;
+    shape.dims = &n;
+    shape.num_dims = 1;
+    auto a = PLX_TEST_ARGS(PLX_Client_BufferFromHost_Args);
+    a.client = client_;
+    a.data = in.data();
+    a.data_size = in.size();
+    a.shape = &shape;
+    std::string error = Message(api_->PLX_Client_BufferFromHost(&a));
+    PLX_Buffer* out = nullptr;
+    std::vector<uint8_t> result;
+    if (error.empty()) {
+      PLX_Buffer* const* in_ptr = &a.buffer;
+      PLX_Buffer** out_ptr = &out;
+      auto x = PLX_TEST_ARGS(PLX_Executable_Execute_Args);
+      x.executable = c.executable;
+      x.num_replicas = 1;
+      x.arguments = &in_ptr;
+      x.num_arguments = 1;
+      x.outputs = &out_ptr;
+      x.num_outputs = 1;
+      error = Message(api_->PLX_Executable_Execute(&x));
+    }
+    if (error.empty()) {
+      auto size = PLX_TEST_ARGS(PLX_Buffer_ToHost_Args);
+      size.buffer = out;
+      error = Message(api_->PLX_Buffer_ToHost(&size));  // dst NULL: the size
+      result.assign(size.dst_size, 0xee);
+      if (error.empty()) {
+        auto t = PLX_TEST_ARGS(PLX_Buffer_ToHost_Args);
+        t.buffer = out;
+        t.dst = result.data();
+        t.dst_size = result.size();
+        error = Message(api_->PLX_Buffer_ToHost(&t));
+      }
+    }
+    for (PLX_Buffer* b : {a.buffer, out}) {
+      if (b == nullptr) continue;
+      auto d = PLX_TEST_ARGS(PLX_Buffer_Destroy_Args);
+      d.buffer = b;
+      Message(api_->PLX_Buffer_Destroy(&d));
+    }
+    auto d = PLX_TEST_ARGS(PLX_Executable_Destroy_Args);
+    d.executable = c.executable;
+    Message(api_->PLX_Executable_Destroy(&d));
+    if (!error.empty()) return absl::InternalError(error);
+    return result;
   }
 
   // Compiles and runs add(x, x) on f32[2] with `chain` on the Execute call.
@@ -358,42 +434,49 @@ TEST_P(RawProfilerTest, AVendorExtensionIsIgnored) {
   }
 }
 
-TEST_P(RawProfilerTest, ElementTypesOf1_2AreHeldOrNamedAndRefused) {
-  // The 8-bit types are array types of this build (one byte an element, as
-  // the header says); the packed sub-byte types are refused by name.
-  const char* names[] = {"s4",
-                         "u4",
-                         "s2",
-                         "u2",
-                         "f8e5m2",
-                         "f8e4m3fn",
-                         "f8e4m3b11fnuz",
-                         "f8e5m2fnuz",
-                         "f8e4m3fnuz",
-                         "f8e4m3",
-                         "f8e3m4",
-                         "f4e2m1fn",
-                         "f8e8m0fnu"};
+TEST_P(RawProfilerTest, ElementTypesOf1_2CrossTheAbi) {
+  // The 8-bit types are one byte an element, as the header says; the
+  // packed sub-byte types take ceil(n * bits / 8) bytes: two elements are
+  // one byte, and two bytes are refused naming the packed size.
   for (int t = PLX_Type_S4; t <= PLX_Type_F8E8M0FNU; ++t) {
     RawSession s(api_);
     ASSERT_TRUE(s.ok()) << s.error();
-    const std::string error = s.UploadOfType(static_cast<PLX_Type>(t));
-    const bool packed = t == PLX_Type_S4 || t == PLX_Type_U4 ||
-                        t == PLX_Type_S2 || t == PLX_Type_U2 ||
-                        t == PLX_Type_F4E2M1FN;
-    if (!packed) {
-      EXPECT_EQ(error, "") << names[t - PLX_Type_S4];
-      continue;
-    }
-    EXPECT_THAT(error, HasSubstr(absl::StrCat("element type ",
-                                              names[t - PLX_Type_S4])));
-    EXPECT_THAT(error, HasSubstr("UNIMPLEMENTED")) << error;
+    const PLX_Type type = static_cast<PLX_Type>(t);
+    EXPECT_EQ(s.UploadOfType(type), "") << t;
+    if (!RawSession::IsPacked(type)) continue;
+    const std::string error = s.UploadOfType(type, nullptr, 2);
+    EXPECT_THAT(error, HasSubstr("INVALID_ARGUMENT")) << error;
+    EXPECT_THAT(error, HasSubstr("packs into 1")) << error;
   }
   RawSession s(api_);
   ASSERT_TRUE(s.ok()) << s.error();
   const std::string error = s.UploadOfType(static_cast<PLX_Type>(99));
   EXPECT_THAT(error, HasSubstr("invalid element type 99"));
   EXPECT_THAT(error, HasSubstr("INVALID_ARGUMENT")) << error;
+}
+
+TEST_P(RawProfilerTest, PackedSubByteBuffersRunThroughAProgram) {
+  // The header's packing, by hand: element i in bits (i % per_byte) * bits
+  // of byte i / per_byte, from the least significant end.
+  RawSession s(api_);
+  ASSERT_TRUE(s.ok()) << s.error();
+  // s4 {-3, 5, 7}: nibbles 0xD, 0x5, 0x7 -> bytes 0x5D, 0x07. Negated:
+  // {3, -5, -7}: 0x3, 0xB, 0x9 -> 0xB3, 0x09.
+  auto s4 = s.RunPacked(
+      "HloModule n\nENTRY e {\n  x = s4[3] parameter(0)\n"
+      "  ROOT y = s4[3] negate(x)\n}\n",
+      PLX_Type_S4, 3, {0x5D, 0x07});
+  ASSERT_TRUE(s4.ok()) << s4.status();
+  EXPECT_THAT(*s4, ElementsAre(0xB3, 0x09));
+  // u2 {1, 2, 3, 0, 2}: bytes 0b00111001 = 0x39, 0x02. Plus one (u2
+  // wraps): {2, 3, 0, 1, 3} -> 0b01001110 = 0x4E, 0x03.
+  auto u2 = s.RunPacked(
+      "HloModule n\nENTRY e {\n  x = u2[5] parameter(0)\n"
+      "  one = u2[] constant(1)\n  b = u2[5] broadcast(one), "
+      "dimensions={}\n  ROOT y = u2[5] add(x, b)\n}\n",
+      PLX_Type_U2, 5, {0x39, 0x02});
+  ASSERT_TRUE(u2.ok()) << u2.status();
+  EXPECT_THAT(*u2, ElementsAre(0x4E, 0x03));
 }
 
 PLEXA_INSTANTIATE_ON_PLUGINS(ProfilerTest);

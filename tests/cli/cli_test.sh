@@ -92,8 +92,23 @@ check "replicas from the header" run "$tmp/ar_header.hlo" --input="$data/v.npy" 
   --output="$tmp/arh.npy"
 verify "header replica 0 result" cmp "$tmp/arh.replica0.npy" "$data/all_reduce.npy"
 verify "header replica 1 result" cmp "$tmp/arh.replica1.npy" "$data/all_reduce.npy"
-sed 's/^HloModule all_reduce$/HloModule all_reduce, num_partitions=2/' \
-  "$here/all_reduce.hlo" >"$tmp/ar_partitions.hlo"
+# SPMD partitions: the header's replica_count=2, num_partitions=2 are the
+# defaults; each replica's two partitions sum (flattened device ids).
+check "partitions from the header" run "$here/spmd.hlo" --input="$data/v.npy" \
+  --output="$tmp/spmd.npy" --print
+for r in 0 1; do
+  for p in 0 1; do
+    verify "replica $r partition $p result" \
+      cmp "$tmp/spmd.replica$r.partition$p.npy" "$data/spmd_replica$r.npy"
+  done
+done
+verify "results printed per device" grep -q "^replica 1, partition 0: " "$tmp/out"
+# --partitions overrides the header: with 3 partitions the flattened ids
+# {0,1},{2,3} of 2 x 3 devices leave devices 4 and 5 in no group.
+check_error "a device in no group" "replica 1, partition 1.*in none of the replica_groups" \
+  run "$here/spmd.hlo" --input="$data/v.npy" --partitions=3
+check_error "bad --partitions" "--partitions expects a positive integer" \
+  run "$here/spmd.hlo" --partitions=0
 
 # Dynamic shapes (docs/dynamic_shapes.md): a parameter f32[<=8,3] given 5
 # rows; the results are cut to their run-time sizes.
@@ -109,8 +124,6 @@ check_error "dynamic dimension past its bound" "f32\[9,3\].*f32\[<=8,3\]" \
   run "$here/dynamic.hlo" --input="$data/x_dynamic_rows9.npy"
 
 # Errors: one line, non-zero exit.
-check_error "partitions are refused" "num_partitions=2.*not SPMD partitions" \
-  run "$tmp/ar_partitions.hlo" --input="$data/v.npy"
 check_error "wrong input count" "takes 2 parameter\(s\) but 1" \
   run "$here/add_mul.hlo" --input="$data/x.npy"
 check_error "dtype mismatch names both" "f64\[2,3\].*f32\[2,3\]" \

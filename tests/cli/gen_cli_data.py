@@ -28,3 +28,8 @@ np.save("data/dynamic_1.npy", np.array(xd.sum(dtype=np.float32), np.float32))
 np.save("data/dynamic_2.npy", np.array(5, np.int32))
 np.save("data/x_dynamic_rows9.npy", np.zeros((9, 3), np.float32))
 np.save("data/dynamic_reshape.npy", x.reshape(6))
+# spmd.hlo on 2 replicas x 2 partitions: device (r, p) computes
+# v * (1 + p) + 10 * r; the partitions of each replica sum (flattened ids
+# {0,1} and {2,3}): 3 v + 20 r.
+np.save("data/spmd_replica0.npy", v * 3 + 0)
+np.save("data/spmd_replica1.npy", v * 3 + 20)

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/eval/evaluator.h"
+#include "core/ir/collective_groups.h"
 #include "tools/conformance/backend.h"
 
 namespace plexa {
@@ -15,7 +16,13 @@ ConformanceBackend MakeEvaluatorBackend() {
   backend.run = [](const Module& module,
                    const std::vector<std::vector<Literal>>& per_replica_inputs)
       -> absl::StatusOr<std::vector<Literal>> {
-    Evaluator evaluator;
+    // SPMD partitions as the module's header says (num_partitions=P).
+    absl::StatusOr<std::optional<int64_t>> partitions =
+        ModuleHeaderCount(module, "num_partitions");
+    if (!partitions.ok()) return partitions.status();
+    EvaluatorOptions options;
+    options.num_partitions = partitions->value_or(1);
+    Evaluator evaluator(std::move(options));
     if (per_replica_inputs.size() == 1) {
       absl::StatusOr<Literal> result =
           evaluator.Run(module, per_replica_inputs[0]);

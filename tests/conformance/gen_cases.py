@@ -5141,8 +5141,8 @@ def gen_small_types():
              V('s32', exp),
              notes=['float -> s4 truncates and saturates to [-8, 7], '
                     'NaN -> 0'])
-    # An s4 parameter and result: the packed sub-byte buffers of the ABI
-    # are refused by the plugins (skips.txt); the evaluator runs it.
+    # An s4 parameter and result: packed across the ABI (two a byte) to
+    # and from every plugin.
     sv = [-8, -1, 0, 7]
     e = Comp('main', entry=True)
     p = e.param(S('s4', 4))

@@ -282,9 +282,12 @@ absl::StatusOr<ConformanceCase> ParseCaseFile(absl::string_view text,
     int number;
     std::string value;
   };
-  std::optional<Line> replicas_line;
+  std::optional<Line> replicas_line, partitions_line;
   std::vector<Line> inputs, expects, checks, infeeds, outfeeds;
+  // Per-device lines, keyed first by line number (with the replica and
+  // partition each names, -1 for none), then by device number.
   std::map<int64_t, std::vector<Line>> replica_inputs, replica_expects;
+  std::map<int64_t, std::pair<int64_t, int64_t>> device_keys;
   std::optional<Line> tolerance_line;
   bool has_source = false;
 
@@ -331,17 +334,27 @@ absl::StatusOr<ConformanceCase> ParseCaseFile(absl::string_view text,
     } else if (key == "replicas") {
       if (replicas_line) return error(number, "a second replicas line");
       replicas_line = Line{number, value};
+    } else if (key == "partitions") {
+      if (partitions_line) return error(number, "a second partitions line");
+      partitions_line = Line{number, value};
     } else if (absl::StartsWith(key, "replica ")) {
+      // "replica R input", or with partitions "replica R partition P
+      // input": kept by device number until the counts are known.
       std::vector<absl::string_view> parts =
           absl::StrSplit(key, ' ', absl::SkipWhitespace());
-      int64_t r;
-      if (parts.size() != 3 || !absl::SimpleAtoi(parts[1], &r) || r < 0 ||
-          (parts[2] != "input" && parts[2] != "expect")) {
+      int64_t r, p = -1;
+      const bool with_partition = parts.size() == 5 && parts[2] == "partition";
+      if ((parts.size() != 3 && !with_partition) ||
+          !absl::SimpleAtoi(parts[1], &r) || r < 0 ||
+          (with_partition && (!absl::SimpleAtoi(parts[3], &p) || p < 0)) ||
+          (parts.back() != "input" && parts.back() != "expect")) {
         return error(number, absl::StrCat("bad key '", key,
-                                          "' (replica N input / expect)"));
+                                          "' (replica N [partition P] input / "
+                                          "expect)"));
       }
-      (parts[2] == "input" ? replica_inputs : replica_expects)[r].push_back(
-          {number, value});
+      device_keys[number] = {r, p};
+      (parts.back() == "input" ? replica_inputs : replica_expects)[number]
+          .push_back({number, value});
     } else {
       return error(number, absl::StrCat("unknown header key '", key, "'"));
     }
@@ -359,27 +372,50 @@ absl::StatusOr<ConformanceCase> ParseCaseFile(absl::string_view text,
     if (!absl::SimpleAtoi(replicas_line->value, &replicas) || replicas < 1) {
       return error(replicas_line->number, "replicas must be a number >= 1");
     }
-    if (!inputs.empty()) {
-      return error(inputs.front().number,
-                   "with 'replicas:' give inputs as 'replica N input:'");
+  }
+  if (partitions_line) {
+    if (!absl::SimpleAtoi(partitions_line->value, &c.partitions) ||
+        c.partitions < 1) {
+      return error(partitions_line->number, "partitions must be a number >= 1");
     }
-  } else if (!replica_inputs.empty() || !replica_expects.empty()) {
+  }
+  const bool per_device = replicas_line || partitions_line;
+  if (per_device && !inputs.empty()) {
+    return error(inputs.front().number,
+                 "with 'replicas:' or 'partitions:' give inputs as 'replica N "
+                 "[partition P] input:'");
+  }
+  if (!per_device && (!replica_inputs.empty() || !replica_expects.empty())) {
     const Line& l = !replica_inputs.empty()
                         ? replica_inputs.begin()->second.front()
                         : replica_expects.begin()->second.front();
     return error(l.number, "'replica N' lines need a 'replicas:' line");
   }
-  for (const auto* m : {&replica_inputs, &replica_expects}) {
-    for (const auto& [r, lines] : *m) {
+  // The lines by device number (replica * partitions + partition), checked
+  // against the counts.
+  for (auto* m : {&replica_inputs, &replica_expects}) {
+    std::map<int64_t, std::vector<Line>> by_device;
+    for (const auto& [line, lines] : *m) {
+      const auto [r, p] = device_keys[line];
       if (r >= replicas) {
-        return error(lines.front().number,
-                     absl::StrCat("replica ", r, " of ", replicas));
+        return error(line, absl::StrCat("replica ", r, " of ", replicas));
       }
+      if ((p < 0) != (c.partitions == 1) || p >= c.partitions) {
+        return error(line,
+                     c.partitions == 1
+                         ? std::string("a partition without 'partitions:'")
+                         : absl::StrCat("name a partition of ", c.partitions,
+                                        " ('replica R partition P ...')"));
+      }
+      auto& dst = by_device[r * c.partitions + std::max<int64_t>(p, 0)];
+      dst.insert(dst.end(), lines.begin(), lines.end());
     }
+    *m = std::move(by_device);
   }
+  replicas *= c.partitions;  // from here on: every device
 
   c.inputs.resize(replicas);
-  if (replicas_line) {
+  if (per_device) {
     for (auto& [r, lines] : replica_inputs) {
       for (const Line& l : lines) {
         absl::StatusOr<Literal> v = parse_value(l);
@@ -407,7 +443,8 @@ absl::StatusOr<ConformanceCase> ParseCaseFile(absl::string_view text,
   } else if (!replica_expects.empty()) {
     if (static_cast<int64_t>(replica_expects.size()) != replicas) {
       return error(replica_expects.begin()->second.front().number,
-                   "every replica needs its 'replica N expect:' line");
+                   "every replica (and partition) needs its 'replica N "
+                   "expect:' line");
     }
     for (auto& [r, lines] : replica_expects) {
       if (lines.size() != 1) {
@@ -447,8 +484,9 @@ absl::StatusOr<ConformanceCase> ParseCaseFile(absl::string_view text,
   }
   c.uses_feeds = !infeeds.empty() || !outfeeds.empty();
   if (c.uses_feeds && replicas != 1) {
-    return error(replicas_line->number,
-                 "infeed/outfeed cases run a single replica");
+    return error(
+        replicas_line ? replicas_line->number : partitions_line->number,
+        "infeed/outfeed cases run a single replica");
   }
   return c;
 }

@@ -49,9 +49,13 @@ struct ConformanceCase {
   std::string text;  // the whole file; the parser skips the // header
   std::string source;
   std::vector<std::string> notes;
-  // One entry per replica (size 1 unless `// replicas: N`).
+  // One entry per device: every replica of every partition, replica-major
+  // (size 1 unless `// replicas: N` or `// partitions: P`).
   std::vector<std::vector<Literal>> inputs;
-  // One expected result per replica; empty when the case has checks only.
+  // SPMD partitions of each replica (`// partitions: P`; the module's
+  // header must say num_partitions=P).
+  int64_t partitions = 1;
+  // One expected result per device; empty when the case has checks only.
   std::vector<Literal> expected;
   std::vector<ValueCheck> checks;
   Tolerance tolerance;

@@ -14,6 +14,7 @@
 #include "abi/host/replicated_run.h"
 #include "absl/strings/str_cat.h"
 #include "core/eval/evaluator.h"
+#include "core/ir/collective_groups.h"
 #include "tools/conformance/backend.h"
 
 namespace plexa {
@@ -28,8 +29,15 @@ absl::StatusOr<std::vector<Literal>> RunOnPlugin(
   if (!plugin.ok()) return plugin.status();
   auto client = (*plugin)->CreateClient(options);
   if (!client.ok()) return client.status();
+  // SPMD partitions as the module's header says (num_partitions=P); the
+  // inputs are one list per device, replicas x partitions.
+  absl::StatusOr<std::optional<int64_t>> partitions =
+      ModuleHeaderCount(module, "num_partitions");
+  if (!partitions.ok()) return partitions.status();
   host::CompileOptions compile;
-  compile.num_replicas = static_cast<int64_t>(per_replica_inputs.size());
+  compile.num_partitions = partitions->value_or(1);
+  compile.num_replicas =
+      static_cast<int64_t>(per_replica_inputs.size()) / compile.num_partitions;
   compile.custom_call_libraries = custom_call_libraries;
   auto exe = host::CompileModule(**client, module, compile);
   if (!exe.ok()) return exe.status();

@@ -1,8 +1,10 @@
 #include "tools/conformance/run_case.h"
 
 #include <memory>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "core/ir/collective_groups.h"
 #include "core/passes/dynamic_padder.h"
 #include "core/text/hlo_parser.h"
 #include "tools/conformance/compare.h"
@@ -29,6 +31,18 @@ std::vector<std::string> RunConformanceCase(const ConformanceCase& c,
   if (!dynamic.ok()) {
     fail(
         absl::StrCat("lowering dynamic shapes: ", dynamic.status().ToString()));
+    return failures;
+  }
+  // The backends take the partitions from the module's header, as XLA
+  // does: it must agree with the case's.
+  absl::StatusOr<std::optional<int64_t>> partitions =
+      ModuleHeaderCount(**module, "num_partitions");
+  if (!partitions.ok() || partitions->value_or(1) != c.partitions) {
+    fail(partitions.ok()
+             ? absl::StrCat("the module's header says num_partitions=",
+                            partitions->value_or(1),
+                            ", the case partitions: ", c.partitions)
+             : partitions.status().ToString());
     return failures;
   }
   std::vector<std::vector<Literal>> inputs = c.inputs;
@@ -99,9 +113,10 @@ std::vector<std::string> RunConformanceCase(const ConformanceCase& c,
                       "), got ", results->size()));
     return failures;
   }
+  const DeviceGrid grid{c.replica_count() / c.partitions, c.partitions};
   for (int64_t r = 0; r < c.replica_count(); ++r) {
     const std::string rep =
-        c.replica_count() > 1 ? absl::StrCat("replica ", r, ": ") : "";
+        c.replica_count() > 1 ? absl::StrCat(grid.Name(r), ": ") : "";
     if (!c.expected.empty()) {
       if (std::string m =
               CompareLiterals(c.expected[r], (*results)[r], c.tolerance);

@@ -1,5 +1,6 @@
 // plexa run PROGRAM.hlo [--input=a.npy ...] [--output=out.npy |
-//   --output-dir=DIR] [--backend=NAME|PATH] [--replicas=N] [--print]
+//   --output-dir=DIR] [--backend=NAME|PATH] [--replicas=N]
+//   [--partitions=N] [--print]
 //   [--repeat=N] [--seed=N] [--no-opt] [--threads=N] [--report]
 //   [--infeed=x.npy ...] [--outfeed-dir=DIR] [--memory-limit=BYTES]
 //   [--custom-call-lib=PATH ...] (`plexa run --help` explains each)
@@ -34,7 +35,9 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "abi/host/plugin_host.h"
@@ -42,6 +45,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "core/eval/evaluator.h"
+#include "core/ir/collective_groups.h"
 #include "core/ir/memory_limit.h"
 #include "core/npy/npy.h"
 #include "core/passes/default_pipeline.h"
@@ -261,29 +265,30 @@ class CustomCallLibraries {
 };
 
 absl::StatusOr<Runner> MakeInterpreterRunner(
-    const Module& module, std::vector<Literal> inputs, int64_t replicas,
+    const Module& module, std::vector<Literal> inputs, const DeviceGrid& grid,
     int64_t memory_limit, std::shared_ptr<CustomCallLibraries> libraries) {
   auto shared = std::make_shared<std::vector<Literal>>(std::move(inputs));
   return Runner{
-      [&module, shared, replicas, memory_limit, libraries](
+      [&module, shared, grid, memory_limit, libraries](
           HostFeeds* feeds, Profiler*) -> absl::StatusOr<std::vector<Literal>> {
         EvaluatorOptions options;
         options.feeds = feeds;
         options.memory_limit_bytes = memory_limit;
+        options.num_partitions = grid.partitions;
         if (!libraries->paths().empty()) {
           options.custom_call_resolver = [libraries](absl::string_view t) {
             return libraries->Resolve(t);
           };
         }
         Evaluator evaluator(std::move(options));
-        if (replicas == 1) {
+        if (grid.size() == 1) {
           auto r = evaluator.Run(module, *shared);
           if (!r.ok()) return r.status();
           std::vector<Literal> out;
           out.push_back(std::move(*r));
           return out;
         }
-        return evaluator.RunReplicated(module, replicas, *shared);
+        return evaluator.RunReplicated(module, grid.size(), *shared);
       }};
 }
 
@@ -304,7 +309,7 @@ struct PluginFlags {
 absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
                                         const Module& module,
                                         const std::vector<Literal>& inputs,
-                                        int64_t replicas,
+                                        const DeviceGrid& grid,
                                         const PluginFlags& flags) {
   auto plugin = host::Plugin::Load(backend);
   if (!plugin.ok()) return plugin.status();
@@ -313,8 +318,8 @@ absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
   // The CPU plugin and the plugins built on its client (onednn).
   const bool cpu_client = name == "cpu" || name == "onednn";
   const bool vulkan = name == "vulkan";
-  if ((name == "reference" || cpu_client || vulkan) && replicas > 1) {
-    options.push_back({"num_devices", PLX_Value_INT64, "", replicas});
+  if ((name == "reference" || cpu_client || vulkan) && grid.size() > 1) {
+    options.push_back({"num_devices", PLX_Value_INT64, "", grid.size()});
   }
   if (flags.profile && !(*plugin)->HasCapability(PLX_CAPABILITY_PROFILER)) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -341,7 +346,8 @@ absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
   auto client = (*plugin)->CreateClient(options);
   if (!client.ok()) return client.status();
   host::CompileOptions compile;
-  compile.num_replicas = replicas;
+  compile.num_replicas = grid.replicas;
+  compile.num_partitions = grid.partitions;
   compile.custom_call_libraries = flags.custom_call_libraries;
   auto exe = host::CompileModule(**client, module, compile);
   if (!exe.ok()) return exe.status();
@@ -363,14 +369,14 @@ absl::StatusOr<Runner> MakePluginRunner(const std::string& backend,
           static_cast<long long>(stats->generated_code_bytes));
     }
   }
-  // Every replica runs on the same inputs; they are uploaded once and stay
-  // on the devices for every --repeat.
+  // Every device (replica and partition) runs on the same inputs; they are
+  // uploaded once and stay on the devices for every --repeat.
   std::shared_ptr<host::ReplicatedRun> run = nullptr;
   {
     auto created = host::ReplicatedRun::Create(
         **client, std::move(*exe),
         module.entry_computation()->root_instruction()->shape(),
-        std::vector<std::vector<Literal>>(replicas, inputs));
+        std::vector<std::vector<Literal>>(grid.size(), inputs));
     if (!created.ok()) return created.status();
     run = std::move(*created);
   }
@@ -515,11 +521,17 @@ int RunRun(const Args& args) {
     return ReportError(absl::InvalidArgumentError(
         "give either --output or --output-dir, not both"));
   }
-  int64_t replicas = 1, repeat = 1;
+  int64_t replicas = 1, partitions = 1, repeat = 1;
   if (auto r = args.Get("replicas")) {
     if (!absl::SimpleAtoi(*r, &replicas) || replicas < 1) {
       return ReportError(absl::InvalidArgumentError(absl::StrCat(
           "--replicas expects a positive integer, got '", *r, "'")));
+    }
+  }
+  if (auto p = args.Get("partitions")) {
+    if (!absl::SimpleAtoi(*p, &partitions) || partitions < 1) {
+      return ReportError(absl::InvalidArgumentError(absl::StrCat(
+          "--partitions expects a positive integer, got '", *p, "'")));
     }
   }
   if (auto r = args.Get("repeat")) {
@@ -539,25 +551,26 @@ int RunRun(const Args& args) {
   flags.custom_call_libraries = (*libraries)->paths();
   auto module = LoadModule(args.positional[0]);
   if (!module.ok()) return ReportError(module.status());
-  // The module header as XLA prints it: replica_count is the default of
-  // --replicas; num_partitions > 1 is an SPMD-partitioned program, which
-  // would need as many partitions (partition-id 0, 1, ...) and cannot run
-  // here yet: refused rather than run as one partition.
-  for (const auto& [name, value] : (*module)->opaque_attributes()) {
-    int64_t n = 0;
-    if (name != "replica_count" && name != "num_partitions") continue;
-    if (!absl::SimpleAtoi(value, &n) || n < 1) {
+  // The module header as XLA prints it: replica_count and num_partitions
+  // (an SPMD-partitioned program) are the defaults of --replicas and
+  // --partitions.
+  for (const auto& [name, flag, value] :
+       {std::tuple("replica_count", "replicas", &replicas),
+        std::tuple("num_partitions", "partitions", &partitions)}) {
+    absl::StatusOr<std::optional<int64_t>> n =
+        ModuleHeaderCount(**module, name);
+    if (!n.ok()) {
       return ReportError(absl::InvalidArgumentError(
-          absl::StrCat(args.positional[0], ": the module header's ", name, "=",
-                       value, " is not a positive integer")));
+          absl::StrCat(args.positional[0], ": ", n.status().message())));
     }
-    if (name == "replica_count" && !args.Has("replicas")) replicas = n;
-    if (name == "num_partitions" && n > 1) {
-      return ReportError(absl::UnimplementedError(absl::StrCat(
-          args.positional[0], ": the module header says num_partitions=", n,
-          "; Plexa runs replicas, not SPMD partitions (docs/opcodes.md)")));
-    }
+    if (n->has_value() && !args.Has(flag)) *value = **n;
   }
+  if (replicas * partitions > 4096) {
+    return ReportError(absl::InvalidArgumentError(
+        absl::StrCat(replicas, " replicas x ", partitions,
+                     " partitions is more than 4096 devices")));
+  }
+  const DeviceGrid grid{replicas, partitions};
   // Dynamic shapes (f32[<=8]) are lowered to static ones here, for every
   // backend: arguments are padded to their bounds with their sizes passed
   // beside them, and results are cut to their run-time sizes
@@ -614,9 +627,9 @@ int RunRun(const Args& args) {
   }
   absl::StatusOr<Runner> runner =
       backend == "interpreter"
-          ? MakeInterpreterRunner(**module, std::move(*inputs), replicas,
+          ? MakeInterpreterRunner(**module, std::move(*inputs), grid,
                                   flags.memory_limit, *libraries)
-          : MakePluginRunner(backend, **module, *inputs, replicas, flags);
+          : MakePluginRunner(backend, **module, *inputs, grid, flags);
   if (!runner.ok()) return ReportError(runner.status());
 
   std::vector<Literal> infeed;
@@ -651,12 +664,18 @@ int RunRun(const Args& args) {
         SliceDynamicResult(*dynamic, std::move((*results)[r]));
     if (!cut.ok()) return ReportError(cut.status());
     const Literal& result = *cut;
+    // One result per device: out.replica1.npy, or with partitions
+    // out.replica1.partition0.npy.
+    const int64_t d = static_cast<int64_t>(r);
     const std::string suffix =
-        results->size() > 1 ? absl::StrCat(".replica", r) : "";
+        results->size() == 1 ? ""
+        : partitions == 1    ? absl::StrCat(".replica", d)
+                             : absl::StrCat(".replica", grid.ReplicaOf(d),
+                                            ".partition", grid.PartitionOf(d));
     absl::Status s = WriteResult(args, result, suffix);
     if (!s.ok()) return ReportError(s);
     if (args.Has("print")) {
-      if (results->size() > 1) std::printf("replica %zu: ", r);
+      if (results->size() > 1) std::printf("%s: ", grid.Name(d).c_str());
       std::printf("%s\n", result.ToString().c_str());
     }
   }

@@ -86,6 +86,11 @@ bool Selected(const std::string& name,
 // Why the plugin cannot run the case, or "" when it can.
 std::string SkipReason(const ConformanceCase& c, const host::Plugin& plugin,
                        int64_t num_devices) {
+  if (c.partitions > 1 && !plugin.HasCapability(PLX_CAPABILITY_PARTITIONS)) {
+    return absl::StrCat("needs ", c.partitions,
+                        " partitions; the plugin does not declare "
+                        "PLX_CAPABILITY_PARTITIONS");
+  }
   if (c.replica_count() > 1) {
     if (!plugin.HasCapability(PLX_CAPABILITY_REPLICAS)) {
       return absl::StrCat("needs ", c.replica_count(),

@@ -79,7 +79,12 @@ const std::vector<Command>& Commands() {
        "  --custom-call-lib=PATH a shared library whose exported functions\n"
        "                         are custom-call targets (repeatable); looked\n"
        "                         up before the process's own symbols\n"
-       "  --replicas=N           run N replicas (collectives across them)\n"
+       "  --replicas=N           run N replicas (collectives across them;\n"
+       "                         default the header's replica_count)\n"
+       "  --partitions=N         run N SPMD partitions of each replica\n"
+       "                         (default the header's num_partitions);\n"
+       "                         every replica and partition gets the same\n"
+       "                         inputs and writes out.replicaR.partitionP\n"
        "  --repeat=N             run N times; print min and median time\n"
        "  --seed=N               seed of the random inputs\n"
        "  --no-opt               skip the default pipeline\n"
@@ -98,8 +103,8 @@ const std::vector<Command>& Commands() {
        "                         2G; default the machine's memory)\n"
        "  --profile=trace.json   every step of every run as a Chrome trace\n"
        "                         (Perfetto opens it; cpu, onednn)\n",
-       {"input", "output", "output-dir", "backend", "replicas", "print",
-        "repeat", "seed", "no-opt", "threads", "report", "infeed",
+       {"input", "output", "output-dir", "backend", "replicas", "partitions",
+        "print", "repeat", "seed", "no-opt", "threads", "report", "infeed",
         "outfeed-dir", "memory-limit", "plugin-option", "profile",
         "custom-call-lib"},
        RunRun},

@@ -37,6 +37,10 @@
  *    call frame (platform, stream, layouts, typed attributes, logging,
  *    scratch, error codes), the client's log (PLX_LoggerExtension), and
  *    extension tables on PLX_Api.extension_start (PLX_ApiExtension).
+ *    1.3 added SPMD partitions: PLX_CompileOptions.num_partitions,
+ *    PLX_Executable_Signature_Args.num_partitions and
+ *    PLX_CAPABILITY_PARTITIONS; an execution then runs on num_replicas x
+ *    num_partitions devices (see Execute).
  *  - Nothing throws or aborts across this boundary: bad input (NULL, a wrong
  *    struct_size, a mismatched size) is an error with a message.
  *  - "Thread-safe" below means: may be called concurrently from several
@@ -51,7 +55,7 @@
 #include <stdint.h>
 
 #define PLX_API_MAJOR 1
-#define PLX_API_MINOR 2
+#define PLX_API_MINOR 3
 
 #if defined(_WIN32)
 #define PLX_EXPORT __declspec(dllexport)
@@ -259,6 +263,9 @@ typedef PLX_Error* PLX_Plugin_Initialize_Fn(PLX_Plugin_Initialize_Args* args);
 #define PLX_CAPABILITY_TUPLE_PARAMETERS ((uint64_t)1 << 7)
 /* \since 1.2: honours a PLX_ProfilerExtension on PLX_Executable_Execute. */
 #define PLX_CAPABILITY_PROFILER ((uint64_t)1 << 8)
+/* \since 1.3: compiles with PLX_CompileOptions.num_partitions > 1 (SPMD
+ * partitions); a host asks no other plugin for more than one. */
+#define PLX_CAPABILITY_PARTITIONS ((uint64_t)1 << 9)
 
 /* Thread-safe. Every string output lives as long as the plugin is loaded.
  * `formats` lists the program formats PLX_Client_Compile accepts
@@ -581,8 +588,20 @@ typedef struct PLX_CompileOptions {
   size_t num_custom_call_libraries;
   const PLX_NamedValue* options; /* plugin-specific */
   size_t num_options;
+  /* \since 1.3: the partitions of each replica (XLA's num_partitions: an
+   * SPMD-partitioned program runs once per replica and partition); 0 is
+   * taken as 1. device_assignment then holds num_replicas x num_partitions
+   * ids, replica-major (the device of replica r, partition p at
+   * r * num_partitions + p). A plugin that does not run partitions
+   * returns UNIMPLEMENTED for more than one. A host asks for more than one
+   * only of a plugin with PLX_CAPABILITY_PARTITIONS (one of an older minor
+   * would not read the field). */
+  int64_t num_partitions;
 } PLX_CompileOptions;
 #define PLX_CompileOptions_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_CompileOptions, num_partitions)
+/* What a caller built against 1.0 to 1.2 passes (a callee accepts it). */
+#define PLX_CompileOptions_STRUCT_SIZE_1_0 \
   PLX_STRUCT_SIZE(PLX_CompileOptions, num_options)
 
 /* Compiles a program. `format` is one of the plugin's formats
@@ -637,8 +656,14 @@ typedef struct PLX_Executable_Signature_Args {
   int64_t num_replicas;             /* out */
   /* \since 1.1 */
   const char* program_shape;        /* out; lives as long as the executable */
+  /* \since 1.3: the partitions of each replica (1 unless compiled with
+   * more); Execute runs on num_replicas x num_partitions devices. */
+  int64_t num_partitions;           /* out */
 } PLX_Executable_Signature_Args;
 #define PLX_Executable_Signature_Args_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_Executable_Signature_Args, num_partitions)
+/* What a caller built against 1.1 or 1.2 passes (a callee accepts it). */
+#define PLX_Executable_Signature_Args_STRUCT_SIZE_1_1 \
   PLX_STRUCT_SIZE(PLX_Executable_Signature_Args, program_shape)
 /* What a caller built against 1.0 passes (a callee accepts it). */
 #define PLX_Executable_Signature_Args_STRUCT_SIZE_1_0 \
@@ -648,7 +673,11 @@ typedef PLX_Error* PLX_Executable_Signature_Fn(
 
 /* Runs the executable on num_replicas devices (the compile-time device
  * assignment). arguments[r] holds num_arguments buffers for replica r, on
- * that replica's device. outputs[r] is a caller-allocated array with room
+ * that replica's device. \since 1.3: for an executable compiled with
+ * num_partitions > 1, num_replicas here counts every device of the
+ * execution, replicas x partitions, and index d (of arguments, outputs and
+ * completion_events) is replica d / num_partitions, partition
+ * d % num_partitions. outputs[r] is a caller-allocated array with room
  * for num_outputs (see Signature); the plugin fills it with new buffers
  * the caller owns. `donated` (optional) lists argument indices whose
  * buffers the executable may consume (reuse for its outputs): a donated
@@ -768,7 +797,8 @@ typedef enum {
  * outfeed it only reads it, during the call. */
 typedef struct PLX_FeedArgs {
   size_t struct_size;
-  int64_t replica;          /* replica index of the execution */
+  int64_t replica;          /* replica index of the execution (\since 1.3,
+                               with partitions: the device index d) */
   const char* instruction;  /* the infeed/outfeed instruction's name */
   const char* shape;        /* the data shape in HLO text: "(f32[2]{0}, s32[])" */
   const PLX_ArrayShape* leaves;
@@ -818,7 +848,8 @@ typedef struct PLX_ProfileEvent {
   const char* name;     /* the instruction, NUL-terminated */
   const char* kind;     /* its opcode ("fusion", "dot", ...) or the
                            plugin's finer kind ("onednn.convolution") */
-  int64_t replica;      /* replica index of the execution */
+  int64_t replica;      /* replica index of the execution (\since 1.3,
+                           with partitions: the device index d) */
   uint64_t thread_id;   /* the OS thread that ran it */
   int64_t begin_ns;     /* CLOCK_MONOTONIC, nanoseconds */
   int64_t end_ns;
@@ -1297,7 +1328,7 @@ typedef struct PLX_Api {
 
 /* Size of the table a v1.0 plugin provides. */
 #define PLX_Api_STRUCT_SIZE_1_0 PLX_STRUCT_SIZE(PLX_Api, PLX_CustomCall_Register)
-/* Size of the table a v1.2 plugin provides. */
+/* Size of the table a v1.2 plugin provides (1.3 added no slot). */
 #define PLX_Api_STRUCT_SIZE_1_2 PLX_STRUCT_SIZE(PLX_Api, PLX_Buffer_Layout)
 #define PLX_Api_STRUCT_SIZE PLX_Api_STRUCT_SIZE_1_2
 

@@ -7,7 +7,7 @@
  * field's offset stay what the version that introduced them said, and a
  * later minor that needs more adds a new struct and a new array field
  * instead. Compiled against the frozen headers, the current header and the
- * simulated 1.3 header; PLX_ELEMENT_FN names the function,
+ * simulated 1.4 header; PLX_ELEMENT_FN names the function,
  * PLX_ELEMENT_SINCE_1_1 / _1_2 list the structs 1.1 / 1.2 introduced
  * (PLX_CallFrameBuffer; PLX_Attribute). */
 #include <plexa/plexa_c_api.h>

@@ -1,6 +1,6 @@
 /* abi_element_structs_test: the structs passed as arrays with only a count
  * (element_structs.c) have exactly the size, in the current header and in
- * the simulated 1.3 header, that the header which introduced them gave
+ * the simulated 1.4 header, that the header which introduced them gave
  * (frozen 1.0, 1.1 and 1.2 headers). The layout test alone allowed them to grow
  * (it checks offsets and minimum sizes): an older caller would then walk
  * the array at the wrong stride. */
@@ -28,19 +28,19 @@ int main(void) {
   const PlxLayoutEntry* n = PlxElementsFutureV1_0(&nn);
   errors += PlxCompareLayouts("1.0 element structs, current", f, nf, c, nc);
   errors +=
-      PlxCompareLayouts("1.0 element structs, simulated 1.3", f, nf, n, nn);
+      PlxCompareLayouts("1.0 element structs, simulated 1.4", f, nf, n, nn);
   f = PlxElementsFrozenV1_1(&nf);
   c = PlxElementsCurrentV1_1(&nc);
   n = PlxElementsFutureV1_1(&nn);
   errors += PlxCompareLayouts("1.1 element structs, current", f, nf, c, nc);
   errors +=
-      PlxCompareLayouts("1.1 element structs, simulated 1.3", f, nf, n, nn);
+      PlxCompareLayouts("1.1 element structs, simulated 1.4", f, nf, n, nn);
   f = PlxElementsFrozenV1_2(&nf);
   c = PlxElementsCurrentV1_2(&nc);
   n = PlxElementsFutureV1_2(&nn);
   errors += PlxCompareLayouts("1.2 element structs, current", f, nf, c, nc);
   errors +=
-      PlxCompareLayouts("1.2 element structs, simulated 1.3", f, nf, n, nn);
+      PlxCompareLayouts("1.2 element structs, simulated 1.4", f, nf, n, nn);
   /* The rule itself: a grown element struct (PLX_NamedValue from 56 to 72
    * bytes, the issue's example) must be reported. */
   {

@@ -1,5 +1,5 @@
 /* The v1.1 layout list (what 1.1 added), compiled against the frozen v1.1
- * header, or the current or simulated 1.3 header: PLX_LAYOUT_FN names the
+ * header, or the current or simulated 1.4 header: PLX_LAYOUT_FN names the
  * function, PLX_LAYOUT_EXPECT_MINOR (when given) the minor the header must
  * have. */
 #include <plexa/plexa_c_api.h>

@@ -1,5 +1,5 @@
 /* The v1.2 layout list (what 1.2 adds), compiled against the current
- * header or the simulated 1.3 one: PLX_LAYOUT_FN names the function,
+ * header or the simulated 1.4 one: PLX_LAYOUT_FN names the function,
  * PLX_LAYOUT_EXPECT_MINOR (when given) the minor the header must have. */
 #include <plexa/plexa_c_api.h>
 #if defined(PLX_LAYOUT_EXPECT_MINOR) && \

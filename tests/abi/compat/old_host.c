@@ -4,9 +4,9 @@
  *
  * Built twice (tests/abi/CMakeLists.txt):
  *   - against tests/abi/frozen/v1_0        -> plexa_abi_old_host (1.0);
- *   - against tests/abi/compat/future_v1_3 -> plexa_abi_host_v1_3, which
+ *   - against tests/abi/compat/future_v1_4 -> plexa_abi_host_v1_4, which
  *     knows PLX_Plugin_Ping and calls it only if PLX_API_HAS_SLOT says the
- *     plugin's table has it, and chains 1.3's PLX_PriorityExtension on
+ *     plugin's table has it, and chains 1.4's PLX_PriorityExtension on
  *     Execute (an extension type older plugins do not know).
  *
  *   old_host PLUGIN.so [--expect-minor=N] [--expect-ping | --expect-no-ping]
@@ -133,9 +133,9 @@ static int RunProgram(void) {
   exec.outputs = outputs;
   exec.num_outputs = 1;
   exec.completion_events = events;
-#if PLX_API_MINOR >= 3
+#if PLX_API_MINOR >= 4
   {
-    /* A new extension type ignored by an older plugin: 1.3's scheduling
+    /* A new extension type ignored by an older plugin: 1.4's scheduling
      * hint, chained on the call; a 1.0-1.2 plugin skips it and runs the
      * program as usual (the numbers are checked below). */
     static PLX_PriorityExtension priority;
@@ -144,7 +144,7 @@ static int RunProgram(void) {
     priority.type = PLX_ExtensionType_PRIORITY;
     priority.priority = 7;
     exec.extension_start = (PLX_Extension*)&priority;
-    printf("old_host: chaining a PLX_PriorityExtension (1.3) on Execute\n");
+    printf("old_host: chaining a PLX_PriorityExtension (1.4) on Execute\n");
   }
 #endif
   CALL(PLX_Executable_Execute, exec);
@@ -265,18 +265,18 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-#if PLX_API_MINOR >= 3
-  /* A field added in 1.3: a 1.0 plugin does not know it and leaves it as
-   * we set it (zero); a 1.3 plugin fills it. */
-  if (attrs.abi_minor < 3 && attrs.build_id != NULL) {
-    fprintf(stderr, "old_host: an older plugin wrote the 1.3 field build_id\n");
+#if PLX_API_MINOR >= 4
+  /* A field added in 1.4: a 1.0 plugin does not know it and leaves it as
+   * we set it (zero); a 1.4 plugin fills it. */
+  if (attrs.abi_minor < 4 && attrs.build_id != NULL) {
+    fprintf(stderr, "old_host: an older plugin wrote the 1.4 field build_id\n");
     return 1;
   }
-  if (attrs.abi_minor >= 3 && attrs.build_id == NULL) {
-    fprintf(stderr, "old_host: a 1.3 plugin left build_id empty\n");
+  if (attrs.abi_minor >= 4 && attrs.build_id == NULL) {
+    fprintf(stderr, "old_host: a 1.4 plugin left build_id empty\n");
     return 1;
   }
-  /* A slot added in 1.3: call it only if the table has it. */
+  /* A slot added in 1.4: call it only if the table has it. */
   if (PLX_API_HAS_SLOT(api, PLX_Plugin_Ping)) {
     PLX_Plugin_Ping_Args ping;
     memset(&ping, 0, sizeof(ping));

@@ -6,9 +6,9 @@
  *
  * Built three ways (tests/abi/CMakeLists.txt):
  *   - against tests/abi/frozen/v1_0        -> an old 1.0 plugin;
- *   - against tests/abi/compat/future_v1_3 -> a newer 1.3 plugin that also
+ *   - against tests/abi/compat/future_v1_4 -> a newer 1.4 plugin that also
  *     fills PLX_Plugin_Ping and PLX_Plugin_Attributes_Args.build_id, and
- *     lists one memory per device of a kind 1.3 added
+ *     lists one memory per device of a kind 1.4 added
  *     (PLX_MemoryKind_DEVICE_SHARED), which older hosts do not know;
  *   - with -DOLD_PLUGIN_MAJOR=2            -> a plugin of another major;
  *   - with -DOLD_PLUGIN_CRASH_ON_NULL      -> a plugin that crashes on
@@ -76,8 +76,8 @@ static PLX_Error* MakeError(PLX_Error_Code code, const char* fmt, ...) {
   }
 
 /* v1.0 sizes of the args structs this file checks (identical in 1.0 and
- * 1.3 except PLX_Executable_Signature_Args, which 1.1 extends, and
- * PLX_Plugin_Attributes_Args, which 1.3 extends). */
+ * 1.4 except PLX_Executable_Signature_Args, which 1.1 extends, and
+ * PLX_Plugin_Attributes_Args, which 1.4 extends). */
 #define PLX_Plugin_Attributes_Args_STRUCT_SIZE_V1 \
   PLX_STRUCT_SIZE(PLX_Plugin_Attributes_Args, num_attributes)
 #define V1(Type) Type##_STRUCT_SIZE
@@ -173,7 +173,7 @@ static PLX_Error* PluginAttributes(PLX_Plugin_Attributes_Args* args) {
              PLX_Plugin_Attributes_Args_STRUCT_SIZE_V1);
   args->name = "old-c";
   args->vendor = "Plexa tests";
-  args->version = PLX_API_MINOR >= 3 ? "fixture-1.3" : "frozen-1.0";
+  args->version = PLX_API_MINOR >= 4 ? "fixture-1.4" : "frozen-1.0";
   args->platform = "test";
   args->abi_major = OLD_PLUGIN_MAJOR;
   args->abi_minor = PLX_API_MINOR;
@@ -182,12 +182,12 @@ static PLX_Error* PluginAttributes(PLX_Plugin_Attributes_Args* args) {
   args->capabilities = 0;
   args->attributes = NULL;
   args->num_attributes = 0;
-#if PLX_API_MINOR >= 3
-  /* A 1.3 field: written only when the caller's struct covers it (a 1.0
+#if PLX_API_MINOR >= 4
+  /* A 1.4 field: written only when the caller's struct covers it (a 1.0
    * host passes the smaller v1.0 struct). */
   if (args->struct_size >=
       PLX_STRUCT_SIZE(PLX_Plugin_Attributes_Args, build_id)) {
-    args->build_id = "old-c built against 1.3";
+    args->build_id = "old-c built against 1.4";
   }
 #endif
   return NULL;
@@ -274,9 +274,9 @@ static PLX_Error* DeviceDescribe(PLX_Device_Describe_Args* args) {
   return NULL;
 }
 
-#if PLX_API_MINOR >= 3
+#if PLX_API_MINOR >= 4
 /* ------------------------------------------------------------ memories:
- * one per device, of the kind 1.3 added. */
+ * one per device, of the kind 1.4 added. */
 struct PLX_Memory {
   int64_t id;
 };
@@ -384,7 +384,7 @@ static PLX_Error* ExecutableDestroy(PLX_Executable_Destroy_Args* args) {
                          "plugin");
 }
 
-#if PLX_API_MINOR >= 3
+#if PLX_API_MINOR >= 4
 static PLX_Error* PluginPing(PLX_Plugin_Ping_Args* args) {
   CHECK_ARGS("PLX_Plugin_Ping", PLX_Plugin_Ping_Args_STRUCT_SIZE);
   args->reply = args->value + 1;
@@ -444,7 +444,7 @@ static const PLX_Api kApi = {
     NULL, /* PLX_Client_CreateUserEvent (1.2): not provided */
     NULL, /* PLX_Event_Set (1.2): not provided */
 #endif
-#if PLX_API_MINOR >= 3
+#if PLX_API_MINOR >= 4
     DeviceMemories,
     MemoryDescribe,
     MemoryStatistics,

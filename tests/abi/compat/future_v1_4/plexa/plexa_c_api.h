@@ -1,18 +1,18 @@
 /* clang-format off */
-/* TEST FIXTURE: a simulated future Plexa ABI v1.3 (tests/abi/compat),
- * written by make_future_v1_3.py from the current v1.2 header with exactly
+/* TEST FIXTURE: a simulated future Plexa ABI v1.4 (tests/abi/compat),
+ * written by make_future_v1_4.py from the current v1.3 header with exactly
  * these additions, as the compatibility policy allows within a major:
- *   - PLX_API_MINOR is 3;
+ *   - PLX_API_MINOR is 4;
  *   - one slot appended at the end of PLX_Api: PLX_Plugin_Ping, with its
  *     args struct PLX_Plugin_Ping_Args;
  *   - one field appended at the end of an args struct:
- *     PLX_Plugin_Attributes_Args.build_id (\since 1.3), so a 1.3 plugin
+ *     PLX_Plugin_Attributes_Args.build_id (\since 1.4), so a 1.4 plugin
  *     called by an older host sees a smaller struct_size and must not write
  *     it;
- *   - a new enum value, PLX_MemoryKind_DEVICE_SHARED = 4, which a 1.3
+ *   - a new enum value, PLX_MemoryKind_DEVICE_SHARED = 4, which a 1.4
  *     plugin reports to hosts that do not know it;
  *   - a new extension type, PLX_ExtensionType_PRIORITY = 4
- *     (PLX_PriorityExtension), which a 1.3 host chains on calls to plugins
+ *     (PLX_PriorityExtension), which a 1.4 host chains on calls to plugins
  *     that do not know it.
  * It is never installed and never used by the product.
  *
@@ -54,6 +54,10 @@
  *    call frame (platform, stream, layouts, typed attributes, logging,
  *    scratch, error codes), the client's log (PLX_LoggerExtension), and
  *    extension tables on PLX_Api.extension_start (PLX_ApiExtension).
+ *    1.3 added SPMD partitions: PLX_CompileOptions.num_partitions,
+ *    PLX_Executable_Signature_Args.num_partitions and
+ *    PLX_CAPABILITY_PARTITIONS; an execution then runs on num_replicas x
+ *    num_partitions devices (see Execute).
  *  - Nothing throws or aborts across this boundary: bad input (NULL, a wrong
  *    struct_size, a mismatched size) is an error with a message.
  *  - "Thread-safe" below means: may be called concurrently from several
@@ -68,7 +72,7 @@
 #include <stdint.h>
 
 #define PLX_API_MAJOR 1
-#define PLX_API_MINOR 3
+#define PLX_API_MINOR 4
 
 #if defined(_WIN32)
 #define PLX_EXPORT __declspec(dllexport)
@@ -276,6 +280,9 @@ typedef PLX_Error* PLX_Plugin_Initialize_Fn(PLX_Plugin_Initialize_Args* args);
 #define PLX_CAPABILITY_TUPLE_PARAMETERS ((uint64_t)1 << 7)
 /* \since 1.2: honours a PLX_ProfilerExtension on PLX_Executable_Execute. */
 #define PLX_CAPABILITY_PROFILER ((uint64_t)1 << 8)
+/* \since 1.3: compiles with PLX_CompileOptions.num_partitions > 1 (SPMD
+ * partitions); a host asks no other plugin for more than one. */
+#define PLX_CAPABILITY_PARTITIONS ((uint64_t)1 << 9)
 
 /* Thread-safe. Every string output lives as long as the plugin is loaded.
  * `formats` lists the program formats PLX_Client_Compile accepts
@@ -294,7 +301,7 @@ typedef struct PLX_Plugin_Attributes_Args {
   uint64_t capabilities;     /* out: PLX_CAPABILITY_* bits */
   const PLX_NamedValue* attributes; /* out: anything else */
   size_t num_attributes;     /* out */
-  /* \since 1.3 */
+  /* \since 1.4 */
   const char* build_id;      /* out: free form; lives as long as the plugin */
 } PLX_Plugin_Attributes_Args;
 #define PLX_Plugin_Attributes_Args_STRUCT_SIZE \
@@ -600,8 +607,20 @@ typedef struct PLX_CompileOptions {
   size_t num_custom_call_libraries;
   const PLX_NamedValue* options; /* plugin-specific */
   size_t num_options;
+  /* \since 1.3: the partitions of each replica (XLA's num_partitions: an
+   * SPMD-partitioned program runs once per replica and partition); 0 is
+   * taken as 1. device_assignment then holds num_replicas x num_partitions
+   * ids, replica-major (the device of replica r, partition p at
+   * r * num_partitions + p). A plugin that does not run partitions
+   * returns UNIMPLEMENTED for more than one. A host asks for more than one
+   * only of a plugin with PLX_CAPABILITY_PARTITIONS (one of an older minor
+   * would not read the field). */
+  int64_t num_partitions;
 } PLX_CompileOptions;
 #define PLX_CompileOptions_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_CompileOptions, num_partitions)
+/* What a caller built against 1.0 to 1.2 passes (a callee accepts it). */
+#define PLX_CompileOptions_STRUCT_SIZE_1_0 \
   PLX_STRUCT_SIZE(PLX_CompileOptions, num_options)
 
 /* Compiles a program. `format` is one of the plugin's formats
@@ -656,8 +675,14 @@ typedef struct PLX_Executable_Signature_Args {
   int64_t num_replicas;             /* out */
   /* \since 1.1 */
   const char* program_shape;        /* out; lives as long as the executable */
+  /* \since 1.3: the partitions of each replica (1 unless compiled with
+   * more); Execute runs on num_replicas x num_partitions devices. */
+  int64_t num_partitions;           /* out */
 } PLX_Executable_Signature_Args;
 #define PLX_Executable_Signature_Args_STRUCT_SIZE \
+  PLX_STRUCT_SIZE(PLX_Executable_Signature_Args, num_partitions)
+/* What a caller built against 1.1 or 1.2 passes (a callee accepts it). */
+#define PLX_Executable_Signature_Args_STRUCT_SIZE_1_1 \
   PLX_STRUCT_SIZE(PLX_Executable_Signature_Args, program_shape)
 /* What a caller built against 1.0 passes (a callee accepts it). */
 #define PLX_Executable_Signature_Args_STRUCT_SIZE_1_0 \
@@ -667,7 +692,11 @@ typedef PLX_Error* PLX_Executable_Signature_Fn(
 
 /* Runs the executable on num_replicas devices (the compile-time device
  * assignment). arguments[r] holds num_arguments buffers for replica r, on
- * that replica's device. outputs[r] is a caller-allocated array with room
+ * that replica's device. \since 1.3: for an executable compiled with
+ * num_partitions > 1, num_replicas here counts every device of the
+ * execution, replicas x partitions, and index d (of arguments, outputs and
+ * completion_events) is replica d / num_partitions, partition
+ * d % num_partitions. outputs[r] is a caller-allocated array with room
  * for num_outputs (see Signature); the plugin fills it with new buffers
  * the caller owns. `donated` (optional) lists argument indices whose
  * buffers the executable may consume (reuse for its outputs): a donated
@@ -775,10 +804,10 @@ typedef enum {
   PLX_ExtensionType_FEEDS = 1,    /* PLX_FeedsExtension, \since 1.1 */
   PLX_ExtensionType_PROFILER = 2, /* PLX_ProfilerExtension, \since 1.2 */
   PLX_ExtensionType_LOGGER = 3,   /* PLX_LoggerExtension, \since 1.2 */
-  PLX_ExtensionType_PRIORITY = 4  /* PLX_PriorityExtension, \since 1.3 */
+  PLX_ExtensionType_PRIORITY = 4  /* PLX_PriorityExtension, \since 1.4 */
 } PLX_ExtensionType;
 
-/* \since 1.3. Chained on PLX_Executable_Execute_Args.extension_start: a
+/* \since 1.4. Chained on PLX_Executable_Execute_Args.extension_start: a
  * scheduling hint. Plugins that do not know it ignore it. */
 typedef struct PLX_PriorityExtension {
   size_t struct_size;
@@ -799,7 +828,8 @@ typedef struct PLX_PriorityExtension {
  * outfeed it only reads it, during the call. */
 typedef struct PLX_FeedArgs {
   size_t struct_size;
-  int64_t replica;          /* replica index of the execution */
+  int64_t replica;          /* replica index of the execution (\since 1.3,
+                               with partitions: the device index d) */
   const char* instruction;  /* the infeed/outfeed instruction's name */
   const char* shape;        /* the data shape in HLO text: "(f32[2]{0}, s32[])" */
   const PLX_ArrayShape* leaves;
@@ -849,7 +879,8 @@ typedef struct PLX_ProfileEvent {
   const char* name;     /* the instruction, NUL-terminated */
   const char* kind;     /* its opcode ("fusion", "dot", ...) or the
                            plugin's finer kind ("onednn.convolution") */
-  int64_t replica;      /* replica index of the execution */
+  int64_t replica;      /* replica index of the execution (\since 1.3,
+                           with partitions: the device index d) */
   uint64_t thread_id;   /* the OS thread that ran it */
   int64_t begin_ns;     /* CLOCK_MONOTONIC, nanoseconds */
   int64_t end_ns;
@@ -974,7 +1005,7 @@ typedef enum {
                                       writes directly (pinned, coherent) */
   PLX_MemoryKind_HOST = 3,         /* host memory the device reaches only
                                       by copies */
-  /* \since 1.3 */
+  /* \since 1.4 */
   PLX_MemoryKind_DEVICE_SHARED = 4 /* device memory shared by devices */
 } PLX_MemoryKind;
 
@@ -1236,9 +1267,9 @@ typedef struct PLX_CustomCall_Register_Args {
 typedef PLX_Error* PLX_CustomCall_Register_Fn(
     PLX_CustomCall_Register_Args* args);
 
-/* ------------------------------------------------------ Ping (1.3) */
+/* ------------------------------------------------------ Ping (1.4) */
 
-/* \since 1.3. Answers `value + 1` in `reply`. Thread-safe. A host checks
+/* \since 1.4. Answers `value + 1` in `reply`. Thread-safe. A host checks
  * PLX_API_HAS_SLOT(api, PLX_Plugin_Ping) before calling it. */
 typedef struct PLX_Plugin_Ping_Args {
   size_t struct_size;
@@ -1341,17 +1372,17 @@ typedef struct PLX_Api {
   PLX_Client_PreferredLayout_Fn* PLX_Client_PreferredLayout;
   PLX_Buffer_Layout_Fn* PLX_Buffer_Layout;
 
-  /* \since 1.3 */
+  /* \since 1.4 */
   PLX_Plugin_Ping_Fn* PLX_Plugin_Ping;
 } PLX_Api;
 
 /* Size of the table a v1.0 plugin provides. */
 #define PLX_Api_STRUCT_SIZE_1_0 PLX_STRUCT_SIZE(PLX_Api, PLX_CustomCall_Register)
-/* Size of the table a v1.2 plugin provides. */
+/* Size of the table a v1.2 plugin provides (1.3 added no slot). */
 #define PLX_Api_STRUCT_SIZE_1_2 PLX_STRUCT_SIZE(PLX_Api, PLX_Buffer_Layout)
-/* Size of the table a v1.3 plugin provides. */
-#define PLX_Api_STRUCT_SIZE_1_3 PLX_STRUCT_SIZE(PLX_Api, PLX_Plugin_Ping)
-#define PLX_Api_STRUCT_SIZE PLX_Api_STRUCT_SIZE_1_3
+/* Size of the table a v1.4 plugin provides. */
+#define PLX_Api_STRUCT_SIZE_1_4 PLX_STRUCT_SIZE(PLX_Api, PLX_Plugin_Ping)
+#define PLX_Api_STRUCT_SIZE PLX_Api_STRUCT_SIZE_1_4
 
 /* True if `api` (a table of any minor version) has `slot`. */
 #define PLX_API_HAS_SLOT(api, slot)                                   \
@@ -1408,8 +1439,8 @@ PLX_STATIC_ASSERT(PLX_Api_STRUCT_SIZE_1_2 == PLX_SLOT_OFFSET(37),
                   "v1.2 table size changed");
 PLX_STATIC_ASSERT(offsetof(PLX_Api, PLX_Plugin_Ping) == PLX_SLOT_OFFSET(37),
                   "slot moved");
-PLX_STATIC_ASSERT(PLX_Api_STRUCT_SIZE_1_3 == PLX_SLOT_OFFSET(38),
-                  "v1.3 table size changed");
+PLX_STATIC_ASSERT(PLX_Api_STRUCT_SIZE_1_4 == PLX_SLOT_OFFSET(38),
+                  "v1.4 table size changed");
 
 #ifdef __cplusplus
 }
