@@ -636,6 +636,7 @@ PLEXA_EVAL_HANDLER(EvalSelectAndScatter);
 PLEXA_EVAL_HANDLER(EvalSort);
 // dot.cc
 PLEXA_EVAL_HANDLER(EvalDot);
+PLEXA_EVAL_HANDLER(EvalRaggedDot);
 // convolution.cc
 PLEXA_EVAL_HANDLER(EvalConvolution);
 // linalg.cc

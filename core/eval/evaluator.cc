@@ -256,6 +256,8 @@ absl::StatusOr<Literal> Interpreter::EvaluateInstruction(
       return EvalSort(*this, instr, ops);
     case HloOpcode::kDot:
       return EvalDot(*this, instr, ops);
+    case HloOpcode::kRaggedDot:
+      return EvalRaggedDot(*this, instr, ops);
     case HloOpcode::kConvolution:
       return EvalConvolution(*this, instr, ops);
     case HloOpcode::kTriangularSolve:

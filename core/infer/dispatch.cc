@@ -448,6 +448,14 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
           attrs.dot_dimension_numbers.value_or(DotDimensionNumbers{}),
           declared != nullptr ? declared->element_type()
                               : PrimitiveType::PRIMITIVE_TYPE_INVALID);
+    case HloOpcode::kRaggedDot:
+      // The declared element type is the preferred (result) type, as dot's.
+      return InferRaggedDotShape(
+          *operands[0], *operands[1], *operands[2],
+          attrs.dot_dimension_numbers.value_or(DotDimensionNumbers{}),
+          attrs.lhs_ragged_dimensions, attrs.rhs_group_dimensions,
+          declared != nullptr ? declared->element_type()
+                              : PrimitiveType::PRIMITIVE_TYPE_INVALID);
     case HloOpcode::kConvolution:
       return InferConvolveShape(
           *operands[0], *operands[1], attrs.feature_group_count,

@@ -92,6 +92,16 @@ absl::Status VerifyBinaryReducer(absl::string_view op,
 
 std::string WindowString(const Window& window);
 std::string DotDimsString(const DotDimensionNumbers& d);
+// dot's (and ragged-dot's) checks of its dimension numbers against the
+// operands (range, uniqueness, equal element types, pairwise sizes), errors
+// prefixed with `what`; and its result type (the operand type, or the
+// preferred type; PRIMITIVE_TYPE_INVALID: none). In infer/linalg.cc.
+absl::Status CheckDotDimensions(absl::string_view what, const Shape& lhs,
+                                const Shape& rhs,
+                                const DotDimensionNumbers& dnums);
+absl::StatusOr<PrimitiveType> DotResultType(absl::string_view what,
+                                            PrimitiveType operand_type,
+                                            PrimitiveType preferred);
 std::string ConvDimsString(const ConvolutionDimensionNumbers& d);
 std::string PaddingString(const PaddingConfig& p);
 

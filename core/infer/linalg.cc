@@ -47,14 +47,17 @@ absl::StatusOr<PrimitiveType> ResultType(absl::string_view what,
 
 }  // namespace
 
-absl::StatusOr<Shape> InferDotShape(const Shape& lhs, const Shape& rhs,
-                                    const DotDimensionNumbers& dnums,
-                                    PrimitiveType preferred_type) {
-  PLEXA_RETURN_IF_ERROR(ExpectArray(lhs, "lhs of dot"));
-  PLEXA_RETURN_IF_ERROR(ExpectArray(rhs, "rhs of dot"));
-  const std::string what =
-      absl::StrCat("dot(", Str(lhs), ", ", Str(rhs), ") with ",
-                   internal::DotDimsString(dnums));
+namespace internal {
+
+absl::StatusOr<PrimitiveType> DotResultType(absl::string_view what,
+                                            PrimitiveType operand_type,
+                                            PrimitiveType preferred) {
+  return ResultType(what, operand_type, preferred);
+}
+
+absl::Status CheckDotDimensions(absl::string_view what, const Shape& lhs,
+                                const Shape& rhs,
+                                const DotDimensionNumbers& dnums) {
   auto in_range = [](absl::Span<const int64_t> dims, int64_t rank) {
     return std::all_of(dims.begin(), dims.end(),
                        [&](int64_t d) { return d >= 0 && d < rank; });
@@ -102,6 +105,20 @@ absl::StatusOr<Shape> InferDotShape(const Shape& lhs, const Shape& rhs,
       return Invalid(what, ": batch dimension sizes do not match.");
     }
   }
+  return absl::OkStatus();
+}
+
+}  // namespace internal
+
+absl::StatusOr<Shape> InferDotShape(const Shape& lhs, const Shape& rhs,
+                                    const DotDimensionNumbers& dnums,
+                                    PrimitiveType preferred_type) {
+  PLEXA_RETURN_IF_ERROR(ExpectArray(lhs, "lhs of dot"));
+  PLEXA_RETURN_IF_ERROR(ExpectArray(rhs, "rhs of dot"));
+  const std::string what =
+      absl::StrCat("dot(", Str(lhs), ", ", Str(rhs), ") with ",
+                   internal::DotDimsString(dnums));
+  PLEXA_RETURN_IF_ERROR(internal::CheckDotDimensions(what, lhs, rhs, dnums));
   PrimitiveType type;
   PLEXA_ASSIGN_OR_RETURN(type,
                          ResultType(what, lhs.element_type(), preferred_type));
@@ -111,12 +128,14 @@ absl::StatusOr<Shape> InferDotShape(const Shape& lhs, const Shape& rhs,
     out.add_dimension(lhs.dimensions(d), lhs.is_dynamic_dimension(d));
   }
   for (int64_t d = 0; d < lhs.rank(); ++d) {
-    if (!Contains(lhs_all, d)) {
+    if (!Contains(dnums.lhs_batch_dimensions, d) &&
+        !Contains(dnums.lhs_contracting_dimensions, d)) {
       out.add_dimension(lhs.dimensions(d), lhs.is_dynamic_dimension(d));
     }
   }
   for (int64_t d = 0; d < rhs.rank(); ++d) {
-    if (!Contains(rhs_all, d)) {
+    if (!Contains(dnums.rhs_batch_dimensions, d) &&
+        !Contains(dnums.rhs_contracting_dimensions, d)) {
       out.add_dimension(rhs.dimensions(d), rhs.is_dynamic_dimension(d));
     }
   }

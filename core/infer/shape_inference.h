@@ -254,6 +254,42 @@ absl::StatusOr<Shape> InferTriangularSolveShape(
     const Shape& a, const Shape& b, const TriangularSolveOptions& options);
 absl::StatusOr<Shape> InferCholeskyShape(const Shape& a);
 
+// ---- ragged-dot (infer/ragged_dot.cc) -------------------------------------
+// XLA's ragged dot: a dot whose lhs has one ragged dimension cut into groups
+// of the sizes group_sizes holds. Its mode is the kind of that dimension:
+//   non-contracting (m): [b,m,k], [g,b,k,n], [b,g] -> [b,m,n]: rows of
+//     group i are multiplied by the rhs's group i (rhs_group_dims={..});
+//   contracting (k):     [b,m,k], [b,k,n],   [b,g] -> [g,b,m,n]: group i
+//     contracts only its part of k;
+//   batch (b):           [b,m,k], [b,k,n],   [g]   -> [b,m,n].
+// group_sizes is [g] or [prefix..., g] (RaggedDotGroupSizesPrefix); a [g]
+// stands for the same sizes at every prefix index (JAX's and StableHLO's
+// broadcast).
+enum class RaggedDotMode { kNonContracting, kContracting, kBatch };
+RaggedDotMode GetRaggedDotMode(const DotDimensionNumbers& dnums,
+                               int64_t lhs_ragged_dimension);
+// The lhs dimensions group_sizes has before its group dimension when it is
+// not [g] (StableHLO's chlo.ragged_dot, JAX's ragged_dot_general): the lhs
+// batch dimensions (as listed), then in the non-contracting mode the lhs
+// non-contracting dimensions before the ragged one (in order), in the
+// contracting mode the contracting dimensions listed before the ragged one;
+// in the batch mode only the batch dimensions listed before the ragged one.
+std::vector<int64_t> RaggedDotGroupSizesPrefix(const DotDimensionNumbers& dnums,
+                                               int64_t lhs_ragged_dimension,
+                                               int64_t lhs_rank);
+// XLA's InferRaggedDotOpShape with group_sizes of any rank StableHLO allows:
+// the dot checks, one lhs ragged dimension, an integer group_sizes of shape
+// [g] or [prefix..., g], one rhs group dimension (not batch or contracting,
+// of size g) exactly in the non-contracting mode and none otherwise. The
+// result is dot's, with the rhs group dimension left out and, in the
+// contracting mode, g in front; its element type as dot's (preferred_type).
+absl::StatusOr<Shape> InferRaggedDotShape(
+    const Shape& lhs, const Shape& rhs, const Shape& group_sizes,
+    const DotDimensionNumbers& dnums,
+    absl::Span<const int64_t> lhs_ragged_dimensions,
+    absl::Span<const int64_t> rhs_group_dimensions,
+    PrimitiveType preferred_type);
+
 // ---- fft and topk (infer/fft_topk.cc) -------------------------------------
 // fft(x), fft_type, fft_length (1 to 3 innermost dimensions): FFT/IFFT keep
 // the complex operand's shape; RFFT takes f32/f64 whose innermost dimensions

@@ -47,6 +47,18 @@ constexpr AttrSpec kDot[] = {
     {"lhs_contracting_dims", AttrId::kLhsContractingDims, kOptional, kAlways},
     {"rhs_batch_dims", AttrId::kRhsBatchDims, kOptional, kUnlessDefault},
     {"rhs_contracting_dims", AttrId::kRhsContractingDims, kOptional, kAlways}};
+// XLA prints a ragged-dot's dot dimension numbers as dot's, then
+// lhs_ragged_dims and rhs_group_dims, each only when it is not empty (a
+// ragged contracting or batch dimension has no rhs group dimension).
+// XLA's parser takes both as optional; shape inference requires one lhs
+// ragged dimension.
+constexpr AttrSpec kRaggedDot[] = {
+    {"lhs_batch_dims", AttrId::kLhsBatchDims, kOptional, kUnlessDefault},
+    {"lhs_contracting_dims", AttrId::kLhsContractingDims, kOptional, kAlways},
+    {"rhs_batch_dims", AttrId::kRhsBatchDims, kOptional, kUnlessDefault},
+    {"rhs_contracting_dims", AttrId::kRhsContractingDims, kOptional, kAlways},
+    {"lhs_ragged_dims", AttrId::kLhsRaggedDims, kOptional, kUnlessDefault},
+    {"rhs_group_dims", AttrId::kRhsGroupDims, kOptional, kUnlessDefault}};
 constexpr AttrSpec kPad[] = {{"padding", AttrId::kPadding, kRequired, kAlways}};
 constexpr AttrSpec kSlice[] = {{"slice", AttrId::kSlice, kRequired, kAlways}};
 constexpr AttrSpec kDynamicSlice[] = {
@@ -222,6 +234,8 @@ constexpr AttrField kFields[] = {
     AttrField::kFeatureGroupCount,
     AttrField::kBatchGroupCount,
     AttrField::kDotDimensionNumbers,
+    AttrField::kLhsRaggedDimensions,
+    AttrField::kRhsGroupDimensions,
     AttrField::kPaddingConfig,
     AttrField::kSlice,
     AttrField::kDynamicSliceSizes,
@@ -298,6 +312,8 @@ absl::Span<const AttrSpec> AttributesOf(HloOpcode op) {
       return kSelectAndScatter;
     case HloOpcode::kDot:
       return kDot;
+    case HloOpcode::kRaggedDot:
+      return kRaggedDot;
     case HloOpcode::kPad:
       return kPad;
     case HloOpcode::kSlice:
@@ -412,6 +428,10 @@ std::optional<AttrField> FieldOf(AttrId id) {
     case AttrId::kLhsContractingDims:
     case AttrId::kRhsContractingDims:
       return AttrField::kDotDimensionNumbers;
+    case AttrId::kLhsRaggedDims:
+      return AttrField::kLhsRaggedDimensions;
+    case AttrId::kRhsGroupDims:
+      return AttrField::kRhsGroupDimensions;
     case AttrId::kPadding:
       return AttrField::kPaddingConfig;
     case AttrId::kSlice:

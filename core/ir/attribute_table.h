@@ -40,6 +40,8 @@ enum class AttrId {
   kRhsBatchDims,
   kLhsContractingDims,
   kRhsContractingDims,
+  kLhsRaggedDims,
+  kRhsGroupDims,
   kPadding,
   kSlice,
   kDynamicSliceSizes,
@@ -158,6 +160,8 @@ enum class AttrField {
   kFeatureGroupCount,
   kBatchGroupCount,
   kDotDimensionNumbers,
+  kLhsRaggedDimensions,
+  kRhsGroupDimensions,
   kPaddingConfig,
   kSlice,
   kDynamicSliceSizes,
@@ -278,6 +282,10 @@ decltype(auto) VisitAttr(Attrs& a, AttrId id, F&& f) {
     case AttrId::kRhsContractingDims:
       return f(Member(Group(a.dot_dimension_numbers),
                       &DotDimensionNumbers::rhs_contracting_dimensions));
+    case AttrId::kLhsRaggedDims:
+      return f(&a.lhs_ragged_dimensions);
+    case AttrId::kRhsGroupDims:
+      return f(&a.rhs_group_dimensions);
     case AttrId::kPadding:
       return f(Group(a.padding_config));
     case AttrId::kSlice:

@@ -178,8 +178,15 @@ struct InstructionAttrs {
   int64_t feature_group_count = 1;
   int64_t batch_group_count = 1;
 
-  // dot
+  // dot, ragged-dot (its batch and contracting dimensions)
   std::optional<DotDimensionNumbers> dot_dimension_numbers;
+
+  // ragged-dot: with dot_dimension_numbers, XLA's RaggedDotDimensionNumbers
+  // (lhs_ragged_dims={1}, rhs_group_dims={0}). The lhs has exactly one
+  // ragged dimension; the rhs a group dimension only when that one is a
+  // non-contracting dimension (the shape inference's checks).
+  std::vector<int64_t> lhs_ragged_dimensions;
+  std::vector<int64_t> rhs_group_dimensions;
 
   // pad
   std::optional<PaddingConfig> padding_config;

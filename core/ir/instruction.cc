@@ -22,7 +22,9 @@ std::unique_ptr<Instruction> Instruction::Create(
   // A dot printed without dimension numbers (`dot(a, b)`) is an outer
   // product: no contracting and no batch dimensions. Keep one canonical form
   // so that every reader of the attribute sees the numbers.
-  if (opcode == HloOpcode::kDot && !inst->attrs_.dot_dimension_numbers) {
+  // ragged-dot likewise.
+  if ((opcode == HloOpcode::kDot || opcode == HloOpcode::kRaggedDot) &&
+      !inst->attrs_.dot_dimension_numbers) {
     inst->attrs_.dot_dimension_numbers.emplace();
   }
   inst->called_ = std::move(called);
@@ -175,6 +177,8 @@ bool Instruction::SameAttributesAs(const Instruction& other) const {
          a.feature_group_count == b.feature_group_count &&
          a.batch_group_count == b.batch_group_count &&
          a.dot_dimension_numbers == b.dot_dimension_numbers &&
+         a.lhs_ragged_dimensions == b.lhs_ragged_dimensions &&
+         a.rhs_group_dimensions == b.rhs_group_dimensions &&
          a.padding_config == b.padding_config && a.slice == b.slice &&
          a.dynamic_slice_sizes == b.dynamic_slice_sizes &&
          a.gather_dimension_numbers == b.gather_dimension_numbers &&

@@ -102,6 +102,7 @@ inline constexpr int kVariadic = -1;
   X(kPartitionId, "partition-id", 0)                        \
   X(kPopulationCount, "popcnt", 1)                          \
   X(kPower, "power", 2)                                     \
+  X(kRaggedDot, "ragged-dot", 3)                            \
   X(kReal, "real", 1)                                       \
   X(kRecv, "recv", 1)                                       \
   X(kRecvDone, "recv-done", 1)                              \

@@ -14,6 +14,7 @@
 #include "core/passes/dce.h"
 #include "core/passes/dynamic_padder.h"
 #include "core/passes/map_inliner.h"
+#include "core/passes/ragged_dot_rewriter.h"
 #include "core/passes/reduce_window_rewriter.h"
 #include "core/passes/send_recv_lowering.h"
 #include "core/passes/sharding_remover.h"
@@ -77,6 +78,10 @@ const std::map<std::string, Factory>& Registry() {
       {"topk-custom-call-rewriter",
        [](const PipelineOptions&) {
          return std::make_unique<TopKCustomCallRewriter>();
+       }},
+      {"ragged-dot-rewriter",
+       [](const PipelineOptions&) {
+         return std::make_unique<RaggedDotRewriter>();
        }},
       {"call-inliner",
        [](const PipelineOptions&) { return std::make_unique<CallInliner>(); }},

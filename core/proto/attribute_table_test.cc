@@ -54,6 +54,10 @@ std::string SampleValue(AttrId id) {
       return "{2}";
     case AttrId::kRhsContractingDims:
       return "{1}";
+    case AttrId::kLhsRaggedDims:
+      return "{1}";
+    case AttrId::kRhsGroupDims:
+      return "{0}";
     case AttrId::kPadding:
       return "1_2_0x0_-1_1";
     case AttrId::kSlice:

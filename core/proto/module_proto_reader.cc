@@ -337,6 +337,12 @@ absl::Status FieldFromProto(const pb::InstructionAttrsProto& p, AttrField field,
                                           s.has_stride() ? s.stride() : 1});
       }
       return absl::OkStatus();
+    case AttrField::kLhsRaggedDimensions:
+      a->lhs_ragged_dimensions = ToVector(p.lhs_ragged_dimensions());
+      return absl::OkStatus();
+    case AttrField::kRhsGroupDimensions:
+      a->rhs_group_dimensions = ToVector(p.rhs_group_dimensions());
+      return absl::OkStatus();
     case AttrField::kDynamicSliceSizes:
       a->dynamic_slice_sizes = ToVector(p.dynamic_slice_sizes());
       return absl::OkStatus();

@@ -219,6 +219,12 @@ absl::Status FieldToProto(const InstructionAttrs& a, AttrField field,
         if (s.stride != 1) sp->set_stride(s.stride);
       }
       return absl::OkStatus();
+    case AttrField::kLhsRaggedDimensions:
+      AppendAll(a.lhs_ragged_dimensions, p->mutable_lhs_ragged_dimensions());
+      return absl::OkStatus();
+    case AttrField::kRhsGroupDimensions:
+      AppendAll(a.rhs_group_dimensions, p->mutable_rhs_group_dimensions());
+      return absl::OkStatus();
     case AttrField::kDynamicSliceSizes:
       AppendAll(a.dynamic_slice_sizes, p->mutable_dynamic_slice_sizes());
       return absl::OkStatus();

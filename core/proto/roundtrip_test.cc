@@ -207,6 +207,10 @@ ENTRY %main (img: f32[1,5,5,2], ker: f32[3,3,2,4], gker: f32[3,3,1,4], bimg: f32
   %gconv = f32[1,3,3,4] convolution(%img, %gker), window={size=3x3 stride=2x2 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=2
   %bconv = f32[1,3,3,4] convolution(%bimg, %ker), window={size=3x3 stride=2x2 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, batch_group_count=2
   %dot = f32[2,3,5] dot(%m, %n), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}
+  %gsizes = s32[2,2] constant({ {1, 2}, {3, 0} })
+  %ng = f32[2,2,4,5] broadcast(%n), dimensions={1,2,3}
+  %rdot = f32[2,3,5] ragged-dot(%m, %ng, %gsizes), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={1}, rhs_contracting_dims={2}, lhs_ragged_dims={1}, rhs_group_dims={0}
+  %kdot = f32[2,2,3,5] ragged-dot(%m, %n, %gsizes), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}, lhs_ragged_dims={2}
   %gather = f32[3,4] gather(%op, %idx), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,4}, indices_are_sorted=true
   %bgather = f32[2,3,4] gather(%bop, %bidx), offset_dims={2}, collapsed_slice_dims={1}, start_index_map={1}, operand_batching_dims={0}, start_indices_batching_dims={0}, index_vector_dim=2, slice_sizes={1,1,4}
   %scatter = f32[5,4] scatter(%op, %idx, %upd), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, indices_are_sorted=true, unique_indices=true, to_apply=%add
@@ -404,6 +408,10 @@ TEST(HandWrittenTest, CoverEveryAttribute) {
       {"triangular left_side=false lower=false unit_diagonal",
        [](auto& a) { return a.triangular_solve_options.unit_diagonal; }},
       {"cholesky_lower", [](auto& a) { return a.cholesky_lower; }},
+      {"lhs_ragged_dimensions",
+       [](auto& a) { return !a.lhs_ragged_dimensions.empty(); }},
+      {"rhs_group_dimensions",
+       [](auto& a) { return !a.rhs_group_dimensions.empty(); }},
       {"fft_length", [](auto& a) { return a.fft_length.size() > 1; }},
       {"k", [](auto& a) { return a.k != 0; }},
       {"largest=false", [](auto& a) { return !a.largest; }},
@@ -547,6 +555,8 @@ std::unique_ptr<Module> EveryFieldModule() {
   a.triangular_solve_options = TriangularSolveOptions{
       true, true, true, TriangularSolveTranspose::kAdjoint};
   a.cholesky_lower = true;
+  a.lhs_ragged_dimensions = {3, -1};
+  a.rhs_group_dimensions = {0, 2};
   a.fft_type = FftType::kIrfft;
   a.fft_length = {6, 0, 4};
   a.k = 5;
@@ -665,6 +675,8 @@ TEST(EveryFieldTest, EachValueArrives) {
             (TriangularSolveOptions{true, true, true,
                                     TriangularSolveTranspose::kAdjoint}));
   EXPECT_TRUE(a.cholesky_lower);
+  EXPECT_EQ(a.lhs_ragged_dimensions, (std::vector<int64_t>{3, -1}));
+  EXPECT_EQ(a.rhs_group_dimensions, (std::vector<int64_t>{0, 2}));
   EXPECT_EQ(a.fft_type, FftType::kIrfft);
   EXPECT_EQ(a.fft_length, (std::vector<int64_t>{6, 0, 4}));
   EXPECT_EQ(a.k, 5);
@@ -749,7 +761,7 @@ TEST(ShapeTest, EmptyScalarLayoutIsKept) {
 // to module.proto (a new field number, appended), to the two converters
 // in module_proto.cc and to EveryFieldModule, then update the number here.
 TEST(TripwireTest, AttributeStructsHaveTheSizesTheFormatKnows) {
-  EXPECT_EQ(sizeof(InstructionAttrs), 1392u)
+  EXPECT_EQ(sizeof(InstructionAttrs), 1440u)
       << "InstructionAttrs changed: update core/proto (see comment)";
   EXPECT_EQ(sizeof(Layout), 104u)
       << "Layout changed: update core/proto (see comment)";

@@ -185,6 +185,8 @@ static_assert(pb::InstructionAttrsProto::kFftTypeFieldNumber == 46);
 static_assert(pb::InstructionAttrsProto::kFftLengthFieldNumber == 47);
 static_assert(pb::InstructionAttrsProto::kKFieldNumber == 48);
 static_assert(pb::InstructionAttrsProto::kLargestFieldNumber == 49);
+static_assert(pb::InstructionAttrsProto::kLhsRaggedDimensionsFieldNumber == 54);
+static_assert(pb::InstructionAttrsProto::kRhsGroupDimensionsFieldNumber == 55);
 static_assert(pb::InstructionProto::kIdFieldNumber == 1);
 static_assert(pb::InstructionProto::kNameFieldNumber == 2);
 static_assert(pb::InstructionProto::kOpcodeFieldNumber == 3);

@@ -488,3 +488,79 @@ TEST(StaticDynamicOpsTest, ConstantShapeOperandsGiveSliceAndPad) {
 
 }  // namespace
 }  // namespace plexa::stablehlo_testing
+
+namespace plexa::stablehlo {
+namespace {
+
+using stablehlo_testing::ImportEntry;
+using stablehlo_testing::Main;
+using ::testing::HasSubstr;
+
+// chlo.ragged_dot as JAX's lax.ragged_dot writes it (generic form, every
+// field of #chlo.ragged_dot given), ragged in an lhs non-contracting
+// dimension; the values by hand: sizes {1, 2} put row 0 in group 0 (rhs
+// {{1,0},{0,1}}: the row itself), rows 1-2 in group 1 (rhs {{0,1},{1,0}}:
+// the row swapped) and leave row 3 at zero.
+TEST(ChloRaggedDotTest, NonContractingImportsAndRuns) {
+  const std::string text =
+      Main("%lhs: tensor<4x2xf32>, %rhs: tensor<2x2x2xf32>, %gs: tensor<2xi32>",
+           "tensor<4x2xf32>", R"(
+    %0 = "chlo.ragged_dot"(%lhs, %rhs, %gs) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>, precision_config = [#chlo<precision DEFAULT>, #chlo<precision HIGHEST>]} : (tensor<4x2xf32>, tensor<2x2x2xf32>, tensor<2xi32>) -> tensor<4x2xf32>
+    return %0 : tensor<4x2xf32>)");
+  EXPECT_THAT(ImportEntry(text),
+              HasSubstr("f32[4,2] ragged-dot(%lhs, %rhs, %gs), "
+                        "lhs_contracting_dims={1}, rhs_contracting_dims={1}, "
+                        "lhs_ragged_dims={0}, rhs_group_dims={0}, "
+                        "operand_precision={default,highest}"));
+  auto m = ParseStableHloModule(text);
+  ASSERT_TRUE(m.ok()) << m.status();
+  auto r = Evaluator().Run(
+      **m, {*ParseLiteral("{ {1, 2}, {3, 4}, {5, 6}, {7, 8} }",
+                          Shape(PrimitiveType::F32, {4, 2})),
+            *ParseLiteral("{ { {1, 0}, {0, 1} }, { {0, 1}, {1, 0} } }",
+                          Shape(PrimitiveType::F32, {2, 2, 2})),
+            *ParseLiteral("{1, 2}", Shape(PrimitiveType::S32, {2}))});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->ToString(), ParseLiteral("{ {1, 2}, {4, 3}, {6, 5}, {0, 0} }",
+                                        Shape(PrimitiveType::F32, {4, 2}))
+                               ->ToString());
+}
+
+// Ragged in the contracting dimension, with batch dimensions, fields left
+// out (no rhs_group_dimensions) and properties syntax; a preferred result
+// type (bf16 operands, f32 result).
+TEST(ChloRaggedDotTest, ContractingAndBatch) {
+  EXPECT_THAT(ImportEntry(Main(
+                  "%lhs: tensor<2x11x5xbf16>, %rhs: tensor<2x5x7xbf16>, %gs: "
+                  "tensor<2x3xi64>",
+                  "tensor<3x2x11x7xf32>", R"(
+    %0 = "chlo.ragged_dot"(%lhs, %rhs, %gs) <{ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [2]>}> : (tensor<2x11x5xbf16>, tensor<2x5x7xbf16>, tensor<2x3xi64>) -> tensor<3x2x11x7xf32>
+    return %0 : tensor<3x2x11x7xf32>)")),
+              HasSubstr("f32[3,2,11,7] ragged-dot(%lhs, %rhs, %gs), "
+                        "lhs_batch_dims={0}, lhs_contracting_dims={2}, "
+                        "rhs_batch_dims={0}, rhs_contracting_dims={1}, "
+                        "lhs_ragged_dims={2}\n"));
+}
+
+// StableHLO's own verifier example: group_sizes of the wrong shape is
+// refused at the MLIR op, with the expected shape.
+TEST(ChloRaggedDotTest, BadGroupSizesAreLocated) {
+  const std::string entry = ImportEntry(
+      Main("%lhs: tensor<19x17x11x5xf32>, %rhs: tensor<3x19x5x7xf32>, %gs: "
+           "tensor<19x11x3xi64>",
+           "tensor<19x17x11x7xf32>", R"(
+    %0 = "chlo.ragged_dot"(%lhs, %rhs, %gs) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [1], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [2], rhs_group_dimensions = [0]>} : (tensor<19x17x11x5xf32>, tensor<3x19x5x7xf32>, tensor<19x11x3xi64>) -> tensor<19x17x11x7xf32>
+    return %0 : tensor<19x17x11x7xf32>)"));
+  EXPECT_THAT(entry, HasSubstr("'chlo.ragged_dot'"));
+  EXPECT_THAT(entry, HasSubstr("group_sizes must have shape [19,17,3]"));
+  EXPECT_THAT(
+      ImportEntry(Main("%lhs: tensor<4x2xf32>, %rhs: tensor<2x2x2xf32>, "
+                       "%gs: tensor<2xi32>",
+                       "tensor<4x2xf32>", R"(
+    %0 = "chlo.ragged_dot"(%lhs, %rhs, %gs) : (tensor<4x2xf32>, tensor<2x2x2xf32>, tensor<2xi32>) -> tensor<4x2xf32>
+    return %0 : tensor<4x2xf32>)")),
+      HasSubstr("missing ragged_dot_dimension_numbers"));
+}
+
+}  // namespace
+}  // namespace plexa::stablehlo

@@ -145,6 +145,7 @@ constexpr OpMapping kOps[] = {
     {"chlo.constant_like", LowerChloConstantLike, ""},
     {"chlo.constant", LowerConstant, "constant"},
     {"chlo.top_k", LowerChloTopK, "topk"},
+    {"chlo.ragged_dot", LowerChloRaggedDot, "ragged-dot"},
     {"chlo.next_after", LowerChloNextAfter, ""},
     {"chlo.broadcast_add", LowerChloBroadcastBinary, "add"},
     {"chlo.broadcast_and", LowerChloBroadcastBinary, "and"},

@@ -121,6 +121,44 @@ absl::Status LowerDotGeneral(OpContext& ctx, absl::string_view) {
   return ctx.SetResults({ctx.Emit("dot", shape, ops, attrs)});
 }
 
+// chlo.ragged_dot(lhs, rhs, group_sizes) with ragged_dot_dimension_numbers =
+// #chlo.ragged_dot<lhs_batching_dimensions = [0], rhs_batching_dimensions =
+// [1], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [2],
+// lhs_ragged_dimensions = [1], rhs_group_dimensions = [0]> (fields left out
+// when empty) and precision_config: HLO's ragged-dot, whose verifier makes
+// StableHLO's checks. The result type's element type is the preferred one.
+absl::Status LowerChloRaggedDot(OpContext& ctx, absl::string_view) {
+  PLEXA_RETURN_IF_ERROR(ctx.ExpectOperands(3));
+  PLEXA_ASSIGN_OR_RETURN(std::vector<Value> ops, ctx.Operands());
+  PLEXA_ASSIGN_OR_RETURN(Shape shape, ctx.ResultType(0));
+  const MAttr* dn = ctx.Attr({"ragged_dot_dimension_numbers"});
+  if (dn == nullptr) return ctx.Error("missing ragged_dot_dimension_numbers");
+  if (dn->kind != MAttr::Kind::kStruct) {
+    return ctx.Error(
+        "ragged_dot_dimension_numbers must be a #chlo.ragged_dot<...>");
+  }
+  std::vector<int64_t> lb, rb, lc, rc, lr, rg;
+  PLEXA_ASSIGN_OR_RETURN(lb, StructInts(ctx, dn, "lhs_batching_dimensions"));
+  PLEXA_ASSIGN_OR_RETURN(rb, StructInts(ctx, dn, "rhs_batching_dimensions"));
+  PLEXA_ASSIGN_OR_RETURN(lc, StructInts(ctx, dn, "lhs_contracting_dimensions"));
+  PLEXA_ASSIGN_OR_RETURN(rc, StructInts(ctx, dn, "rhs_contracting_dimensions"));
+  PLEXA_ASSIGN_OR_RETURN(lr, StructInts(ctx, dn, "lhs_ragged_dimensions"));
+  PLEXA_ASSIGN_OR_RETURN(rg, StructInts(ctx, dn, "rhs_group_dimensions"));
+  std::string attrs;
+  if (!lb.empty() || !rb.empty()) {
+    absl::StrAppend(&attrs, "lhs_batch_dims=", BraceList(lb), ", ");
+  }
+  absl::StrAppend(&attrs, "lhs_contracting_dims=", BraceList(lc));
+  if (!lb.empty() || !rb.empty()) {
+    absl::StrAppend(&attrs, ", rhs_batch_dims=", BraceList(rb));
+  }
+  absl::StrAppend(&attrs, ", rhs_contracting_dims=", BraceList(rc),
+                  ", lhs_ragged_dims=", BraceList(lr));
+  if (!rg.empty()) absl::StrAppend(&attrs, ", rhs_group_dims=", BraceList(rg));
+  absl::StrAppend(&attrs, PrecisionAttr(ctx));
+  return ctx.SetResults({ctx.Emit("ragged-dot", shape, ops, attrs)});
+}
+
 absl::Status LowerConvolution(OpContext& ctx, absl::string_view) {
   PLEXA_RETURN_IF_ERROR(ctx.ExpectOperands(2));
   PLEXA_ASSIGN_OR_RETURN(std::vector<Value> ops, ctx.Operands());

@@ -153,6 +153,22 @@ TEST(ErrorsTest, FftAndTopKAttributes) {
             "4:36: expected attribute 'k' for topk, found none");
 }
 
+TEST(ErrorsTest, RaggedDotAttributes) {
+  const std::string params =
+      "  %x = f32[6,4]{1,0} parameter(0)\n"
+      "  %y = f32[3,4,5]{2,1,0} parameter(1)\n"
+      "  %g = s32[3]{0} parameter(2)\n";
+  // "  ROOT %r = f32[6,5]{1,0} ragged-dot(%x, %y, %g), lhs_ragged_dims=" is
+  // 66 characters.
+  EXPECT_EQ(
+      EntryError(params + "  ROOT %r = f32[6,5]{1,0} ragged-dot(%x, %y, %g), "
+                          "lhs_ragged_dims=0"),
+      "6:67: expected '{' starting 'lhs_ragged_dims', found '0'");
+  // "  ROOT %r = f32[6,5]{1,0} " is 26 characters: the opcode is at 27.
+  EXPECT_EQ(EntryError(params + "  ROOT %r = f32[6,5]{1,0} ragged-dot(%x, %y)"),
+            "6:27: expected 3 operands for ragged-dot, found 2");
+}
+
 TEST(ErrorsTest, MissingPieces) {
   EXPECT_EQ(EntryError("  %p = f32[] parameter(0)\n"
                        "  ROOT %r = f32[] negate(%p"),

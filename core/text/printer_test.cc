@@ -289,6 +289,42 @@ TEST(PrinterTest, FftAndTopKAsXlaPrintsThem) {
             "k=3, largest=false");
 }
 
+TEST(PrinterTest, RaggedDotAsXlaPrintsIt) {
+  // XLA prints dot's dimension numbers (lhs_batch_dims, lhs_contracting_dims,
+  // rhs_batch_dims, rhs_contracting_dims; empty batch dims left out), then
+  // lhs_ragged_dims and rhs_group_dims when not empty; the parser takes
+  // them in any order.
+  const std::string body = R"(  %x = f32[2,11,5]{2,1,0} parameter(0)
+  %y = f32[3,2,5,7]{3,2,1,0} parameter(1)
+  %g = s32[2,3]{1,0} parameter(2)
+  %w = f32[2,5,7]{2,1,0} parameter(3)
+  %m1 = f32[2,11,7]{2,1,0} ragged-dot(f32[2,11,5]{2,1,0} %x, f32[3,2,5,7]{3,2,1,0} %y, s32[2,3]{1,0} %g), rhs_group_dims={0}, lhs_ragged_dims={1}, rhs_contracting_dims={2}, lhs_contracting_dims={2}, rhs_batch_dims={1}, lhs_batch_dims={0}
+  %m2 = f32[3,2,11,7]{3,2,1,0} ragged-dot(f32[2,11,5]{2,1,0} %x, f32[2,5,7]{2,1,0} %w, s32[2,3]{1,0} %g), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}, lhs_ragged_dims={2}
+  ROOT %t = (f32[2,11,7]{2,1,0}, f32[3,2,11,7]{3,2,1,0}) tuple(%m1, %m2))";
+  EXPECT_EQ(PrintOf(body, "m1"),
+            "%m1 = f32[2,11,7]{2,1,0} ragged-dot(f32[2,11,5]{2,1,0} %x, "
+            "f32[3,2,5,7]{3,2,1,0} %y, s32[2,3]{1,0} %g), lhs_batch_dims={0}, "
+            "lhs_contracting_dims={2}, rhs_batch_dims={1}, "
+            "rhs_contracting_dims={2}, lhs_ragged_dims={1}, "
+            "rhs_group_dims={0}");
+  EXPECT_EQ(PrintOf(body, "m2"),
+            "%m2 = f32[3,2,11,7]{3,2,1,0} ragged-dot(f32[2,11,5]{2,1,0} %x, "
+            "f32[2,5,7]{2,1,0} %w, s32[2,3]{1,0} %g), lhs_batch_dims={0}, "
+            "lhs_contracting_dims={2}, rhs_batch_dims={0}, "
+            "rhs_contracting_dims={1}, lhs_ragged_dims={2}");
+  // XLA's own test program (xla/tests ragged_dot_test NonContracting):
+  // no batch dimensions.
+  const std::string xla = R"(  %p0 = f32[6,4]{1,0} parameter(0)
+  %p1 = f32[3,4,5]{2,1,0} parameter(1)
+  %p2 = s64[3]{0} parameter(2)
+  ROOT %ragged-dot = f32[6,5]{1,0} ragged-dot(f32[6,4]{1,0} %p0, f32[3,4,5]{2,1,0} %p1, s64[3]{0} %p2), lhs_contracting_dims={1}, rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0})";
+  EXPECT_EQ(PrintOf(xla, "ragged-dot"),
+            "%ragged-dot = f32[6,5]{1,0} ragged-dot(f32[6,4]{1,0} %p0, "
+            "f32[3,4,5]{2,1,0} %p1, s64[3]{0} %p2), lhs_contracting_dims={1}, "
+            "rhs_contracting_dims={1}, lhs_ragged_dims={0}, "
+            "rhs_group_dims={0}");
+}
+
 TEST(PrinterTest, ConditionalFormsFollowTheSelectorType) {
   const std::string prefix =
       "%f { ROOT %a = f32[] parameter(0) }\n"

@@ -922,5 +922,53 @@ TEST(VerifierChannelTest, ASendWithoutChannelIdIsAnError) {
                  "needs a channel_id");
 }
 
+// ragged-dot: the declared shape must be the inferred one (XLA's
+// ShapeVerifier::HandleRaggedDot); bad dimension numbers and group sizes
+// name the computation and the instruction.
+TEST(VerifierTest, RaggedDotShapesAsXla) {
+  auto verify = [](const char* lhs, const char* rhs, const char* sizes,
+                   const char* result, std::vector<int64_t> ragged,
+                   std::vector<int64_t> group) {
+    auto m = std::make_unique<Module>("m");
+    CompBuilder b("main");
+    Instruction* x = b.Param(0, lhs, "x");
+    Instruction* y = b.Param(1, rhs, "y");
+    Instruction* g = b.Param(2, sizes, "g");
+    InstructionAttrs a;
+    a.dot_dimension_numbers.emplace();
+    a.dot_dimension_numbers->lhs_contracting_dimensions = {1};
+    a.dot_dimension_numbers->rhs_contracting_dimensions = {1};
+    a.lhs_ragged_dimensions = std::move(ragged);
+    a.rhs_group_dimensions = std::move(group);
+    b.AddTo(m.get(), b.Op(HloOpcode::kRaggedDot, result, {x, y, g}, "rd", a),
+            true);
+    return VerifyModule(*m);
+  };
+  EXPECT_TRUE(
+      verify("f32[6,4]", "f32[3,4,5]", "s64[3]", "f32[6,5]", {0}, {0}).ok());
+  // A result type other than the operands' is the preferred type, as dot.
+  EXPECT_TRUE(
+      verify("s8[6,4]", "s8[3,4,5]", "s32[3]", "s32[6,5]", {0}, {0}).ok());
+  // The group dimension is not in the result.
+  EXPECT_INVALID(
+      verify("f32[6,4]", "f32[3,4,5]", "s64[3]", "f32[6,3,5]", {0}, {0}),
+      "main", "rd", "f32[6,3,5]", "f32[6,5]");
+  EXPECT_INVALID(
+      verify("f32[6,4]", "f32[3,4,5]", "s64[2]", "f32[6,5]", {0}, {0}), "rd",
+      "has 2 groups");
+  EXPECT_INVALID(
+      verify("f32[6,4]", "f32[3,4,5]", "s64[3]", "f32[6,5]", {}, {0}), "rd",
+      "exactly one ragged dimension");
+  EXPECT_INVALID(
+      verify("f32[6,4]", "f32[3,4,5]", "f32[3]", "f32[6,5]", {0}, {0}), "rd",
+      "integer element type");
+  // Ragged in the contracting dimension: the result gains the groups in
+  // front, and the rhs has no group dimension.
+  EXPECT_TRUE(
+      verify("f32[6,4]", "f32[5,4]", "s32[2]", "f32[2,6,5]", {1}, {}).ok());
+  EXPECT_INVALID(verify("f32[6,4]", "f32[5,4]", "s32[2]", "f32[6,5]", {1}, {}),
+                 "rd", "f32[2,6,5]");
+}
+
 }  // namespace
 }  // namespace plexa

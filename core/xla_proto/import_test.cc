@@ -2,6 +2,8 @@
 #include <string>
 #include <vector>
 
+#include "core/text/hlo_parser.h"
+#include "core/xla_proto/xla_proto_export.h"
 #include "core/xla_proto/xla_proto_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -166,6 +168,74 @@ TEST(XlaProtoImport, WindowsIndexingLinalgCollectivesSideEffects) {
           "outfeed_config=\"out\"",
           "%rng = f32[3] rng(%zero, %zero), distribution=rng_normal",
       });
+}
+
+TEST(XlaProtoImport, RaggedDotInItsThreeModes) {
+  std::unique_ptr<Module> m = Import("ragged_dot");
+  ASSERT_NE(m, nullptr);
+  ExpectLines(*m, {"%rows = f32[4,3]{1,0} ragged-dot(%x, %w, %sizes), "
+                   "lhs_contracting_dims={1}, rhs_contracting_dims={1}, "
+                   "lhs_ragged_dims={0}, rhs_group_dims={0}",
+                   "%grads = f32[2,2,3]{2,1,0} ragged-dot(%x, %v, %sizes), "
+                   "lhs_contracting_dims={0}, rhs_contracting_dims={0}, "
+                   "lhs_ragged_dims={0}",
+                   "%batch = f32[4,1]{1,0} ragged-dot(%x, %wb, %sizes), "
+                   "lhs_batch_dims={0}, lhs_contracting_dims={1}, "
+                   "rhs_batch_dims={0}, rhs_contracting_dims={1}, "
+                   "lhs_ragged_dims={0}"});
+  // By hand, sizes {1, 2}: rows 0 | 1-2 | 3 (beyond the sum: 0) take
+  // w[0] | w[1] | nothing; grads sums k=0 into group 0 and k=1,2 into group
+  // 1 (x[k] outer v[k]); batch is the plain dot of every row.
+  auto lit = [](const char* shape, const char* values) {
+    absl::StatusOr<Literal> l = ParseLiteral(values, *ParseShape(shape));
+    EXPECT_TRUE(l.ok()) << l.status();
+    return l.ok() ? *std::move(l) : Literal();
+  };
+  absl::StatusOr<Literal> r = Evaluator().Run(
+      *m, {lit("f32[4,2]", "{ {1, 2}, {3, 4}, {5, 6}, {7, 8} }"),
+           lit("f32[2,2,3]",
+               "{ { {1, 0, 0}, {0, 1, 0} }, { {0, 0, 1}, {1, 1, 1} } }"),
+           lit("s64[2]", "{1, 2}"),
+           lit("f32[4,3]", "{ {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1} }"),
+           lit("f32[4,2,1]",
+               "{ { {1}, {1} }, { {1}, {-1} }, { {2}, {0} }, { {0}, {3} } }")});
+  ASSERT_TRUE(r.ok()) << r.status();
+  std::vector<Literal> parts = std::move(*r).DecomposeTuple();
+  ASSERT_EQ(parts.size(), 3u);
+  EXPECT_EQ(parts[0],
+            lit("f32[4,3]", "{ {1, 2, 0}, {4, 4, 7}, {6, 6, 11}, {0, 0, 0} }"));
+  EXPECT_EQ(parts[1], lit("f32[2,2,3]",
+                          "{ { {1, 0, 0}, {2, 0, 0} }, "
+                          "{ {0, 3, 5}, {0, 4, 6} } }"));
+  EXPECT_EQ(parts[2], lit("f32[4,1]", "{ {3}, {-1}, {10}, {24} }"));
+}
+
+TEST(XlaProtoRoundTrip, RaggedDotUsesField90) {
+  std::unique_ptr<Module> m = Import("ragged_dot");
+  ASSERT_NE(m, nullptr);
+  const std::string bytes = SerializeXlaHloModuleProto(*m);
+  xla_pb::HloModuleProto proto;
+  ASSERT_TRUE(proto.ParseFromString(bytes));
+  int ragged = 0;
+  for (const xla_pb::HloInstructionProto& i :
+       proto.computations(0).instructions()) {
+    if (i.opcode() != "ragged-dot") continue;
+    ++ragged;
+    EXPECT_FALSE(i.has_dot_dimension_numbers()) << i.name();
+    ASSERT_TRUE(i.has_ragged_dot_dimension_numbers()) << i.name();
+    EXPECT_EQ(i.ragged_dot_dimension_numbers().lhs_ragged_dimensions_size(), 1);
+    if (i.name() == "rows") {
+      EXPECT_EQ(i.ragged_dot_dimension_numbers().rhs_group_dimensions(0), 0);
+      EXPECT_EQ(i.ragged_dot_dimension_numbers()
+                    .dot_dimension_numbers()
+                    .lhs_contracting_dimensions(0),
+                1);
+    }
+  }
+  EXPECT_EQ(ragged, 3);
+  absl::StatusOr<std::unique_ptr<Module>> back = ParseXlaHloProto(bytes);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(Text(**back), Text(*m));
 }
 
 TEST(XlaProtoImport, SnapshotCarriesItsArgumentsAndRuns) {

@@ -433,14 +433,24 @@ absl::StatusOr<InstructionAttrs> AttrsFromProto(
   a.feature_group_count =
       p.feature_group_count() == 0 ? 1 : p.feature_group_count();
   a.batch_group_count = p.batch_group_count() == 0 ? 1 : p.batch_group_count();
-  if (p.has_dot_dimension_numbers()) {
-    const pb::DotDimensionNumbers& d = p.dot_dimension_numbers();
+  auto read_dot = [](const pb::DotDimensionNumbers& d) {
     DotDimensionNumbers dn;
     dn.lhs_batch_dimensions = Ints(d.lhs_batch_dimensions());
     dn.rhs_batch_dimensions = Ints(d.rhs_batch_dimensions());
     dn.lhs_contracting_dimensions = Ints(d.lhs_contracting_dimensions());
     dn.rhs_contracting_dimensions = Ints(d.rhs_contracting_dimensions());
-    a.dot_dimension_numbers = std::move(dn);
+    return dn;
+  };
+  if (p.has_dot_dimension_numbers()) {
+    a.dot_dimension_numbers = read_dot(p.dot_dimension_numbers());
+  }
+  // ragged-dot: XLA's RaggedDotDimensionNumbers (field 90) holds the dot
+  // numbers and the ragged and group dimensions.
+  if (op == HloOpcode::kRaggedDot && p.has_ragged_dot_dimension_numbers()) {
+    const pb::RaggedDotDimensionNumbers& r = p.ragged_dot_dimension_numbers();
+    a.dot_dimension_numbers = read_dot(r.dot_dimension_numbers());
+    a.lhs_ragged_dimensions = Ints(r.lhs_ragged_dimensions());
+    a.rhs_group_dimensions = Ints(r.rhs_group_dimensions());
   }
   if (p.has_padding_config()) {
     PaddingConfig c;
@@ -894,13 +904,23 @@ void AttrsToProto(const Instruction& inst, pb::HloInstructionProto* p) {
   p->set_batch_group_count(a.batch_group_count);
   if (a.dot_dimension_numbers) {
     const DotDimensionNumbers& d = *a.dot_dimension_numbers;
-    pb::DotDimensionNumbers* o = p->mutable_dot_dimension_numbers();
+    // ragged-dot's go inside ragged_dot_dimension_numbers, as XLA's.
+    pb::DotDimensionNumbers* o = op == HloOpcode::kRaggedDot
+                                     ? p->mutable_ragged_dot_dimension_numbers()
+                                           ->mutable_dot_dimension_numbers()
+                                     : p->mutable_dot_dimension_numbers();
     SetInts(o->mutable_lhs_batch_dimensions(), d.lhs_batch_dimensions);
     SetInts(o->mutable_rhs_batch_dimensions(), d.rhs_batch_dimensions);
     SetInts(o->mutable_lhs_contracting_dimensions(),
             d.lhs_contracting_dimensions);
     SetInts(o->mutable_rhs_contracting_dimensions(),
             d.rhs_contracting_dimensions);
+  }
+  if (op == HloOpcode::kRaggedDot) {
+    pb::RaggedDotDimensionNumbers* r =
+        p->mutable_ragged_dot_dimension_numbers();
+    SetInts(r->mutable_lhs_ragged_dimensions(), a.lhs_ragged_dimensions);
+    SetInts(r->mutable_rhs_group_dimensions(), a.rhs_group_dimensions);
   }
   if (a.padding_config) {
     pb::PaddingConfig* c = p->mutable_padding_config();
