@@ -1,5 +1,8 @@
 #include "plugins/vulkan/vk_device.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -51,15 +54,74 @@ int TypeRank(VkPhysicalDeviceType t) {
   }
 }
 
+// Every buffer: a storage buffer with a device address, and a copy source
+// and destination (the staging path, Copy).
+constexpr VkBufferUsageFlags kBufferUsage =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+    VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+    VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+// Each staged transfer goes through a host-visible buffer of this size,
+// in chunks.
+constexpr size_t kStagingBytes = size_t{8} << 20;
+
+// The memory types the device offers a storage buffer (-1: none).
+struct MemoryChoice {
+  int local = -1;       // device-local, preferably not host-visible
+  int local_host = -1;  // device-local, host-visible and coherent
+  int host = -1;        // host-visible and coherent, preferably cached and
+                        // not device-local (staging, kHostVisible)
+  uint64_t largest_local_heap = 0;
+};
+
+MemoryChoice ChooseMemory(const VkPhysicalDeviceMemoryProperties& mp,
+                          uint32_t allowed) {
+  const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  auto flags = [&](int i) { return mp.memoryTypes[i].propertyFlags; };
+  auto heap = [&](int i) {
+    return mp.memoryHeaps[mp.memoryTypes[i].heapIndex].size;
+  };
+  MemoryChoice c;
+  for (uint32_t h = 0; h < mp.memoryHeapCount; ++h) {
+    if (mp.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) {
+      c.largest_local_heap =
+          std::max<uint64_t>(c.largest_local_heap, mp.memoryHeaps[h].size);
+    }
+  }
+  for (int i = 0; i < static_cast<int>(mp.memoryTypeCount); ++i) {
+    if (!(allowed & (1u << i))) continue;
+    const VkMemoryPropertyFlags f = flags(i);
+    const bool local = f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    const bool visible = (f & host) == host;
+    if (local && (c.local < 0 || ((flags(c.local) & host) && !visible))) {
+      c.local = i;
+    }
+    if (local && visible &&
+        (c.local_host < 0 || heap(i) > heap(c.local_host))) {
+      c.local_host = i;
+    }
+    if (visible) {
+      auto rank = [&](int t) {
+        return (flags(t) & VK_MEMORY_PROPERTY_HOST_CACHED_BIT ? 0 : 2) +
+               (flags(t) & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT ? 1 : 0);
+      };
+      if (c.host < 0 || rank(i) < rank(c.host)) c.host = i;
+    }
+  }
+  return c;
+}
+
 }  // namespace
 
 DeviceMemory::~DeviceMemory() {
   if (device_ == nullptr) return;
   device_->Forget(this);
   const VkApi& api = device_->api_;
-  if (memory_ != VK_NULL_HANDLE) {
+  if (memory_ != VK_NULL_HANDLE && mapped_) {
     api.vkUnmapMemory(device_->device_, memory_);
   }
+  if (reserved_ > 0) munmap(data_, reserved_);
   api.vkDestroyBuffer(device_->device_, buffer_, nullptr);
   api.vkFreeMemory(device_->device_, memory_, nullptr);
 }
@@ -73,7 +135,7 @@ ComputePipeline::~ComputePipeline() {
 }
 
 absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
-    const std::string& selector, bool validation) {
+    const std::string& selector, bool validation, StagingMode staging) {
   absl::StatusOr<VkApi> api = VkApi::Load();
   if (!api.ok()) return NoDevice(api.status().message());
   std::unique_ptr<VulkanDevice> d(new VulkanDevice());
@@ -303,13 +365,12 @@ absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
   }
   vk.vkGetDeviceQueue(d->device_, d->queue_family_, 0, &d->queue_);
 
-  // The memory type: host-visible and coherent, device-local if possible,
-  // among those a storage buffer may use.
+  // The memory types, among those a storage buffer may use (buffers are
+  // also copy sources and destinations, for the staging path).
   VkBufferCreateInfo bci{};
   bci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
   bci.size = 64;
-  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-              VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+  bci.usage = kBufferUsage;
   VkBuffer probe = VK_NULL_HANDLE;
   if (VkResult r = vk.vkCreateBuffer(d->device_, &bci, nullptr, &probe);
       r != VK_SUCCESS) {
@@ -320,26 +381,53 @@ absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
   vk.vkDestroyBuffer(d->device_, probe, nullptr);
   VkPhysicalDeviceMemoryProperties mp;
   vk.vkGetPhysicalDeviceMemoryProperties(d->physical_, &mp);
-  const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-  int best = -1;
-  for (uint32_t i = 0; i < mp.memoryTypeCount; ++i) {
-    if (!(req.memoryTypeBits & (1u << i))) continue;
-    const VkMemoryPropertyFlags f = mp.memoryTypes[i].propertyFlags;
-    if ((f & host) != host) continue;
-    const bool local = f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-    if (best < 0 || (local && !d->device_local_)) {
-      best = static_cast<int>(i);
-      d->device_local_ = local;
-    }
-  }
-  if (best < 0) {
+  const MemoryChoice c = ChooseMemory(mp, req.memoryTypeBits);
+  auto heap = [&](int type) {
+    return mp.memoryHeaps[mp.memoryTypes[type].heapIndex].size;
+  };
+  auto mib = [](uint64_t b) { return absl::StrCat(b >> 20, " MiB"); };
+  if (c.host < 0) {
     return NoDevice(absl::StrCat(d->name_,
                                  " has no host-visible coherent memory for "
                                  "storage buffers"));
   }
-  d->memory_type_ = static_cast<uint32_t>(best);
-  d->memory_bytes_ = mp.memoryHeaps[mp.memoryTypes[best].heapIndex].size;
+  // Direct: the best host-visible type (device-local if possible).
+  const int direct = c.local_host >= 0 ? c.local_host : c.host;
+  switch (staging) {
+    case StagingMode::kOn:
+      d->staging_ = true;
+      d->memory_mode_ = "staging (option staging=1)";
+      break;
+    case StagingMode::kOff:
+      d->staging_ = false;
+      d->memory_mode_ = "direct (option staging=0)";
+      break;
+    case StagingMode::kAuto:
+      if (c.local < 0) {
+        d->staging_ = false;
+        d->memory_mode_ = "direct (the device has no device-local memory)";
+      } else if (c.local_host < 0) {
+        d->staging_ = true;
+        d->memory_mode_ =
+            "staging (no device-local memory type is host-visible)";
+      } else if (heap(c.local_host) * 4 < c.largest_local_heap) {
+        d->staging_ = true;
+        d->memory_mode_ = absl::StrCat(
+            "staging (the host-visible device-local heap is ",
+            mib(heap(c.local_host)), " of ", mib(c.largest_local_heap), ")");
+      } else {
+        d->staging_ = false;
+        d->memory_mode_ = "direct (device-local memory is host-visible)";
+      }
+      break;
+  }
+  const int buffers = d->staging_ && c.local >= 0 ? c.local : direct;
+  d->memory_type_ = static_cast<uint32_t>(buffers);
+  d->device_local_ = mp.memoryTypes[buffers].propertyFlags &
+                     VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+  d->memory_bytes_ = heap(buffers);
+  d->host_type_ = static_cast<uint32_t>(c.host);
+  d->host_visible_bytes_ = heap(c.host);
   // Pipelines go through a cache from the start (empty until a client
   // names a cache directory).
   if (absl::Status s = d->LoadPipelineCache(""); !s.ok()) return s;
@@ -353,6 +441,7 @@ VulkanDevice::~VulkanDevice() {
       api_.vkDestroyPipelineCache(device_, pipeline_cache_, nullptr);
     }
     for (auto& s : streams_) {
+      s->staging.reset();
       api_.vkDestroyFence(device_, s->fence, nullptr);
       api_.vkDestroyCommandPool(device_, s->pool, nullptr);
     }
@@ -395,7 +484,7 @@ uint64_t VulkanDevice::allocated_bytes() const {
 }
 
 absl::StatusOr<std::unique_ptr<DeviceMemory>> VulkanDevice::Allocate(
-    size_t bytes) {
+    size_t bytes, MemoryPlace place) {
   // Shaders may read a whole 32-bit word at the end of a buffer of
   // narrower elements; every allocation is padded to 64 bytes.
   const size_t size = std::max<size_t>(64, (bytes + 63) / 64 * 64);
@@ -404,12 +493,12 @@ absl::StatusOr<std::unique_ptr<DeviceMemory>> VulkanDevice::Allocate(
         "Vulkan allocation of ", bytes, " bytes exceeds ", name_,
         "'s maxMemoryAllocationSize (", limits_.max_allocation, " bytes)"));
   }
+  const bool host_visible = place == MemoryPlace::kHostVisible;
   std::unique_ptr<DeviceMemory> m(new DeviceMemory());
   VkBufferCreateInfo bci{};
   bci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
   bci.size = size;
-  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-              VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+  bci.usage = kBufferUsage;
   if (VkResult r = api_.vkCreateBuffer(device_, &bci, nullptr, &m->buffer_);
       r != VK_SUCCESS) {
     return VkError("vkCreateBuffer", r);
@@ -424,24 +513,42 @@ absl::StatusOr<std::unique_ptr<DeviceMemory>> VulkanDevice::Allocate(
   mai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
   mai.pNext = &flags;
   mai.allocationSize = req.size;
-  mai.memoryTypeIndex = memory_type_;
+  mai.memoryTypeIndex = host_visible ? host_type_ : memory_type_;
   if (VkResult r = api_.vkAllocateMemory(device_, &mai, nullptr, &m->memory_);
       r != VK_SUCCESS) {
     return absl::ResourceExhaustedError(absl::StrCat(
-        "cannot allocate ", bytes, " bytes on ", name_, ": ", VkResultName(r),
-        " (", allocated_bytes(), " bytes in use)"));
+        "cannot allocate ", bytes, " bytes of ",
+        host_visible ? "host-visible" : "device", " memory on ", name_, ": ",
+        VkResultName(r), " (", allocated_bytes(), " bytes in use)"));
   }
   if (VkResult r = api_.vkBindBufferMemory(device_, m->buffer_, m->memory_, 0);
       r != VK_SUCCESS) {
     return VkError("vkBindBufferMemory", r);
   }
-  void* mapped = nullptr;
-  if (VkResult r =
-          api_.vkMapMemory(device_, m->memory_, 0, VK_WHOLE_SIZE, 0, &mapped);
-      r != VK_SUCCESS) {
-    return VkError("vkMapMemory", r);
+  if (host_visible || !staging_) {
+    void* mapped = nullptr;
+    if (VkResult r =
+            api_.vkMapMemory(device_, m->memory_, 0, VK_WHOLE_SIZE, 0, &mapped);
+        r != VK_SUCCESS) {
+      return VkError("vkMapMemory", r);
+    }
+    m->data_ = static_cast<uint8_t*>(mapped);
+    m->mapped_ = true;
+  } else {
+    // Address space only: the allocation's slot address, which the host
+    // must reach through Read/Write (a stray access faults).
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    const size_t reserved = (size + page - 1) / page * page;
+    void* range = mmap(nullptr, reserved, PROT_NONE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (range == MAP_FAILED) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "cannot reserve ", reserved, " bytes of address space for a ", bytes,
+          "-byte Vulkan buffer"));
+    }
+    m->data_ = static_cast<uint8_t*>(range);
+    m->reserved_ = reserved;
   }
-  m->data_ = static_cast<uint8_t*>(mapped);
   m->size_ = bytes;
   VkBufferDeviceAddressInfo ai{};
   ai.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO;
@@ -463,6 +570,11 @@ void VulkanDevice::Forget(const DeviceMemory* m) {
   allocated_ -= std::max<size_t>(64, (m->size_ + 63) / 64 * 64);
 }
 
+uint64_t VulkanDevice::staged_bytes() const {
+  std::lock_guard<std::mutex> lock(registry_mu_);
+  return staged_;
+}
+
 absl::StatusOr<uint64_t> VulkanDevice::AddressOf(const void* p) const {
   const uintptr_t a = reinterpret_cast<uintptr_t>(p);
   std::lock_guard<std::mutex> lock(registry_mu_);
@@ -476,6 +588,116 @@ absl::StatusOr<uint64_t> VulkanDevice::AddressOf(const void* p) const {
   }
   return absl::InternalError(
       "a kernel operand is not in Vulkan device memory (a plugin bug)");
+}
+
+absl::StatusOr<VulkanDevice::Located> VulkanDevice::Locate(const void* p,
+                                                           size_t bytes) const {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  std::lock_guard<std::mutex> lock(registry_mu_);
+  auto it = registry_.upper_bound(a);
+  if (it != registry_.begin()) {
+    --it;
+    const DeviceMemory* m = it->second;
+    const size_t padded = std::max<size_t>(64, (m->size_ + 63) / 64 * 64);
+    if (a - it->first + bytes <= padded) {
+      Located at;
+      at.buffer = m->buffer_;
+      at.mapped = m->mapped_ ? m->data_ : nullptr;
+      at.offset = a - it->first;
+      return at;
+    }
+  }
+  return absl::InternalError(
+      absl::StrCat(bytes,
+                   " bytes of host access are not inside one Vulkan allocation "
+                   "(a plugin bug)"));
+}
+
+absl::Status VulkanDevice::Stage(const Located& at, uint8_t* host, size_t bytes,
+                                 bool to_device) {
+  absl::StatusOr<Stream*> stream = AcquireStream();
+  if (!stream.ok()) return stream.status();
+  Stream* s = *stream;
+  absl::Status status;
+  if (s->staging == nullptr) {
+    absl::StatusOr<std::unique_ptr<DeviceMemory>> m =
+        Allocate(kStagingBytes, MemoryPlace::kHostVisible);
+    if (m.ok()) {
+      s->staging = *std::move(m);
+    } else {
+      status = m.status();
+    }
+  }
+  for (size_t done = 0; status.ok() && done < bytes;) {
+    const size_t n = std::min(kStagingBytes, bytes - done);
+    if (to_device) std::memcpy(s->staging->data(), host + done, n);
+    VkBufferCopy region{};
+    region.size = n;
+    if (to_device) {
+      region.dstOffset = at.offset + done;
+    } else {
+      region.srcOffset = at.offset + done;
+    }
+    status = RunOn(s, [&](VkCommandBuffer cb) {
+      if (to_device) {
+        api_.vkCmdCopyBuffer(cb, s->staging->buffer_, at.buffer, 1, &region);
+      } else {
+        api_.vkCmdCopyBuffer(cb, at.buffer, s->staging->buffer_, 1, &region);
+      }
+    });
+    if (status.ok() && !to_device) {
+      std::memcpy(host + done, s->staging->data(), n);
+    }
+    done += n;
+  }
+  ReleaseStream(s);
+  if (status.ok()) {
+    std::lock_guard<std::mutex> lock(registry_mu_);
+    staged_ += bytes;
+  }
+  return status;
+}
+
+absl::Status VulkanDevice::Write(void* dst, const void* src, size_t bytes) {
+  if (bytes == 0) return absl::OkStatus();
+  absl::StatusOr<Located> at = Locate(dst, bytes);
+  if (!at.ok()) return at.status();
+  if (at->mapped != nullptr) {
+    std::memcpy(at->mapped + at->offset, src, bytes);
+    return absl::OkStatus();
+  }
+  return Stage(*at, static_cast<uint8_t*>(const_cast<void*>(src)), bytes,
+               /*to_device=*/true);
+}
+
+absl::Status VulkanDevice::Read(const void* src, void* dst, size_t bytes) {
+  if (bytes == 0) return absl::OkStatus();
+  absl::StatusOr<Located> at = Locate(src, bytes);
+  if (!at.ok()) return at.status();
+  if (at->mapped != nullptr) {
+    std::memcpy(dst, at->mapped + at->offset, bytes);
+    return absl::OkStatus();
+  }
+  return Stage(*at, static_cast<uint8_t*>(dst), bytes, /*to_device=*/false);
+}
+
+absl::Status VulkanDevice::Copy(void* dst, const void* src, size_t bytes) {
+  if (bytes == 0 || dst == src) return absl::OkStatus();
+  absl::StatusOr<Located> to = Locate(dst, bytes);
+  if (!to.ok()) return to.status();
+  absl::StatusOr<Located> from = Locate(src, bytes);
+  if (!from.ok()) return from.status();
+  if (to->mapped != nullptr && from->mapped != nullptr) {
+    std::memcpy(to->mapped + to->offset, from->mapped + from->offset, bytes);
+    return absl::OkStatus();
+  }
+  VkBufferCopy region{};
+  region.srcOffset = from->offset;
+  region.dstOffset = to->offset;
+  region.size = bytes;
+  return Submit([&](VkCommandBuffer cb) {
+    api_.vkCmdCopyBuffer(cb, from->buffer, to->buffer, 1, &region);
+  });
 }
 
 absl::StatusOr<std::unique_ptr<ComputePipeline>> VulkanDevice::CreatePipeline(
@@ -628,26 +850,38 @@ void VulkanDevice::ReleaseStream(Stream* s) {
   free_streams_.push_back(s);
 }
 
-absl::Status VulkanDevice::Submit(
-    const std::function<void(VkCommandBuffer)>& record) {
-  absl::StatusOr<Stream*> stream = AcquireStream();
-  if (!stream.ok()) return stream.status();
-  Stream* s = *stream;
+absl::Status VulkanDevice::RunOn(
+    Stream* s, const std::function<void(VkCommandBuffer)>& record) {
   api_.vkResetCommandPool(device_, s->pool, 0);
   VkCommandBufferBeginInfo begin{};
   begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   VkResult r = api_.vkBeginCommandBuffer(s->cb, &begin);
   if (r == VK_SUCCESS) {
+    // Earlier submissions' shader and copy writes are visible to this
+    // one's shaders and copies (a barrier's first scope reaches back over
+    // earlier submissions; their fences were waited for already).
+    const VkPipelineStageFlags work =
+        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+    VkMemoryBarrier before{};
+    before.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    before.srcAccessMask =
+        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    before.dstAccessMask =
+        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    api_.vkCmdPipelineBarrier(s->cb, work, work, 0, 1, &before, 0, nullptr, 0,
+                              nullptr);
     record(s->cb);
-    // Shader writes become visible to the host once the fence signals.
-    VkMemoryBarrier barrier{};
-    barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    api_.vkCmdPipelineBarrier(s->cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                              VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0,
-                              nullptr, 0, nullptr);
+    // Shader and copy writes become visible to the host once the fence
+    // signals.
+    VkMemoryBarrier after{};
+    after.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    after.srcAccessMask =
+        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    after.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    api_.vkCmdPipelineBarrier(s->cb, work, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+                              &after, 0, nullptr, 0, nullptr);
     r = api_.vkEndCommandBuffer(s->cb);
   }
   if (r == VK_SUCCESS) {
@@ -662,9 +896,17 @@ absl::Status VulkanDevice::Submit(
     r = api_.vkWaitForFences(device_, 1, &s->fence, VK_TRUE, UINT64_MAX);
     api_.vkResetFences(device_, 1, &s->fence);
   }
-  ReleaseStream(s);
   if (r != VK_SUCCESS) return VkError("running a Vulkan command buffer", r);
   return TakeValidationErrors();
+}
+
+absl::Status VulkanDevice::Submit(
+    const std::function<void(VkCommandBuffer)>& record) {
+  absl::StatusOr<Stream*> stream = AcquireStream();
+  if (!stream.ok()) return stream.status();
+  absl::Status s = RunOn(*stream, record);
+  ReleaseStream(*stream);
+  return s;
 }
 
 }  // namespace plexa::vulkan
