@@ -1,7 +1,8 @@
 // One Vulkan device for the plugin: instance and physical-device selection,
 // the logical device with the features the code generator uses, memory
 // (buffers with device addresses), compute pipelines and one-shot command
-// submission. Included only by plugins/vulkan.
+// submission (vk_device.cc; memory in vk_memory.cc). Included only by
+// plugins/vulkan.
 //
 // Memory model. Shaders address every buffer by its device address
 // (buffer_device_address: no descriptor sets, no maxStorageBufferRange
@@ -216,6 +217,13 @@ class VulkanDevice {
     uint8_t* mapped = nullptr;  // the mapped base, or null
     size_t offset = 0;
   };
+  // Every buffer: a storage buffer with a device address, and a copy
+  // source and destination (the staging path, Copy).
+  static constexpr VkBufferUsageFlags kBufferUsage =
+      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+      VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+      VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
   VulkanDevice() = default;
   // The validation layer's errors since the last call, as one status.
   absl::Status TakeValidationErrors();
