@@ -51,53 +51,6 @@ int TypeRank(VkPhysicalDeviceType t) {
   }
 }
 
-// The memory types the device offers a storage buffer (-1: none).
-struct MemoryChoice {
-  int local = -1;       // device-local, preferably not host-visible
-  int local_host = -1;  // device-local, host-visible and coherent
-  int host = -1;        // host-visible and coherent, preferably cached and
-                        // not device-local (staging, kHostVisible)
-  uint64_t largest_local_heap = 0;
-};
-
-MemoryChoice ChooseMemory(const VkPhysicalDeviceMemoryProperties& mp,
-                          uint32_t allowed) {
-  const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-  auto flags = [&](int i) { return mp.memoryTypes[i].propertyFlags; };
-  auto heap = [&](int i) {
-    return mp.memoryHeaps[mp.memoryTypes[i].heapIndex].size;
-  };
-  MemoryChoice c;
-  for (uint32_t h = 0; h < mp.memoryHeapCount; ++h) {
-    if (mp.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) {
-      c.largest_local_heap =
-          std::max<uint64_t>(c.largest_local_heap, mp.memoryHeaps[h].size);
-    }
-  }
-  for (int i = 0; i < static_cast<int>(mp.memoryTypeCount); ++i) {
-    if (!(allowed & (1u << i))) continue;
-    const VkMemoryPropertyFlags f = flags(i);
-    const bool local = f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-    const bool visible = (f & host) == host;
-    if (local && (c.local < 0 || ((flags(c.local) & host) && !visible))) {
-      c.local = i;
-    }
-    if (local && visible &&
-        (c.local_host < 0 || heap(i) > heap(c.local_host))) {
-      c.local_host = i;
-    }
-    if (visible) {
-      auto rank = [&](int t) {
-        return (flags(t) & VK_MEMORY_PROPERTY_HOST_CACHED_BIT ? 0 : 2) +
-               (flags(t) & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT ? 1 : 0);
-      };
-      if (c.host < 0 || rank(i) < rank(c.host)) c.host = i;
-    }
-  }
-  return c;
-}
-
 }  // namespace
 
 ComputePipeline::~ComputePipeline() {
@@ -355,53 +308,21 @@ absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
   vk.vkDestroyBuffer(d->device_, probe, nullptr);
   VkPhysicalDeviceMemoryProperties mp;
   vk.vkGetPhysicalDeviceMemoryProperties(d->physical_, &mp);
-  const MemoryChoice c = ChooseMemory(mp, req.memoryTypeBits);
+  absl::StatusOr<MemoryPlan> plan = PlanMemory(mp, req.memoryTypeBits, staging);
+  if (!plan.ok()) {
+    return NoDevice(absl::StrCat(d->name_, ": ", plan.status().message()));
+  }
   auto heap = [&](int type) {
     return mp.memoryHeaps[mp.memoryTypes[type].heapIndex].size;
   };
-  auto mib = [](uint64_t b) { return absl::StrCat(b >> 20, " MiB"); };
-  if (c.host < 0) {
-    return NoDevice(absl::StrCat(d->name_,
-                                 " has no host-visible coherent memory for "
-                                 "storage buffers"));
-  }
-  // Direct: the best host-visible type (device-local if possible).
-  const int direct = c.local_host >= 0 ? c.local_host : c.host;
-  switch (staging) {
-    case StagingMode::kOn:
-      d->staging_ = true;
-      d->memory_mode_ = "staging (option staging=1)";
-      break;
-    case StagingMode::kOff:
-      d->staging_ = false;
-      d->memory_mode_ = "direct (option staging=0)";
-      break;
-    case StagingMode::kAuto:
-      if (c.local < 0) {
-        d->staging_ = false;
-        d->memory_mode_ = "direct (the device has no device-local memory)";
-      } else if (c.local_host < 0) {
-        d->staging_ = true;
-        d->memory_mode_ =
-            "staging (no device-local memory type is host-visible)";
-      } else if (heap(c.local_host) * 4 < c.largest_local_heap) {
-        d->staging_ = true;
-        d->memory_mode_ = absl::StrCat(
-            "staging (the host-visible device-local heap is ",
-            mib(heap(c.local_host)), " of ", mib(c.largest_local_heap), ")");
-      } else {
-        d->staging_ = false;
-        d->memory_mode_ = "direct (device-local memory is host-visible)";
-      }
-      break;
-  }
-  const int buffers = d->staging_ && c.local >= 0 ? c.local : direct;
-  d->memory_type_ = static_cast<uint32_t>(buffers);
-  d->device_local_ = mp.memoryTypes[buffers].propertyFlags &
+  d->staging_ = plan->staging;
+  d->memory_mode_ = plan->mode;
+  d->memory_type_ = static_cast<uint32_t>(plan->buffer_type);
+  d->device_local_ = mp.memoryTypes[plan->buffer_type].propertyFlags &
                      VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-  d->memory_bytes_ = heap(buffers);
-  d->host_type_ = static_cast<uint32_t>(c.host);
-  d->host_visible_bytes_ = heap(c.host);
+  d->memory_bytes_ = heap(plan->buffer_type);
+  d->host_type_ = static_cast<uint32_t>(plan->host_type);
+  d->host_visible_bytes_ = heap(plan->host_type);
   // Pipelines go through a cache from the start (empty until a client
   // names a cache directory).
   if (absl::Status s = d->LoadPipelineCache(""); !s.ok()) return s;

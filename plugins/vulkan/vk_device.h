@@ -84,6 +84,25 @@ enum class StagingMode {
   kOff,   // never: buffers in host-visible memory (option staging=0)
 };
 
+// How a device's memory is used, from its memory types (vk_memory.cc).
+struct MemoryPlan {
+  int buffer_type = -1;  // the memory type of the device's buffers
+  int host_type = -1;    // of kHostVisible allocations and staging buffers:
+                         // host-visible and coherent, cached and not
+                         // device-local where there is such a type
+  bool staging = false;
+  std::string mode;  // "direct (why)" or "staging (why)"
+};
+// `allowed`: the memory types a storage buffer may use (its requirements'
+// memoryTypeBits). kAuto stages when no allowed type is both device-local
+// and host-visible-coherent, or when the heap of the largest such type is
+// under a quarter of the largest device-local heap; it is direct when the
+// device has no device-local memory at all. FAILED_PRECONDITION when no
+// allowed type is host-visible and coherent.
+absl::StatusOr<MemoryPlan> PlanMemory(
+    const VkPhysicalDeviceMemoryProperties& mp, uint32_t allowed,
+    StagingMode mode);
+
 // One allocation. Freed (and forgotten by AddressOf) on destruction.
 class DeviceMemory {
  public:

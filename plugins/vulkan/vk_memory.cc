@@ -18,7 +18,99 @@ namespace {
 // in chunks.
 constexpr size_t kStagingBytes = size_t{8} << 20;
 
+// The memory types the device offers a storage buffer (-1: none).
+struct MemoryChoice {
+  int local = -1;       // device-local, preferably not host-visible
+  int local_host = -1;  // device-local, host-visible and coherent
+  int host = -1;        // host-visible and coherent, preferably cached and
+                        // not device-local (staging, kHostVisible)
+  uint64_t largest_local_heap = 0;
+};
+
+MemoryChoice ChooseMemory(const VkPhysicalDeviceMemoryProperties& mp,
+                          uint32_t allowed) {
+  const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  auto flags = [&](int i) { return mp.memoryTypes[i].propertyFlags; };
+  auto heap = [&](int i) {
+    return mp.memoryHeaps[mp.memoryTypes[i].heapIndex].size;
+  };
+  MemoryChoice c;
+  for (uint32_t h = 0; h < mp.memoryHeapCount; ++h) {
+    if (mp.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) {
+      c.largest_local_heap =
+          std::max<uint64_t>(c.largest_local_heap, mp.memoryHeaps[h].size);
+    }
+  }
+  for (int i = 0; i < static_cast<int>(mp.memoryTypeCount); ++i) {
+    if (!(allowed & (1u << i))) continue;
+    const VkMemoryPropertyFlags f = flags(i);
+    const bool local = f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    const bool visible = (f & host) == host;
+    if (local && (c.local < 0 || ((flags(c.local) & host) && !visible))) {
+      c.local = i;
+    }
+    if (local && visible &&
+        (c.local_host < 0 || heap(i) > heap(c.local_host))) {
+      c.local_host = i;
+    }
+    if (visible) {
+      auto rank = [&](int t) {
+        return (flags(t) & VK_MEMORY_PROPERTY_HOST_CACHED_BIT ? 0 : 2) +
+               (flags(t) & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT ? 1 : 0);
+      };
+      if (c.host < 0 || rank(i) < rank(c.host)) c.host = i;
+    }
+  }
+  return c;
+}
+
 }  // namespace
+
+absl::StatusOr<MemoryPlan> PlanMemory(
+    const VkPhysicalDeviceMemoryProperties& mp, uint32_t allowed,
+    StagingMode mode) {
+  const MemoryChoice c = ChooseMemory(mp, allowed);
+  auto heap = [&](int type) {
+    return mp.memoryHeaps[mp.memoryTypes[type].heapIndex].size;
+  };
+  auto mib = [](uint64_t b) { return absl::StrCat(b >> 20, " MiB"); };
+  if (c.host < 0) {
+    return absl::FailedPreconditionError(
+        "no host-visible coherent memory type for storage buffers");
+  }
+  MemoryPlan plan;
+  switch (mode) {
+    case StagingMode::kOn:
+      plan.staging = true;
+      plan.mode = "staging (option staging=1)";
+      break;
+    case StagingMode::kOff:
+      plan.mode = "direct (option staging=0)";
+      break;
+    case StagingMode::kAuto:
+      if (c.local < 0) {
+        plan.mode = "direct (the device has no device-local memory)";
+      } else if (c.local_host < 0) {
+        plan.staging = true;
+        plan.mode = "staging (no device-local memory type is host-visible)";
+      } else if (heap(c.local_host) * 4 < c.largest_local_heap) {
+        plan.staging = true;
+        plan.mode = absl::StrCat(
+            "staging (the host-visible device-local heap is ",
+            mib(heap(c.local_host)), " of ", mib(c.largest_local_heap), ")");
+      } else {
+        plan.mode = "direct (device-local memory is host-visible)";
+      }
+      break;
+  }
+  // Direct: the best host-visible type, device-local if possible; staging:
+  // a device-local type (the host never maps it).
+  const int direct = c.local_host >= 0 ? c.local_host : c.host;
+  plan.buffer_type = plan.staging && c.local >= 0 ? c.local : direct;
+  plan.host_type = c.host;
+  return plan;
+}
 
 DeviceMemory::~DeviceMemory() {
   if (device_ == nullptr) return;
