@@ -94,6 +94,28 @@ TEST(MemoryPlanTest, ASmallBarWindowMeansStaging) {
   EXPECT_EQ(no_window->buffer_type, 0);
 }
 
+// AMD's drivers also list device-coherent, uncached types (usable only
+// with VK_AMD_device_coherent_memory's feature): never chosen.
+TEST(MemoryPlanTest, DeviceCoherentAndProtectedTypesAreNeverChosen) {
+  constexpr VkMemoryPropertyFlags kAmd =
+      VK_MEMORY_PROPERTY_DEVICE_COHERENT_BIT_AMD |
+      VK_MEMORY_PROPERTY_DEVICE_UNCACHED_BIT_AMD;
+  const auto mp = Memory({{8192 * kMiB, true}, {16384 * kMiB, false}},
+                         {{L | kAmd, 0},
+                          {V | C | H | kAmd, 1},
+                          {L, 0},
+                          {L | V | C | kAmd, 0},
+                          {V | C | H, 1},
+                          {L | VK_MEMORY_PROPERTY_PROTECTED_BIT, 0}});
+  auto plan = PlanMemory(mp, kAll, StagingMode::kAuto);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_TRUE(plan->staging);
+  EXPECT_EQ(plan->mode,
+            "staging (no device-local memory type is host-visible)");
+  EXPECT_EQ(plan->buffer_type, 2);
+  EXPECT_EQ(plan->host_type, 4);
+}
+
 TEST(MemoryPlanTest, ResizableBarMapsDeviceMemory) {
   const auto mp = Memory({{8192 * kMiB, true}, {16384 * kMiB, false}},
                          {{L, 0}, {V | C, 1}, {V | C | H, 1}, {L | V | C, 0}});

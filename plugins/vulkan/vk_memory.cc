@@ -42,12 +42,22 @@ MemoryChoice ChooseMemory(const VkPhysicalDeviceMemoryProperties& mp,
           std::max<uint64_t>(c.largest_local_heap, mp.memoryHeaps[h].size);
     }
   }
+  // Types a buffer of ours must not take: protected memory, lazily
+  // allocated memory, and AMD's device-coherent/uncached types (usable
+  // only with a feature the plugin does not enable).
+  const VkMemoryPropertyFlags unusable =
+      VK_MEMORY_PROPERTY_PROTECTED_BIT |
+      VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT |
+      VK_MEMORY_PROPERTY_DEVICE_COHERENT_BIT_AMD |
+      VK_MEMORY_PROPERTY_DEVICE_UNCACHED_BIT_AMD;
   for (int i = 0; i < static_cast<int>(mp.memoryTypeCount); ++i) {
     if (!(allowed & (1u << i))) continue;
     const VkMemoryPropertyFlags f = flags(i);
+    if (f & unusable) continue;
     const bool local = f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
     const bool visible = (f & host) == host;
-    if (local && (c.local < 0 || ((flags(c.local) & host) && !visible))) {
+    if (local &&
+        (c.local < 0 || ((flags(c.local) & host) == host && !visible))) {
       c.local = i;
     }
     if (local && visible &&
