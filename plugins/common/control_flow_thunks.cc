@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "plugins/common/executor.h"
+#include "plugins/common/slot_access.h"
 
 namespace plexa::backend {
 
@@ -11,9 +12,10 @@ absl::Status WhileThunk::Run(Frame& f) const {
   std::vector<uint8_t*> state(n);
   for (size_t i = 0; i < n; ++i) {
     state[i] = f.ptr[outputs[i]];
-    const int64_t bytes = f.cc->slots[outputs[i]].bytes;
-    if (bytes > 0 && state[i] != f.ptr[inputs[i]]) {
-      std::memcpy(state[i], f.ptr[inputs[i]], bytes);
+    if (absl::Status s = CopySlotBytes(*f.ctx, state[i], f.ptr[inputs[i]],
+                                       f.cc->slots[outputs[i]].bytes);
+        !s.ok()) {
+      return s;
     }
   }
   std::vector<uint8_t*> results;
@@ -22,15 +24,21 @@ absl::Status WhileThunk::Run(Frame& f) const {
         !s.ok()) {
       return s;
     }
-    if (*results[0] == 0) break;
+    uint8_t predicate = 0;
+    if (absl::Status s = ReadSlotBytes(*f.ctx, results[0], &predicate, 1);
+        !s.ok()) {
+      return s;
+    }
+    if (predicate == 0) break;
     if (absl::Status s = RunComputation(*body_, state, *f.ctx, &results, {});
         !s.ok()) {
       return s;
     }
     for (size_t i = 0; i < n; ++i) {
-      const int64_t bytes = f.cc->slots[outputs[i]].bytes;
-      if (bytes > 0 && results[i] != state[i]) {
-        std::memcpy(state[i], results[i], bytes);
+      if (absl::Status s = CopySlotBytes(*f.ctx, state[i], results[i],
+                                         f.cc->slots[outputs[i]].bytes);
+          !s.ok()) {
+        return s;
       }
     }
   }
@@ -43,10 +51,17 @@ absl::Status BranchThunk::Run(Frame& f) const {
   if (has_selector_) {
     const uint8_t* sel = f.ptr[inputs[k++]];
     if (pred_selector_) {
-      branch = *sel != 0 ? 0 : 1;  // true -> first, false -> second
+      uint8_t pred = 0;
+      if (absl::Status s = ReadSlotBytes(*f.ctx, sel, &pred, 1); !s.ok()) {
+        return s;
+      }
+      branch = pred != 0 ? 0 : 1;  // true -> first, false -> second
     } else {
       int32_t index;
-      std::memcpy(&index, sel, sizeof(index));
+      if (absl::Status s = ReadSlotBytes(*f.ctx, sel, &index, sizeof(index));
+          !s.ok()) {
+        return s;
+      }
       const int64_t n = static_cast<int64_t>(branches_.size());
       // Out of range selects the last branch (XLA).
       branch = (index < 0 || index >= n) ? n - 1 : index;
@@ -64,8 +79,11 @@ absl::Status BranchThunk::Run(Frame& f) const {
     return s;
   }
   for (size_t i = 0; i < outputs.size(); ++i) {
-    const int64_t bytes = f.cc->slots[outputs[i]].bytes;
-    if (bytes > 0) std::memcpy(f.ptr[outputs[i]], results[i], bytes);
+    if (absl::Status s = CopySlotBytes(*f.ctx, f.ptr[outputs[i]], results[i],
+                                       f.cc->slots[outputs[i]].bytes);
+        !s.ok()) {
+      return s;
+    }
   }
   return absl::OkStatus();
 }

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
+#include "plugins/common/slot_access.h"
 
 namespace plexa::backend {
 
@@ -89,10 +90,7 @@ CopyThunk::CopyThunk(int src, int dst, int64_t bytes) : bytes_(bytes) {
 }
 
 absl::Status CopyThunk::Run(Frame& f) const {
-  if (bytes_ > 0 && f.ptr[outputs[0]] != f.ptr[inputs[0]]) {
-    std::memcpy(f.ptr[outputs[0]], f.ptr[inputs[0]], bytes_);
-  }
-  return absl::OkStatus();
+  return CopySlotBytes(*f.ctx, f.ptr[outputs[0]], f.ptr[inputs[0]], bytes_);
 }
 
 }  // namespace plexa::backend

@@ -3,7 +3,7 @@
 // libplexa_plugin_vulkan.so, with four virtual devices for the replicated
 // cases; "vulkanvalidated" runs them again under the Khronos validation
 // layer (scripts/setup.sh installs it), where any validation error fails
-// the case.
+// the case; "vulkanstaging" (below) through the staging path.
 #include "tools/conformance/plugin_backend.h"
 
 PLEXA_REGISTER_CONFORMANCE_BACKEND(
@@ -16,3 +16,12 @@ PLEXA_REGISTER_CONFORMANCE_BACKEND(
     plexa::MakePluginBackend("vulkanvalidated", PLEXA_VULKAN_PLUGIN,
                              {{"num_devices", PLX_Value_INT64, "", 4},
                               {"validation", PLX_Value_INT64, "", 1}}));
+
+// "vulkanstaging": every buffer in device memory the host does not map,
+// reached through staging copies (option staging=1, docs/vulkan.md), so
+// the suite checks every host step's downloads and uploads on lavapipe.
+PLEXA_REGISTER_CONFORMANCE_BACKEND(
+    vulkanstaging,
+    plexa::MakePluginBackend("vulkanstaging", PLEXA_VULKAN_PLUGIN,
+                             {{"num_devices", PLX_Value_INT64, "", 4},
+                              {"staging", PLX_Value_INT64, "", 1}}));

@@ -58,6 +58,7 @@ namespace plexa::vulkan {
   X(vkCmdPushConstants)                       \
   X(vkCmdDispatch)                            \
   X(vkCmdPipelineBarrier)                     \
+  X(vkCmdCopyBuffer)                          \
   X(vkQueueSubmit)                            \
   X(vkCreateFence)                            \
   X(vkDestroyFence)                           \

@@ -1,6 +1,7 @@
 #include "plugins/vulkan/vk_client.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -33,18 +34,25 @@ class VulkanBuffer : public Buffer {
   // The buffer keeps the Vulkan device alive: its memory must be freed
   // before the device is destroyed, whatever order the host releases
   // clients and buffers in.
-  VulkanBuffer(Shape shape, Device* device, std::shared_ptr<VulkanDevice> vk,
-               std::unique_ptr<DeviceMemory> memory)
-      : Buffer(std::move(shape), device),
+  VulkanBuffer(Shape shape, Device* device, sdk::Memory* memory,
+               std::shared_ptr<VulkanDevice> vk,
+               std::unique_ptr<DeviceMemory> device_memory)
+      : Buffer(std::move(shape), device, memory),
         vk_(std::move(vk)),
-        memory_(std::move(memory)) {}
+        memory_(std::move(device_memory)) {}
 
+  // On `memory`, one of `device`'s (null: its default memory): the
+  // device's buffers, or its second memory, host-visible (vk_device.h).
   static absl::StatusOr<std::unique_ptr<VulkanBuffer>> Create(
-      std::shared_ptr<VulkanDevice> vk, const Shape& shape, Device* device) {
-    absl::StatusOr<std::unique_ptr<DeviceMemory>> m =
-        vk->Allocate(ShapeUtil::ByteSizeOf(shape));
+      std::shared_ptr<VulkanDevice> vk, const Shape& shape, Device* device,
+      sdk::Memory* memory = nullptr) {
+    const bool host_visible =
+        memory != nullptr && memory->kind() == PLX_MemoryKind_HOST_VISIBLE;
+    absl::StatusOr<std::unique_ptr<DeviceMemory>> m = vk->Allocate(
+        ShapeUtil::ByteSizeOf(shape),
+        host_visible ? MemoryPlace::kHostVisible : MemoryPlace::kDevice);
     if (!m.ok()) return m.status();
-    return std::make_unique<VulkanBuffer>(shape, device, std::move(vk),
+    return std::make_unique<VulkanBuffer>(shape, device, memory, std::move(vk),
                                           *std::move(m));
   }
 
@@ -52,6 +60,8 @@ class VulkanBuffer : public Buffer {
     std::lock_guard<std::mutex> lock(mu_);
     return memory_ ? memory_->size() : 0;
   }
+  // The slot address (vk_device.h): mapped memory, or in staging mode
+  // an address only Read/Write/Copy and kernels reach.
   uint8_t* data() {
     std::lock_guard<std::mutex> lock(mu_);
     return memory_ ? memory_->data() : nullptr;
@@ -62,16 +72,11 @@ class VulkanBuffer : public Buffer {
     if (!memory_) return absl::FailedPreconditionError("buffer was deleted");
     if (LayoutUtil::EffectiveLayout(host_shape) ==
         LayoutUtil::EffectiveLayout(shape())) {
-      if (memory_->size() > 0) {
-        std::memcpy(dst, memory_->data(), memory_->size());
-      }
-      return absl::OkStatus();
+      return vk_->Read(memory_->data(), dst, memory_->size());
     }
     Literal literal(shape());
-    if (memory_->size() > 0) {
-      std::memcpy(literal.mutable_data().data(), memory_->data(),
-                  memory_->size());
-    }
+    PLEXA_RETURN_IF_ERROR(vk_->Read(
+        memory_->data(), literal.mutable_data().data(), memory_->size()));
     absl::StatusOr<Literal> relaid =
         literal.Relayout(LayoutUtil::EffectiveLayout(host_shape));
     if (!relaid.ok()) return relaid.status();
@@ -147,18 +152,15 @@ class VulkanExecutable : public sdk::Executable {
             LayoutUtil::EffectiveLayout(program_->parameter_shapes()[i]);
         if (!(LayoutUtil::EffectiveLayout(b->shape()) == want)) {
           Literal lit(b->shape());
-          if (!lit.data().empty()) {
-            std::memcpy(lit.mutable_data().data(), p, lit.data().size());
-          }
+          PLEXA_RETURN_IF_ERROR(
+              device_->Read(p, lit.mutable_data().data(), lit.data().size()));
           absl::StatusOr<Literal> moved = lit.Relayout(want);
           if (!moved.ok()) return moved.status();
           absl::StatusOr<std::unique_ptr<DeviceMemory>> m =
               device_->Allocate(moved->data().size());
           if (!m.ok()) return m.status();
-          if (!moved->data().empty()) {
-            std::memcpy((*m)->data(), moved->data().data(),
-                        moved->data().size());
-          }
+          PLEXA_RETURN_IF_ERROR(device_->Write(
+              (*m)->data(), moved->data().data(), moved->data().size()));
           p = (*m)->data();
           relaid.push_back(*std::move(m));
         }
@@ -229,6 +231,7 @@ struct ClientConfig {
   int64_t num_devices = 1;
   bool report = false;
   bool validation = false;
+  StagingMode staging = StagingMode::kAuto;
   std::string dump_dir;
   std::string dump_program;           // program_dump.h
   std::string cache_dir;              // shader_cache.h
@@ -240,8 +243,14 @@ class VulkanClient : public sdk::Client {
   VulkanClient(ClientConfig config, std::shared_ptr<VulkanDevice> device)
       : config_(std::move(config)), device_(std::move(device)) {
     for (int64_t i = 0; i < config_.num_devices; ++i) {
+      // Its memories: the device's buffers (default; device-local memory
+      // when the device has it) and host-visible memory (pinned host
+      // memory on a discrete GPU; the same heap on lavapipe), each
+      // limited by its heap's size.
       auto d = std::make_unique<Device>(
           i, absl::StrCat("vulkan:", device_->name()), device_->memory_bytes());
+      d->AddMemory(PLX_MemoryKind_HOST_VISIBLE, "pinned_host",
+                   static_cast<int64_t>(device_->host_visible_bytes()));
       sdk::Options& a = d->attributes();
       const DeviceLimits& l = device_->limits();
       const DeviceFeatures& f = device_->features();
@@ -249,6 +258,8 @@ class VulkanClient : public sdk::Client {
       a["device_type"] = StringValue(device_->type());
       a["vulkan_version"] = StringValue(device_->api_version());
       a["device_local_memory"] = IntValue(device_->device_local());
+      a["staging"] = IntValue(device_->staging());
+      a["memory_mode"] = StringValue(device_->memory_mode());
       a["max_storage_buffer_range"] = IntValue(l.max_storage_buffer_range);
       a["max_workgroup_count_x"] = IntValue(l.max_workgroup_count[0]);
       a["max_workgroup_count_y"] = IntValue(l.max_workgroup_count[1]);
@@ -269,11 +280,18 @@ class VulkanClient : public sdk::Client {
 
   absl::StatusOr<std::unique_ptr<Buffer>> BufferFromHost(
       const void* data, const Shape& shape, Device* device) override {
+    return BufferFromHostOn(data, shape, device, device->default_memory());
+  }
+  // Either memory: the device's buffers (the default), or host-visible
+  // memory that kernels read in place (no copy on upload).
+  absl::StatusOr<std::unique_ptr<Buffer>> BufferFromHostOn(
+      const void* data, const Shape& shape, Device* device,
+      sdk::Memory* memory) override {
     absl::StatusOr<std::unique_ptr<VulkanBuffer>> b =
-        VulkanBuffer::Create(device_, shape, device);
+        VulkanBuffer::Create(device_, shape, device, memory);
     if (!b.ok()) return b.status();
-    const size_t bytes = (*b)->on_device_size();
-    if (bytes > 0) std::memcpy((*b)->data(), data, bytes);
+    PLEXA_RETURN_IF_ERROR(
+        device_->Write((*b)->data(), data, (*b)->on_device_size()));
     return std::unique_ptr<Buffer>(*std::move(b));
   }
 
@@ -357,8 +375,8 @@ sdk::PluginInfo VulkanPluginInfo() {
 absl::StatusOr<std::unique_ptr<sdk::Client>> MakeVulkanClient(
     const sdk::Options& options) {
   static constexpr const char* kKnown[] = {
-      "device",           "num_devices", "report",       "dump_dir",
-      "disable_features", "validation",  "dump_program", "cache_dir"};
+      "device",     "num_devices",  "report",    "dump_dir", "disable_features",
+      "validation", "dump_program", "cache_dir", "staging"};
   if (absl::Status s = sdk::CheckKnownOptions(options, kKnown, "vulkan");
       !s.ok()) {
     return s;
@@ -420,8 +438,27 @@ absl::StatusOr<std::unique_ptr<sdk::Client>> MakeVulkanClient(
       sdk::GetIntOptionInRange(options, "validation", 0, 0, 1);
   if (!validation.ok()) return validation.status();
   config.validation = *validation != 0;
+  // staging: 1 always through staging copies, 0 never, absent: decided by
+  // the device's memory (vk_device.h). PLEXA_VULKAN_STAGING=0/1 when the
+  // option is absent.
+  if (options.count("staging") > 0) {
+    absl::StatusOr<int64_t> staging =
+        sdk::GetIntOptionInRange(options, "staging", 0, 0, 1);
+    if (!staging.ok()) return staging.status();
+    config.staging = *staging != 0 ? StagingMode::kOn : StagingMode::kOff;
+  } else if (const char* env = std::getenv("PLEXA_VULKAN_STAGING")) {
+    const absl::string_view v = env;
+    if (v == "1") {
+      config.staging = StagingMode::kOn;
+    } else if (v == "0") {
+      config.staging = StagingMode::kOff;
+    } else if (!v.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("PLEXA_VULKAN_STAGING must be 0 or 1, not '", v, "'"));
+    }
+  }
   absl::StatusOr<std::unique_ptr<VulkanDevice>> device =
-      VulkanDevice::Create(config.device, config.validation);
+      VulkanDevice::Create(config.device, config.validation, config.staging);
   if (!device.ok()) return device.status();
   if (!config.cache_dir.empty()) {
     PLEXA_RETURN_IF_ERROR((*device)->LoadPipelineCache(config.cache_dir));

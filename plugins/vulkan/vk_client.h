@@ -1,5 +1,6 @@
-// The Vulkan plugin's client: options, devices, buffers in mapped device
-// memory, executables over VulkanProgram (vk_program.h).
+// The Vulkan plugin's client: options, devices (two memories each: the
+// device's buffers and host-visible memory), buffers in device memory,
+// executables over VulkanProgram (vk_program.h).
 //
 // Client options:
 //   device       index or name substring of the Vulkan device (default:
@@ -11,6 +12,11 @@
 //   dump_dir     write each kernel's GLSL there
 //   validation   1: run with VK_LAYER_KHRONOS_validation; a validation
 //                error fails the call that caused it
+//   staging      1: the device's buffers in device memory the host does not
+//                map, reached through staging copies (vk_device.h); 0:
+//                in host-visible memory, mapped; absent: decided by the
+//                device's memory types (PLEXA_VULKAN_STAGING=0/1 in the
+//                environment when the option is absent)
 //   disable_features
 //                comma-separated float64, int64, int16, int8: compile as
 //                for a device without them (a program that needs one is

@@ -53,17 +53,6 @@ int TypeRank(VkPhysicalDeviceType t) {
 
 }  // namespace
 
-DeviceMemory::~DeviceMemory() {
-  if (device_ == nullptr) return;
-  device_->Forget(this);
-  const VkApi& api = device_->api_;
-  if (memory_ != VK_NULL_HANDLE) {
-    api.vkUnmapMemory(device_->device_, memory_);
-  }
-  api.vkDestroyBuffer(device_->device_, buffer_, nullptr);
-  api.vkFreeMemory(device_->device_, memory_, nullptr);
-}
-
 ComputePipeline::~ComputePipeline() {
   if (device_ == nullptr) return;
   const VkApi& api = device_->api_;
@@ -73,7 +62,7 @@ ComputePipeline::~ComputePipeline() {
 }
 
 absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
-    const std::string& selector, bool validation) {
+    const std::string& selector, bool validation, StagingMode staging) {
   absl::StatusOr<VkApi> api = VkApi::Load();
   if (!api.ok()) return NoDevice(api.status().message());
   std::unique_ptr<VulkanDevice> d(new VulkanDevice());
@@ -303,13 +292,12 @@ absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
   }
   vk.vkGetDeviceQueue(d->device_, d->queue_family_, 0, &d->queue_);
 
-  // The memory type: host-visible and coherent, device-local if possible,
-  // among those a storage buffer may use.
+  // The memory types, among those a storage buffer may use (buffers are
+  // also copy sources and destinations, for the staging path).
   VkBufferCreateInfo bci{};
   bci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
   bci.size = 64;
-  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-              VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+  bci.usage = kBufferUsage;
   VkBuffer probe = VK_NULL_HANDLE;
   if (VkResult r = vk.vkCreateBuffer(d->device_, &bci, nullptr, &probe);
       r != VK_SUCCESS) {
@@ -320,26 +308,21 @@ absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
   vk.vkDestroyBuffer(d->device_, probe, nullptr);
   VkPhysicalDeviceMemoryProperties mp;
   vk.vkGetPhysicalDeviceMemoryProperties(d->physical_, &mp);
-  const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-  int best = -1;
-  for (uint32_t i = 0; i < mp.memoryTypeCount; ++i) {
-    if (!(req.memoryTypeBits & (1u << i))) continue;
-    const VkMemoryPropertyFlags f = mp.memoryTypes[i].propertyFlags;
-    if ((f & host) != host) continue;
-    const bool local = f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-    if (best < 0 || (local && !d->device_local_)) {
-      best = static_cast<int>(i);
-      d->device_local_ = local;
-    }
+  absl::StatusOr<MemoryPlan> plan = PlanMemory(mp, req.memoryTypeBits, staging);
+  if (!plan.ok()) {
+    return NoDevice(absl::StrCat(d->name_, ": ", plan.status().message()));
   }
-  if (best < 0) {
-    return NoDevice(absl::StrCat(d->name_,
-                                 " has no host-visible coherent memory for "
-                                 "storage buffers"));
-  }
-  d->memory_type_ = static_cast<uint32_t>(best);
-  d->memory_bytes_ = mp.memoryHeaps[mp.memoryTypes[best].heapIndex].size;
+  auto heap = [&](int type) {
+    return mp.memoryHeaps[mp.memoryTypes[type].heapIndex].size;
+  };
+  d->staging_ = plan->staging;
+  d->memory_mode_ = plan->mode;
+  d->memory_type_ = static_cast<uint32_t>(plan->buffer_type);
+  d->device_local_ = mp.memoryTypes[plan->buffer_type].propertyFlags &
+                     VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+  d->memory_bytes_ = heap(plan->buffer_type);
+  d->host_type_ = static_cast<uint32_t>(plan->host_type);
+  d->host_visible_bytes_ = heap(plan->host_type);
   // Pipelines go through a cache from the start (empty until a client
   // names a cache directory).
   if (absl::Status s = d->LoadPipelineCache(""); !s.ok()) return s;
@@ -353,6 +336,7 @@ VulkanDevice::~VulkanDevice() {
       api_.vkDestroyPipelineCache(device_, pipeline_cache_, nullptr);
     }
     for (auto& s : streams_) {
+      s->staging.reset();
       api_.vkDestroyFence(device_, s->fence, nullptr);
       api_.vkDestroyCommandPool(device_, s->pool, nullptr);
     }
@@ -387,95 +371,6 @@ absl::Status VulkanDevice::TakeValidationErrors() {
       "Vulkan validation: ", absl::StrJoin(validation_errors_, "; ")));
   validation_errors_.clear();
   return s;
-}
-
-uint64_t VulkanDevice::allocated_bytes() const {
-  std::lock_guard<std::mutex> lock(registry_mu_);
-  return allocated_;
-}
-
-absl::StatusOr<std::unique_ptr<DeviceMemory>> VulkanDevice::Allocate(
-    size_t bytes) {
-  // Shaders may read a whole 32-bit word at the end of a buffer of
-  // narrower elements; every allocation is padded to 64 bytes.
-  const size_t size = std::max<size_t>(64, (bytes + 63) / 64 * 64);
-  if (limits_.max_allocation > 0 && size > limits_.max_allocation) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "Vulkan allocation of ", bytes, " bytes exceeds ", name_,
-        "'s maxMemoryAllocationSize (", limits_.max_allocation, " bytes)"));
-  }
-  std::unique_ptr<DeviceMemory> m(new DeviceMemory());
-  VkBufferCreateInfo bci{};
-  bci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
-  bci.size = size;
-  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-              VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-  if (VkResult r = api_.vkCreateBuffer(device_, &bci, nullptr, &m->buffer_);
-      r != VK_SUCCESS) {
-    return VkError("vkCreateBuffer", r);
-  }
-  m->device_ = this;  // from here on the destructor cleans up
-  VkMemoryRequirements req;
-  api_.vkGetBufferMemoryRequirements(device_, m->buffer_, &req);
-  VkMemoryAllocateFlagsInfo flags{};
-  flags.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO;
-  flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
-  VkMemoryAllocateInfo mai{};
-  mai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
-  mai.pNext = &flags;
-  mai.allocationSize = req.size;
-  mai.memoryTypeIndex = memory_type_;
-  if (VkResult r = api_.vkAllocateMemory(device_, &mai, nullptr, &m->memory_);
-      r != VK_SUCCESS) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "cannot allocate ", bytes, " bytes on ", name_, ": ", VkResultName(r),
-        " (", allocated_bytes(), " bytes in use)"));
-  }
-  if (VkResult r = api_.vkBindBufferMemory(device_, m->buffer_, m->memory_, 0);
-      r != VK_SUCCESS) {
-    return VkError("vkBindBufferMemory", r);
-  }
-  void* mapped = nullptr;
-  if (VkResult r =
-          api_.vkMapMemory(device_, m->memory_, 0, VK_WHOLE_SIZE, 0, &mapped);
-      r != VK_SUCCESS) {
-    return VkError("vkMapMemory", r);
-  }
-  m->data_ = static_cast<uint8_t*>(mapped);
-  m->size_ = bytes;
-  VkBufferDeviceAddressInfo ai{};
-  ai.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO;
-  ai.buffer = m->buffer_;
-  m->address_ = api_.vkGetBufferDeviceAddress(device_, &ai);
-  {
-    std::lock_guard<std::mutex> lock(registry_mu_);
-    registry_[reinterpret_cast<uintptr_t>(m->data_)] = m.get();
-    allocated_ += size;
-  }
-  if (absl::Status s = TakeValidationErrors(); !s.ok()) return s;
-  return m;
-}
-
-void VulkanDevice::Forget(const DeviceMemory* m) {
-  if (m->data_ == nullptr) return;
-  std::lock_guard<std::mutex> lock(registry_mu_);
-  registry_.erase(reinterpret_cast<uintptr_t>(m->data_));
-  allocated_ -= std::max<size_t>(64, (m->size_ + 63) / 64 * 64);
-}
-
-absl::StatusOr<uint64_t> VulkanDevice::AddressOf(const void* p) const {
-  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
-  std::lock_guard<std::mutex> lock(registry_mu_);
-  auto it = registry_.upper_bound(a);
-  if (it != registry_.begin()) {
-    --it;
-    const DeviceMemory* m = it->second;
-    if (a <= it->first + std::max<size_t>(m->size_, 64)) {
-      return m->address_ + (a - it->first);
-    }
-  }
-  return absl::InternalError(
-      "a kernel operand is not in Vulkan device memory (a plugin bug)");
 }
 
 absl::StatusOr<std::unique_ptr<ComputePipeline>> VulkanDevice::CreatePipeline(
@@ -628,26 +523,38 @@ void VulkanDevice::ReleaseStream(Stream* s) {
   free_streams_.push_back(s);
 }
 
-absl::Status VulkanDevice::Submit(
-    const std::function<void(VkCommandBuffer)>& record) {
-  absl::StatusOr<Stream*> stream = AcquireStream();
-  if (!stream.ok()) return stream.status();
-  Stream* s = *stream;
+absl::Status VulkanDevice::RunOn(
+    Stream* s, const std::function<void(VkCommandBuffer)>& record) {
   api_.vkResetCommandPool(device_, s->pool, 0);
   VkCommandBufferBeginInfo begin{};
   begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   VkResult r = api_.vkBeginCommandBuffer(s->cb, &begin);
   if (r == VK_SUCCESS) {
+    // Earlier submissions' shader and copy writes are visible to this
+    // one's shaders and copies (a barrier's first scope reaches back over
+    // earlier submissions; their fences were waited for already).
+    const VkPipelineStageFlags work =
+        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+    VkMemoryBarrier before{};
+    before.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    before.srcAccessMask =
+        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    before.dstAccessMask =
+        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    api_.vkCmdPipelineBarrier(s->cb, work, work, 0, 1, &before, 0, nullptr, 0,
+                              nullptr);
     record(s->cb);
-    // Shader writes become visible to the host once the fence signals.
-    VkMemoryBarrier barrier{};
-    barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    api_.vkCmdPipelineBarrier(s->cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                              VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0,
-                              nullptr, 0, nullptr);
+    // Shader and copy writes become visible to the host once the fence
+    // signals.
+    VkMemoryBarrier after{};
+    after.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    after.srcAccessMask =
+        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    after.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    api_.vkCmdPipelineBarrier(s->cb, work, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+                              &after, 0, nullptr, 0, nullptr);
     r = api_.vkEndCommandBuffer(s->cb);
   }
   if (r == VK_SUCCESS) {
@@ -662,9 +569,17 @@ absl::Status VulkanDevice::Submit(
     r = api_.vkWaitForFences(device_, 1, &s->fence, VK_TRUE, UINT64_MAX);
     api_.vkResetFences(device_, 1, &s->fence);
   }
-  ReleaseStream(s);
   if (r != VK_SUCCESS) return VkError("running a Vulkan command buffer", r);
   return TakeValidationErrors();
+}
+
+absl::Status VulkanDevice::Submit(
+    const std::function<void(VkCommandBuffer)>& record) {
+  absl::StatusOr<Stream*> stream = AcquireStream();
+  if (!stream.ok()) return stream.status();
+  absl::Status s = RunOn(*stream, record);
+  ReleaseStream(*stream);
+  return s;
 }
 
 }  // namespace plexa::vulkan

@@ -1,15 +1,26 @@
 // One Vulkan device for the plugin: instance and physical-device selection,
 // the logical device with the features the code generator uses, memory
-// (buffers with device addresses, persistently mapped), compute pipelines
-// and one-shot command submission. Included only by plugins/vulkan.
+// (buffers with device addresses), compute pipelines and one-shot command
+// submission (vk_device.cc; memory in vk_memory.cc). Included only by
+// plugins/vulkan.
 //
-// Memory model: every allocation is a VkBuffer in a memory type that is
-// host-visible and coherent, device-local when the device has such a type
-// (lavapipe, integrated GPUs, discrete GPUs with resizable BAR); it stays
-// mapped, so host code (uploads, downloads, the evaluator fallback) reads
-// and writes it in place and shaders address it by its device address
+// Memory model. Shaders address every buffer by its device address
 // (buffer_device_address: no descriptor sets, no maxStorageBufferRange
-// limit). AddressOf() turns a mapped pointer back into a device address.
+// limit); host code names device memory by a host pointer, its "slot
+// address" (DeviceMemory::data()), which AddressOf() turns into a device
+// address and Read/Write/Copy reach. Two modes:
+//   - direct: buffers live in a host-visible coherent memory type
+//     (device-local too when there is one: lavapipe, integrated GPUs,
+//     discrete GPUs with resizable BAR) and stay mapped; the slot address
+//     is the mapped pointer, so host code reads and writes in place and
+//     Read/Write/Copy are memcpy;
+//   - staging: buffers live in device-local memory the host does not map
+//     (discrete GPUs without resizable BAR, or option staging=1); the slot
+//     address is a reserved range of host address space with no access
+//     rights (touching it faults), and Read/Write go through a
+//     host-visible staging buffer with vkCmdCopyBuffer, Copy is one
+//     vkCmdCopyBuffer on the device.
+// Allocations in MemoryPlace::kHostVisible are always mapped.
 #ifndef PLEXA_PLUGINS_VULKAN_VK_DEVICE_H_
 #define PLEXA_PLUGINS_VULKAN_VK_DEVICE_H_
 
@@ -58,13 +69,51 @@ struct DeviceLimits {
 
 class VulkanDevice;
 
-// One mapped allocation. Freed (and forgotten by AddressOf) on destruction.
+// Where an allocation lives.
+enum class MemoryPlace {
+  kDevice,       // the device's buffers (device-local when it has such)
+  kHostVisible,  // host-visible coherent memory, mapped, read by shaders
+                 // through its device address (PCIe on a discrete GPU)
+};
+
+// How the device's buffers are reached (see the file comment).
+enum class StagingMode {
+  kAuto,  // staging when device-local memory is not host-visible, or its
+          // host-visible part is small (VulkanDevice::Create)
+  kOn,    // always staging (option staging=1: tests the path on lavapipe)
+  kOff,   // never: buffers in host-visible memory (option staging=0)
+};
+
+// How a device's memory is used, from its memory types (vk_memory.cc).
+struct MemoryPlan {
+  int buffer_type = -1;  // the memory type of the device's buffers
+  int host_type = -1;    // of kHostVisible allocations and staging buffers:
+                         // host-visible and coherent, cached and not
+                         // device-local where there is such a type
+  bool staging = false;
+  std::string mode;  // "direct (why)" or "staging (why)"
+};
+// `allowed`: the memory types a storage buffer may use (its requirements'
+// memoryTypeBits). kAuto stages when no allowed type is both device-local
+// and host-visible-coherent, or when the heap of the largest such type is
+// under a quarter of the largest device-local heap; it is direct when the
+// device has no device-local memory at all. FAILED_PRECONDITION when no
+// allowed type is host-visible and coherent.
+absl::StatusOr<MemoryPlan> PlanMemory(
+    const VkPhysicalDeviceMemoryProperties& mp, uint32_t allowed,
+    StagingMode mode);
+
+// One allocation. Freed (and forgotten by AddressOf) on destruction.
 class DeviceMemory {
  public:
   ~DeviceMemory();
   DeviceMemory(const DeviceMemory&) = delete;
   DeviceMemory& operator=(const DeviceMemory&) = delete;
+  // The slot address: the mapped memory when mapped(), else a reserved
+  // host address range that must not be touched (VulkanDevice::Read,
+  // Write and Copy reach it).
   uint8_t* data() const { return data_; }
+  bool mapped() const { return mapped_; }
   size_t size() const { return size_; }
   uint64_t address() const { return address_; }
 
@@ -75,7 +124,9 @@ class DeviceMemory {
   VkBuffer buffer_ = VK_NULL_HANDLE;
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
   uint8_t* data_ = nullptr;
-  size_t size_ = 0;  // what was asked for
+  bool mapped_ = false;
+  size_t reserved_ = 0;  // bytes of reserved address space (not mapped)
+  size_t size_ = 0;      // what was asked for
   uint64_t address_ = 0;
 };
 
@@ -104,8 +155,13 @@ class VulkanDevice {
   // `validation`: run with VK_LAYER_KHRONOS_validation (Debian's
   // vulkan-validationlayers); any error it reports fails the call that
   // caused it (FAILED_PRECONDITION when the layer is not installed).
+  // `staging`: kAuto uses the staging path when no memory type is both
+  // device-local and host-visible, or when the heap of the best such type
+  // is under a quarter of the largest device-local heap (a 256 MiB BAR
+  // window beside gigabytes of VRAM); memory_mode() says which and why.
   static absl::StatusOr<std::unique_ptr<VulkanDevice>> Create(
-      const std::string& selector, bool validation = false);
+      const std::string& selector, bool validation = false,
+      StagingMode staging = StagingMode::kAuto);
   ~VulkanDevice();
 
   const VkApi& api() const { return api_; }
@@ -115,16 +171,39 @@ class VulkanDevice {
   const std::string& api_version() const { return api_version_; }
   const DeviceFeatures& features() const { return features_; }
   const DeviceLimits& limits() const { return limits_; }
+  // Whether the device's buffers are device-local memory.
   bool device_local() const { return device_local_; }
+  // Whether the device's buffers are reached through staging copies.
+  bool staging() const { return staging_; }
+  // "direct" or "staging", and why (for the compile report).
+  const std::string& memory_mode() const { return memory_mode_; }
+  // The size of the heap the device's buffers come from.
   uint64_t memory_bytes() const { return memory_bytes_; }
+  // The size of the heap of MemoryPlace::kHostVisible allocations.
+  uint64_t host_visible_bytes() const { return host_visible_bytes_; }
   uint64_t allocated_bytes() const;
+  // Bytes moved through staging buffers (Read and Write of unmapped
+  // memory) since the device was created.
+  uint64_t staged_bytes() const;
 
-  // A mapped allocation of at least `bytes` (0 allowed). RESOURCE_EXHAUSTED
+  // An allocation of at least `bytes` (0 allowed). RESOURCE_EXHAUSTED
   // (naming the size and the device's limit) when it cannot be had.
-  absl::StatusOr<std::unique_ptr<DeviceMemory>> Allocate(size_t bytes);
-  // The device address of `p`, a pointer into a live allocation (or one
+  absl::StatusOr<std::unique_ptr<DeviceMemory>> Allocate(
+      size_t bytes, MemoryPlace place = MemoryPlace::kDevice);
+  // The device address of `p`, a slot address in a live allocation (or one
   // past its end); INTERNAL when it is not in one.
   absl::StatusOr<uint64_t> AddressOf(const void* p) const;
+
+  // Host access to device memory by slot address: `bytes` bytes at `dst`
+  // (`src`) must lie in one live allocation (INTERNAL otherwise, a plugin
+  // bug). Mapped memory: memcpy. Unmapped: through this thread's staging
+  // buffer, in chunks, with vkCmdCopyBuffer, waiting for each. Thread-safe;
+  // every earlier submission's writes are visible to them.
+  absl::Status Write(void* dst, const void* src, size_t bytes);
+  absl::Status Read(const void* src, void* dst, size_t bytes);
+  // Device memory to device memory (not overlapping): memcpy when both are
+  // mapped, else one vkCmdCopyBuffer.
+  absl::Status Copy(void* dst, const void* src, size_t bytes);
 
   absl::StatusOr<std::unique_ptr<ComputePipeline>> CreatePipeline(
       absl::Span<const uint32_t> spirv, uint32_t push_constant_bytes);
@@ -148,7 +227,22 @@ class VulkanDevice {
     VkCommandPool pool = VK_NULL_HANDLE;
     VkCommandBuffer cb = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
+    // Host-visible, mapped; made on the first staged transfer.
+    std::unique_ptr<DeviceMemory> staging;
   };
+  // Where a slot address lies.
+  struct Located {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    uint8_t* mapped = nullptr;  // the mapped base, or null
+    size_t offset = 0;
+  };
+  // Every buffer: a storage buffer with a device address, and a copy
+  // source and destination (the staging path, Copy).
+  static constexpr VkBufferUsageFlags kBufferUsage =
+      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+      VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+      VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
   VulkanDevice() = default;
   // The validation layer's errors since the last call, as one status.
   absl::Status TakeValidationErrors();
@@ -158,6 +252,15 @@ class VulkanDevice {
       const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
   absl::StatusOr<Stream*> AcquireStream();
   void ReleaseStream(Stream* s);
+  // Records with `record` into `s`'s command buffer (between barriers that
+  // order it after every earlier submission and make its writes visible
+  // to the host), submits it and waits.
+  absl::Status RunOn(Stream* s,
+                     const std::function<void(VkCommandBuffer)>& record);
+  absl::StatusOr<Located> Locate(const void* p, size_t bytes) const;
+  // `bytes` bytes between host memory and unmapped device memory `at`.
+  absl::Status Stage(const Located& at, uint8_t* host, size_t bytes,
+                     bool to_device);
   void Forget(const DeviceMemory* m);
 
   VkApi api_;
@@ -174,9 +277,13 @@ class VulkanDevice {
   uint8_t cache_uuid_[VK_UUID_SIZE] = {};
   VkQueue queue_ = VK_NULL_HANDLE;
   uint32_t queue_family_ = 0;
-  uint32_t memory_type_ = 0;
+  uint32_t memory_type_ = 0;  // the device's buffers
+  uint32_t host_type_ = 0;    // kHostVisible allocations, staging buffers
   bool device_local_ = false;
+  bool staging_ = false;
+  std::string memory_mode_;
   uint64_t memory_bytes_ = 0;
+  uint64_t host_visible_bytes_ = 0;
   std::string name_, type_, api_version_;
   DeviceFeatures features_;
   DeviceLimits limits_;
@@ -186,8 +293,9 @@ class VulkanDevice {
   std::vector<std::unique_ptr<Stream>> streams_;  // all, guarded
   std::vector<Stream*> free_streams_;             // guarded
   mutable std::mutex registry_mu_;
-  std::map<uintptr_t, const DeviceMemory*> registry_;  // by mapped base
+  std::map<uintptr_t, const DeviceMemory*> registry_;  // by slot address
   uint64_t allocated_ = 0;  // guarded by registry_mu_
+  uint64_t staged_ = 0;     // guarded by registry_mu_
 };
 
 }  // namespace plexa::vulkan

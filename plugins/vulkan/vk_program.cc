@@ -20,10 +20,12 @@
 #include "core/verifier/verifier.h"
 #include "plugins/common/custom_call_thunk.h"
 #include "plugins/common/reduction_splitter.h"
+#include "plugins/common/slot_access.h"
 #include "plugins/vulkan/glsl_emitter.h"
 #include "plugins/vulkan/kernel_thunk.h"
 #include "plugins/vulkan/shader_cache.h"
 #include "plugins/vulkan/spirv_compiler.h"
+#include "plugins/vulkan/staged_host_thunk.h"
 
 namespace plexa::vulkan {
 namespace {
@@ -143,6 +145,19 @@ struct VulkanExecContext : backend::ExecContext {
   }
 };
 
+// In staging mode the toolkit's data-moving steps (slot_access.h) copy on
+// the device and read predicates and selectors through a staging buffer.
+struct StagedExecContext : VulkanExecContext, backend::SlotAccess {
+  absl::Status CopySlotBytes(uint8_t* dst, const uint8_t* src,
+                             int64_t bytes) override {
+    return device->Copy(dst, src, bytes);
+  }
+  absl::Status ReadSlotBytes(const uint8_t* src, void* dst,
+                             int64_t bytes) override {
+    return device->Read(src, dst, bytes);
+  }
+};
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<VulkanProgram>> VulkanProgram::Compile(
@@ -218,6 +233,9 @@ absl::StatusOr<std::unique_ptr<VulkanProgram>> VulkanProgram::Compile(
 
   for (auto& cc : computations) {
     p->batches_ += BatchKernels(*cc, p->device_.get());
+    if (p->device_->staging()) {
+      p->staged_host_thunks_ += StageHostThunks(*cc, p->device_.get());
+    }
   }
   // Constants move to device memory, so kernels can read them.
   int64_t constant_bytes = 0;
@@ -237,7 +255,7 @@ absl::StatusOr<std::unique_ptr<VulkanProgram>> VulkanProgram::Compile(
     for (backend::Slot& slot : cc->slots) {
       if (slot.kind != backend::SlotKind::kConstant) continue;
       uint8_t* dst = p->constants_->data() + offset;
-      if (slot.bytes > 0) std::memcpy(dst, slot.constant, slot.bytes);
+      PLEXA_RETURN_IF_ERROR(p->device_->Write(dst, slot.constant, slot.bytes));
       slot.constant = dst;
       offset += (slot.bytes + 63) / 64 * 64;
     }
@@ -265,8 +283,12 @@ std::string VulkanProgram::Report() const {
           ? absl::StrCat(" (", spirv_cache_hits_, " of ", stats_.kernels,
                          " kernels from the cache)")
           : "",
-      "; ", batches_, " batches of consecutive kernels; ",
-      stats_.peak_temp_bytes, " bytes of temporaries; compiled in ",
+      "; ", batches_, " batches of consecutive kernels; memory ",
+      device_->memory_mode(),
+      device_->staging() ? absl::StrCat(", ", staged_host_thunks_,
+                                        " host steps through staging copies")
+                         : "",
+      "; ", stats_.peak_temp_bytes, " bytes of temporaries; compiled in ",
       stats_.compile_ms, " ms");
 }
 
@@ -277,7 +299,9 @@ absl::Status VulkanProgram::Run(absl::Span<const void* const> args,
                                 Profiler* profiler,
                                 const sdk::CallFrameContext* call_frames,
                                 RngStateTable* rng_states) const {
-  VulkanExecContext ctx;
+  StagedExecContext staged;
+  VulkanExecContext direct;
+  VulkanExecContext& ctx = device_->staging() ? staged : direct;
   ctx.rng_states = rng_states;
   ctx.device = device_.get();
   ctx.replica_id = grid.ReplicaOf(device);

@@ -1,8 +1,10 @@
 // A compiled Vulkan program: the toolkit's thunks (host control flow, the
 // evaluator fallback, all-reduce) around compute kernels, one pipeline per
 // kernel created at compile time. Every slot (parameters, results,
-// temporaries, constants) is mapped device memory (vk_device.h), so host
-// thunks work on it in place and kernels reach it by device address.
+// temporaries, constants) is device memory (vk_device.h), which kernels
+// reach by device address. In direct mode host thunks work on it in place;
+// in staging mode they run on host copies (staged_host_thunk.h) and the
+// toolkit's copies and predicate reads go through the device.
 #ifndef PLEXA_PLUGINS_VULKAN_VK_PROGRAM_H_
 #define PLEXA_PLUGINS_VULKAN_VK_PROGRAM_H_
 
@@ -57,7 +59,7 @@ class VulkanProgram {
   std::string Report() const;
 
   // The run of device `device` of `grid` (one replica of one partition).
-  // `args` and `results` are mapped device memory.
+  // `args` and `results` are device memory (slot addresses, vk_device.h).
   absl::Status Run(absl::Span<const void* const> args,
                    absl::Span<void* const> results, int64_t device,
                    const DeviceGrid& grid, backend::ReplicaHub* hub,
@@ -78,6 +80,7 @@ class VulkanProgram {
   int64_t spirv_bytes_ = 0;
   int64_t spirv_cache_hits_ = 0;  // kernels whose SPIR-V came from cache_dir
   int64_t batches_ = 0;
+  int64_t staged_host_thunks_ = 0;  // staging mode: StagedHostThunks
   mutable std::mutex arenas_mu_;
   mutable std::vector<Arenas> free_arenas_;  // of finished runs
 };

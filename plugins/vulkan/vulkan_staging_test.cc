@@ -1,0 +1,411 @@
+// The staging path (vk_device.h) through the C ABI: option staging=1 puts
+// every buffer in device memory the host does not map (its slot addresses
+// fault when touched), so uploads, downloads, constants, host steps (the
+// evaluator, custom calls, all-reduce) and host control flow (while
+// predicates, conditional selectors, loop state) must all go through
+// staging copies to give these results. Expected values by hand or with
+// plain loops. Also: how the mode is chosen, and the two memories with
+// their statistics.
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "abi/host/plugin_host.h"
+#include "absl/strings/str_cat.h"
+#include "core/literal/literal.h"
+#include "core/shape/shape_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace plexa::vulkan {
+namespace {
+
+using ::testing::HasSubstr;
+
+class VulkanStagingTest : public ::testing::Test {
+ public:
+  void SetUp() override {
+    auto plugin = host::Plugin::Load(PLEXA_VULKAN_PLUGIN);
+    ASSERT_TRUE(plugin.ok()) << plugin.status();
+    plugin_ = *plugin;
+  }
+  std::unique_ptr<host::Client> Staged(
+      std::vector<host::Plugin::Option> options = {}) {
+    options.push_back({"staging", PLX_Value_INT64, "", 1});
+    auto client = plugin_->CreateClient(options);
+    EXPECT_TRUE(client.ok()) << client.status();
+    return client.ok() ? std::move(*client) : nullptr;
+  }
+  // Compiles `program` (capturing the report, when the client prints one)
+  // and runs it once on `args`.
+  absl::StatusOr<std::vector<Literal>> CompileAndRun(
+      host::Client& client, const std::string& program,
+      const std::vector<Literal>& args, std::string* report = nullptr,
+      const host::CompileOptions& options = {}) {
+    ::testing::internal::CaptureStderr();
+    auto exe = client.Compile(program, "hlo-text", options);
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    if (report != nullptr) *report = err;
+    if (!exe.ok()) return exe.status();
+    std::vector<std::unique_ptr<host::Buffer>> owned;
+    std::vector<host::Buffer*> raw;
+    for (const Literal& a : args) {
+      auto b = client.BufferFromLiteral(a);
+      if (!b.ok()) return b.status();
+      raw.push_back(b->get());
+      owned.push_back(std::move(*b));
+    }
+    auto out = (*exe)->Execute({raw});
+    if (!out.ok()) return out.status();
+    std::vector<Literal> results;
+    for (auto& b : (*out)[0]) {
+      auto lit = b->ToLiteral();
+      if (!lit.ok()) return lit.status();
+      results.push_back(std::move(*lit));
+    }
+    return results;
+  }
+  std::map<std::string, PLX_NamedValue> Attributes(host::Client& client) {
+    PLX_Device_Describe_Args args{};
+    args.struct_size = PLX_Device_Describe_Args_STRUCT_SIZE;
+    args.device = client.devices()[0].handle;
+    EXPECT_TRUE(host::ConsumeError(plugin_->api(),
+                                   plugin_->api()->PLX_Device_Describe(&args))
+                    .ok());
+    std::map<std::string, PLX_NamedValue> out;
+    for (size_t i = 0; i < args.num_attributes; ++i) {
+      out[args.attributes[i].name] = args.attributes[i];
+    }
+    return out;
+  }
+  std::shared_ptr<host::Plugin> plugin_;
+};
+
+TEST_F(VulkanStagingTest, TheOptionAndTheEnvironmentChooseTheMode) {
+  auto staged = Staged();
+  ASSERT_NE(staged, nullptr);
+  auto a = Attributes(*staged);
+  EXPECT_EQ(a["staging"].int64_value, 1);
+  EXPECT_THAT(std::string(a["memory_mode"].string_value),
+              HasSubstr("staging (option staging=1)"));
+  auto direct = plugin_->CreateClient({{"staging", PLX_Value_INT64, "", 0}});
+  ASSERT_TRUE(direct.ok()) << direct.status();
+  EXPECT_EQ(Attributes(**direct)["staging"].int64_value, 0);
+  // Without the option: decided by the memory types. Every memory type of
+  // lavapipe is device-local and host-visible, so it maps; a GPU without
+  // resizable BAR would stage.
+  auto chosen = plugin_->CreateClient({});
+  ASSERT_TRUE(chosen.ok()) << chosen.status();
+  auto c = Attributes(**chosen);
+  const std::string mode = c["memory_mode"].string_value;
+  EXPECT_TRUE(mode.rfind("direct (", 0) == 0 || mode.rfind("staging (", 0) == 0)
+      << mode;
+  EXPECT_EQ(c["staging"].int64_value, mode.rfind("staging", 0) == 0);
+  if (std::string(c["name"].string_value).find("llvmpipe") !=
+      std::string::npos) {
+    EXPECT_EQ(mode, "direct (device-local memory is host-visible)");
+  }
+
+  auto bad = plugin_->CreateClient({{"staging", PLX_Value_INT64, "", 2}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("staging"));
+
+  ASSERT_EQ(setenv("PLEXA_VULKAN_STAGING", "1", 1), 0);
+  auto from_env = plugin_->CreateClient({});
+  ASSERT_EQ(setenv("PLEXA_VULKAN_STAGING", "yes", 1), 0);
+  auto bad_env = plugin_->CreateClient({});
+  // The option wins over the environment.
+  ASSERT_EQ(setenv("PLEXA_VULKAN_STAGING", "1", 1), 0);
+  auto option_wins =
+      plugin_->CreateClient({{"staging", PLX_Value_INT64, "", 0}});
+  ASSERT_EQ(unsetenv("PLEXA_VULKAN_STAGING"), 0);
+  ASSERT_TRUE(from_env.ok()) << from_env.status();
+  EXPECT_EQ(Attributes(**from_env)["staging"].int64_value, 1);
+  ASSERT_FALSE(bad_env.ok());
+  EXPECT_THAT(bad_env.status().message(), HasSubstr("PLEXA_VULKAN_STAGING"));
+  ASSERT_TRUE(option_wins.ok()) << option_wins.status();
+  EXPECT_EQ(Attributes(**option_wins)["staging"].int64_value, 0);
+}
+
+// Uploads and downloads larger than the 8 MiB staging buffer (in chunks),
+// around a kernel, the host evaluator (f64 exp has no shader) and another
+// kernel.
+TEST_F(VulkanStagingTest, LargeArraysThroughKernelsAndTheHostEvaluator) {
+  auto client = Staged({{"report", PLX_Value_INT64, "", 1}});
+  ASSERT_NE(client, nullptr);
+  constexpr int64_t kN = (int64_t{1} << 20) + 12345;  // 8.1 MiB of f64
+  const std::string program = absl::StrCat(
+      "HloModule big\nENTRY main {\n  x = f64[", kN,
+      "] parameter(0)\n  n = f64[", kN, "] negate(x)\n  e = f64[", kN,
+      "] exponential(n)\n  ROOT s = f64[", kN, "] add(e, e)\n}\n");
+  Literal x(ShapeUtil::MakeShape(PrimitiveType::F64, {kN}));
+  for (int64_t i = 0; i < kN; ++i) {
+    x.Set<double>({i}, static_cast<double>(i % 1000) / 100.0 - 5.0);
+  }
+  std::string report;
+  auto out = CompileAndRun(*client, program, {x}, &report);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(report, HasSubstr("2 kernels on the device"));
+  EXPECT_THAT(report, HasSubstr("1 instructions on the host evaluator"));
+  EXPECT_THAT(report, HasSubstr("memory staging (option staging=1), 1 host "
+                                "steps through staging copies"));
+  int64_t wrong = 0;
+  for (int64_t i = 0; i < kN; ++i) {
+    const double want = 2 * std::exp(-x.Get<double>({i}));
+    if ((*out)[0].Get<double>({i}) != want && wrong++ < 5) {
+      ADD_FAILURE() << i << ": " << (*out)[0].Get<double>({i}) << ", want "
+                    << want;
+    }
+  }
+  EXPECT_EQ(wrong, 0);
+}
+
+// A while loop on the host: its predicate is a kernel's result read back
+// through the staging buffer, its state copied on the device, and the body
+// adds a constant array (uploaded at compile time): x + 3 * [1, 2, 3, 4].
+TEST_F(VulkanStagingTest, WhileLoopsReadTheirPredicateFromTheDevice) {
+  auto client = Staged();
+  ASSERT_NE(client, nullptr);
+  constexpr char kProgram[] = R"(HloModule loop
+cond {
+  p = (s32[], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] constant(3)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  p = (s32[], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  v = f32[4] get-tuple-element(p), index=1
+  one = s32[] constant(1)
+  i1 = s32[] add(i, one)
+  c = f32[4] constant({1, 2, 3, 4})
+  v1 = f32[4] add(v, c)
+  ROOT t = (s32[], f32[4]) tuple(i1, v1)
+}
+ENTRY main {
+  x = f32[4] parameter(0)
+  zero = s32[] constant(0)
+  init = (s32[], f32[4]) tuple(zero, x)
+  w = (s32[], f32[4]) while(init), condition=cond, body=body
+  ROOT v = f32[4] get-tuple-element(w), index=1
+}
+)";
+  auto out = CompileAndRun(*client, kProgram,
+                           {Literal::CreateR1<float>({10, -1, 0.5, 2})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0], Literal::CreateR1<float>({13, 5, 9.5, 14}));
+}
+
+// A conditional's branch index read from the device: 0 negates, 1 (and
+// any index out of range: the last branch) doubles.
+TEST_F(VulkanStagingTest, ConditionalsReadTheirSelectorFromTheDevice) {
+  auto client = Staged();
+  ASSERT_NE(client, nullptr);
+  constexpr char kProgram[] = R"(HloModule branches
+neg {
+  p = f32[3] parameter(0)
+  ROOT n = f32[3] negate(p)
+}
+dbl {
+  p = f32[3] parameter(0)
+  ROOT d = f32[3] add(p, p)
+}
+ENTRY main {
+  x = f32[3] parameter(0)
+  k = s32[] parameter(1)
+  one = s32[] constant(1)
+  k1 = s32[] subtract(k, one)
+  ROOT c = f32[3] conditional(k1, x, x), branch_computations={neg, dbl}
+}
+)";
+  const Literal x = Literal::CreateR1<float>({1.5, -2, 4});
+  for (int32_t k : {1, 2, 8}) {
+    auto out = CompileAndRun(*client, kProgram, {x, Literal::CreateR0(k)});
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_EQ((*out)[0], k == 1 ? Literal::CreateR1<float>({-1.5, 2, -4})
+                                : Literal::CreateR1<float>({3, -4, 8}))
+        << k;
+  }
+}
+
+// A custom call (examples/custom_call: y = 2x) between two kernels runs on
+// host copies of its operand and result.
+TEST_F(VulkanStagingTest, CustomCallsRunOnHostCopies) {
+  auto client = Staged();
+  ASSERT_NE(client, nullptr);
+  constexpr char kProgram[] = R"(HloModule cc
+ENTRY main {
+  x = f32[4] parameter(0)
+  n = f32[4] negate(x)
+  s = f32[4] custom-call(n), custom_call_target="scale_f32_4"
+  ROOT a = f32[4] add(s, x)
+}
+)";
+  host::CompileOptions options;
+  options.custom_call_libraries = {PLEXA_CUSTOM_CALL_LIBRARY};
+  auto out = CompileAndRun(*client, kProgram,
+                           {Literal::CreateR1<float>({1, -2, 3.5, 0})}, nullptr,
+                           options);
+  ASSERT_TRUE(out.ok()) << out.status();
+  // -2x + x = -x.
+  EXPECT_EQ((*out)[0], Literal::CreateR1<float>({-1, 2, -3.5, 0}));
+}
+
+// All-reduce across two replicas (threads of one process reading each
+// other's host copies): each replica negates its input on the device,
+// then the sum of both.
+TEST_F(VulkanStagingTest, AllReduceAcrossReplicasOnHostCopies) {
+  auto client = Staged({{"num_devices", PLX_Value_INT64, "", 2}});
+  ASSERT_NE(client, nullptr);
+  constexpr char kProgram[] = R"(HloModule ar
+sum {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[4] parameter(0)
+  n = f32[4] negate(x)
+  r = f32[4] all-reduce(n), to_apply=sum, replica_groups={}
+  ROOT m = f32[4] multiply(r, x)
+}
+)";
+  host::CompileOptions options;
+  options.num_replicas = 2;
+  auto exe = client->Compile(kProgram, "hlo-text", options);
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  auto x0 =
+      client->BufferFromLiteral(Literal::CreateR1<float>({1, 2, 3, 4}), 0);
+  auto x1 =
+      client->BufferFromLiteral(Literal::CreateR1<float>({10, 20, 30, -40}), 1);
+  ASSERT_TRUE(x0.ok() && x1.ok());
+  auto out = (*exe)->Execute({{x0->get()}, {x1->get()}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  // r = -(x0 + x1) = [-11, -22, -33, 36]; m = r * x_replica.
+  EXPECT_EQ((*out)[0][0]->ToLiteral().value(),
+            Literal::CreateR1<float>({-11, -44, -99, 144}));
+  EXPECT_EQ((*out)[1][0]->ToLiteral().value(),
+            Literal::CreateR1<float>({-110, -440, -990, -1440}));
+}
+
+// Both memories are listed with their heaps' sizes as limits; a buffer
+// placed on the host-visible one is counted there, and kernels read it in
+// place (by its device address) under staging too.
+TEST_F(VulkanStagingTest, TwoMemoriesWithTheirOwnStatistics) {
+  auto client = Staged();
+  ASSERT_NE(client, nullptr);
+  auto memories = client->Memories(0);
+  ASSERT_TRUE(memories.ok()) << memories.status();
+  ASSERT_EQ(memories->size(), 2u);
+  const host::MemoryInfo& device = (*memories)[0];
+  const host::MemoryInfo& pinned = (*memories)[1];
+  EXPECT_EQ(device.kind, PLX_MemoryKind_DEVICE);
+  EXPECT_EQ(device.kind_name, "device");
+  EXPECT_EQ(pinned.kind, PLX_MemoryKind_HOST_VISIBLE);
+  EXPECT_EQ(pinned.kind_name, "pinned_host");
+  auto device_before = client->GetMemoryStatistics(device);
+  auto pinned_before = client->GetMemoryStatistics(pinned);
+  ASSERT_TRUE(device_before.ok() && pinned_before.ok());
+  EXPECT_GT(device_before->bytes_limit, 0);
+  EXPECT_GT(pinned_before->bytes_limit, 0);
+
+  host::UploadOptions on_pinned;
+  on_pinned.memory = pinned.handle;
+  std::vector<float> x(256);
+  for (int i = 0; i < 256; ++i) x[i] = static_cast<float>(i) - 100.5f;
+  auto b = client->BufferFromHostData(
+      x.data(), x.size() * 4, ShapeUtil::MakeShape(PrimitiveType::F32, {256}),
+      {}, on_pinned);
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ((*b)->GetPlacement()->memory, pinned.handle);
+  EXPECT_EQ(client->GetMemoryStatistics(pinned)->bytes_in_use,
+            pinned_before->bytes_in_use + 1024);
+  EXPECT_EQ(client->GetMemoryStatistics(device)->bytes_in_use,
+            device_before->bytes_in_use);
+
+  auto exe = client->Compile(R"(HloModule twice
+ENTRY main {
+  x = f32[256] parameter(0)
+  ROOT a = f32[256] add(x, x)
+}
+)",
+                             "hlo-text");
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  auto out = (*exe)->Execute({{b->get()}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  // The result is on the device's memory, counted there.
+  EXPECT_EQ(client->GetMemoryStatistics(device)->bytes_in_use,
+            device_before->bytes_in_use + 1024);
+  auto y = (*out)[0][0]->ToLiteral();
+  ASSERT_TRUE(y.ok()) << y.status();
+  for (int i = 0; i < 256; ++i) {
+    EXPECT_EQ(y->Get<float>({i}), 2 * x[i]) << i;
+  }
+  out->clear();
+  b->reset();
+  EXPECT_EQ(client->GetMemoryStatistics(pinned)->bytes_in_use,
+            pinned_before->bytes_in_use);
+  EXPECT_EQ(client->GetMemoryStatistics(device)->bytes_in_use,
+            device_before->bytes_in_use);
+}
+
+// Eight threads running one program at once, each with its own arguments:
+// every host step's copies and every staged transfer are per run.
+TEST_F(VulkanStagingTest, ConcurrentRunsKeepTheirHostCopiesApart) {
+  auto client = Staged();
+  ASSERT_NE(client, nullptr);
+  // f64 exp on the host evaluator between two kernels.
+  auto exe = client->Compile(R"(HloModule h
+ENTRY main {
+  x = f64[1000] parameter(0)
+  n = f64[1000] negate(x)
+  e = f64[1000] exponential(n)
+  ROOT s = f64[1000] add(e, x)
+}
+)",
+                             "hlo-text");
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  std::vector<std::thread> threads;
+  std::vector<int64_t> wrong(8, 0);
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (int rep = 0; rep < 5; ++rep) {
+        Literal x(ShapeUtil::MakeShape(PrimitiveType::F64, {1000}));
+        for (int64_t i = 0; i < 1000; ++i) {
+          x.Set<double>(
+              {i}, static_cast<double>((i * 7 + t * 13 + rep) % 50) / 10.0);
+        }
+        auto in = client->BufferFromLiteral(x);
+        if (!in.ok()) {
+          ++wrong[t];
+          continue;
+        }
+        auto out = (*exe)->Execute({{in->get()}});
+        if (!out.ok()) {
+          ++wrong[t];
+          continue;
+        }
+        auto y = (*out)[0][0]->ToLiteral();
+        if (!y.ok()) {
+          ++wrong[t];
+          continue;
+        }
+        for (int64_t i = 0; i < 1000; ++i) {
+          const double xi = x.Get<double>({i});
+          if (y->Get<double>({i}) != std::exp(-xi) + xi) ++wrong[t];
+        }
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < 8; ++t) EXPECT_EQ(wrong[t], 0) << "thread " << t;
+}
+
+}  // namespace
+}  // namespace plexa::vulkan
