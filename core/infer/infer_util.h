@@ -102,6 +102,13 @@ absl::Status CheckDotDimensions(absl::string_view what, const Shape& lhs,
 absl::StatusOr<PrimitiveType> DotResultType(absl::string_view what,
                                             PrimitiveType operand_type,
                                             PrimitiveType preferred);
+// Appends dot's result dimensions to `out`: the batch dimensions, then
+// lhs's free dimensions, then rhs's (leaving out `rhs_excluded` too:
+// ragged-dot's group dimensions). Dynamic dimensions stay dynamic.
+void AppendDotResultDimensions(const Shape& lhs, const Shape& rhs,
+                               const DotDimensionNumbers& dnums,
+                               absl::Span<const int64_t> rhs_excluded,
+                               Shape* out);
 std::string ConvDimsString(const ConvolutionDimensionNumbers& d);
 std::string PaddingString(const PaddingConfig& p);
 

@@ -108,6 +108,29 @@ absl::Status CheckDotDimensions(absl::string_view what, const Shape& lhs,
   return absl::OkStatus();
 }
 
+void AppendDotResultDimensions(const Shape& lhs, const Shape& rhs,
+                               const DotDimensionNumbers& dnums,
+                               absl::Span<const int64_t> rhs_excluded,
+                               Shape* out) {
+  // Batch dimensions first, then lhs free dimensions, then rhs free ones.
+  for (int64_t d : dnums.lhs_batch_dimensions) {
+    out->add_dimension(lhs.dimensions(d), lhs.is_dynamic_dimension(d));
+  }
+  for (int64_t d = 0; d < lhs.rank(); ++d) {
+    if (!Contains(dnums.lhs_batch_dimensions, d) &&
+        !Contains(dnums.lhs_contracting_dimensions, d)) {
+      out->add_dimension(lhs.dimensions(d), lhs.is_dynamic_dimension(d));
+    }
+  }
+  for (int64_t d = 0; d < rhs.rank(); ++d) {
+    if (!Contains(dnums.rhs_batch_dimensions, d) &&
+        !Contains(dnums.rhs_contracting_dimensions, d) &&
+        !Contains(rhs_excluded, d)) {
+      out->add_dimension(rhs.dimensions(d), rhs.is_dynamic_dimension(d));
+    }
+  }
+}
+
 }  // namespace internal
 
 absl::StatusOr<Shape> InferDotShape(const Shape& lhs, const Shape& rhs,
@@ -122,23 +145,8 @@ absl::StatusOr<Shape> InferDotShape(const Shape& lhs, const Shape& rhs,
   PrimitiveType type;
   PLEXA_ASSIGN_OR_RETURN(type,
                          ResultType(what, lhs.element_type(), preferred_type));
-  // Batch dimensions first, then lhs free dimensions, then rhs free ones.
   Shape out = MakeArray(type, {});
-  for (int64_t d : dnums.lhs_batch_dimensions) {
-    out.add_dimension(lhs.dimensions(d), lhs.is_dynamic_dimension(d));
-  }
-  for (int64_t d = 0; d < lhs.rank(); ++d) {
-    if (!Contains(dnums.lhs_batch_dimensions, d) &&
-        !Contains(dnums.lhs_contracting_dimensions, d)) {
-      out.add_dimension(lhs.dimensions(d), lhs.is_dynamic_dimension(d));
-    }
-  }
-  for (int64_t d = 0; d < rhs.rank(); ++d) {
-    if (!Contains(dnums.rhs_batch_dimensions, d) &&
-        !Contains(dnums.rhs_contracting_dimensions, d)) {
-      out.add_dimension(rhs.dimensions(d), rhs.is_dynamic_dimension(d));
-    }
-  }
+  internal::AppendDotResultDimensions(lhs, rhs, dnums, {}, &out);
   return out;
 }
 

@@ -167,22 +167,8 @@ absl::StatusOr<Shape> InferRaggedDotShape(
     out.add_dimension(num_groups,
                       group_sizes.is_dynamic_dimension(group_sizes.rank() - 1));
   }
-  for (int64_t d : dnums.lhs_batch_dimensions) {
-    out.add_dimension(lhs.dimensions(d), lhs.is_dynamic_dimension(d));
-  }
-  for (int64_t d = 0; d < lhs.rank(); ++d) {
-    if (!Contains(dnums.lhs_batch_dimensions, d) &&
-        !Contains(dnums.lhs_contracting_dimensions, d)) {
-      out.add_dimension(lhs.dimensions(d), lhs.is_dynamic_dimension(d));
-    }
-  }
-  for (int64_t d = 0; d < rhs.rank(); ++d) {
-    if (!Contains(dnums.rhs_batch_dimensions, d) &&
-        !Contains(dnums.rhs_contracting_dimensions, d) &&
-        !Contains(rhs_group_dimensions, d)) {
-      out.add_dimension(rhs.dimensions(d), rhs.is_dynamic_dimension(d));
-    }
-  }
+  internal::AppendDotResultDimensions(lhs, rhs, dnums, rhs_group_dimensions,
+                                      &out);
   return out;
 }
 

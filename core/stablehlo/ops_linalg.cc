@@ -80,6 +80,21 @@ absl::Status LowerDot(OpContext& ctx, absl::string_view) {
   return ctx.SetResults({ctx.Emit("dot", shape, ops, attrs)});
 }
 
+// dot's dimension-number attributes in HLO text (the batch ones only when
+// there are any), for dot and ragged-dot.
+std::string DotDimsAttrs(const std::vector<int64_t>& lb,
+                         const std::vector<int64_t>& rb,
+                         const std::vector<int64_t>& lc,
+                         const std::vector<int64_t>& rc) {
+  const bool batch = !lb.empty() || !rb.empty();
+  std::string attrs;
+  if (batch) absl::StrAppend(&attrs, "lhs_batch_dims=", BraceList(lb), ", ");
+  absl::StrAppend(&attrs, "lhs_contracting_dims=", BraceList(lc));
+  if (batch) absl::StrAppend(&attrs, ", rhs_batch_dims=", BraceList(rb));
+  absl::StrAppend(&attrs, ", rhs_contracting_dims=", BraceList(rc));
+  return attrs;
+}
+
 absl::Status LowerDotGeneral(OpContext& ctx, absl::string_view) {
   PLEXA_RETURN_IF_ERROR(ctx.ExpectOperands(2));
   PLEXA_ASSIGN_OR_RETURN(std::vector<Value> ops, ctx.Operands());
@@ -108,16 +123,7 @@ absl::Status LowerDotGeneral(OpContext& ctx, absl::string_view) {
     PLEXA_RETURN_IF_ERROR(pair("batching_dims", &lb, &rb));
     PLEXA_RETURN_IF_ERROR(pair("contracting_dims", &lc, &rc));
   }
-  std::string attrs;
-  if (!lb.empty() || !rb.empty()) {
-    absl::StrAppend(&attrs, "lhs_batch_dims=", BraceList(lb), ", ");
-  }
-  absl::StrAppend(&attrs, "lhs_contracting_dims=", BraceList(lc));
-  if (!lb.empty() || !rb.empty()) {
-    absl::StrAppend(&attrs, ", rhs_batch_dims=", BraceList(rb));
-  }
-  absl::StrAppend(&attrs, ", rhs_contracting_dims=", BraceList(rc),
-                  PrecisionAttr(ctx));
+  const std::string attrs = DotDimsAttrs(lb, rb, lc, rc) + PrecisionAttr(ctx);
   return ctx.SetResults({ctx.Emit("dot", shape, ops, attrs)});
 }
 
@@ -144,16 +150,8 @@ absl::Status LowerChloRaggedDot(OpContext& ctx, absl::string_view) {
   PLEXA_ASSIGN_OR_RETURN(rc, StructInts(ctx, dn, "rhs_contracting_dimensions"));
   PLEXA_ASSIGN_OR_RETURN(lr, StructInts(ctx, dn, "lhs_ragged_dimensions"));
   PLEXA_ASSIGN_OR_RETURN(rg, StructInts(ctx, dn, "rhs_group_dimensions"));
-  std::string attrs;
-  if (!lb.empty() || !rb.empty()) {
-    absl::StrAppend(&attrs, "lhs_batch_dims=", BraceList(lb), ", ");
-  }
-  absl::StrAppend(&attrs, "lhs_contracting_dims=", BraceList(lc));
-  if (!lb.empty() || !rb.empty()) {
-    absl::StrAppend(&attrs, ", rhs_batch_dims=", BraceList(rb));
-  }
-  absl::StrAppend(&attrs, ", rhs_contracting_dims=", BraceList(rc),
-                  ", lhs_ragged_dims=", BraceList(lr));
+  std::string attrs = DotDimsAttrs(lb, rb, lc, rc);
+  absl::StrAppend(&attrs, ", lhs_ragged_dims=", BraceList(lr));
   if (!rg.empty()) absl::StrAppend(&attrs, ", rhs_group_dims=", BraceList(rg));
   absl::StrAppend(&attrs, PrecisionAttr(ctx));
   return ctx.SetResults({ctx.Emit("ragged-dot", shape, ops, attrs)});
