@@ -2,6 +2,7 @@
 // triangular-solve, cholesky and the batch-norm family.
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 #include <vector>
 
 #include "core/infer/infer_util.h"
@@ -45,6 +46,24 @@ absl::StatusOr<PrimitiveType> ResultType(absl::string_view what,
   return preferred;
 }
 
+// XLA's ShapeUtil::HigherPrecisionElementType of two operand types: the
+// complex, then floating-point, then signed one, then the wider (for
+// floats of one width, the one with more exponent bits: bf16 over f16, as
+// XLA's HigherPrecisionType).
+PrimitiveType HigherPrecision(PrimitiveType a, PrimitiveType b) {
+  if (a == b) return a;
+  auto rank = [](PrimitiveType t) {
+    const bool complex = primitive_util::IsComplexType(t);
+    const bool fp = primitive_util::IsFloatingPointType(t) || complex;
+    const int exponent = t == PrimitiveType::BF16  ? 8
+                         : t == PrimitiveType::F16 ? 5
+                                                   : 0;
+    return std::make_tuple(complex, fp, primitive_util::IsSignedIntegralType(t),
+                           primitive_util::BitWidth(t), exponent);
+  };
+  return rank(a) < rank(b) ? b : a;
+}
+
 }  // namespace
 
 namespace internal {
@@ -76,11 +95,6 @@ absl::Status CheckDotDimensions(absl::string_view what, const Shape& lhs,
                  dnums.rhs_contracting_dimensions.end());
   if (!AllUnique(lhs_all) || !AllUnique(rhs_all)) {
     return Invalid(what, ": a dimension number is not unique.");
-  }
-  if (lhs.element_type() != rhs.element_type()) {
-    return Invalid(what,
-                   ": the operands must have the same element type (use the "
-                   "result type for mixed precision).");
   }
   if (dnums.lhs_contracting_dimensions.size() !=
       dnums.rhs_contracting_dimensions.size()) {
@@ -143,8 +157,10 @@ absl::StatusOr<Shape> InferDotShape(const Shape& lhs, const Shape& rhs,
                    internal::DotDimsString(dnums));
   PLEXA_RETURN_IF_ERROR(internal::CheckDotDimensions(what, lhs, rhs, dnums));
   PrimitiveType type;
-  PLEXA_ASSIGN_OR_RETURN(type,
-                         ResultType(what, lhs.element_type(), preferred_type));
+  PLEXA_ASSIGN_OR_RETURN(
+      type,
+      ResultType(what, HigherPrecision(lhs.element_type(), rhs.element_type()),
+                 preferred_type));
   Shape out = MakeArray(type, {});
   internal::AppendDotResultDimensions(lhs, rhs, dnums, {}, &out);
   return out;
@@ -172,11 +188,6 @@ absl::StatusOr<Shape> InferConvolveShape(
     return Invalid(what,
                    ": feature_group_count and batch_group_count cannot both "
                    "be greater than 1.");
-  }
-  if (lhs.element_type() != rhs.element_type()) {
-    return Invalid(what,
-                   ": the operands must have the same element type (use the "
-                   "result type for mixed precision).");
   }
   const size_t num_spatial = dnums.input_spatial_dimensions.size();
   if (dnums.kernel_spatial_dimensions.size() != num_spatial ||
@@ -263,8 +274,10 @@ absl::StatusOr<Shape> InferConvolveShape(
       InferWindowOutputShape(base, window, lhs.element_type());
   if (!spatial.ok()) return Invalid(what, ": ", spatial.status().message());
   PrimitiveType type;
-  PLEXA_ASSIGN_OR_RETURN(type,
-                         ResultType(what, lhs.element_type(), preferred_type));
+  PLEXA_ASSIGN_OR_RETURN(
+      type,
+      ResultType(what, HigherPrecision(lhs.element_type(), rhs.element_type()),
+                 preferred_type));
   std::vector<int64_t> dims(num_dims);
   std::vector<bool> dynamic(num_dims, false);
   dims[dnums.output_batch_dimension] = input_batch / batch_group_count;

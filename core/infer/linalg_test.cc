@@ -96,9 +96,11 @@ TEST(DotTest, Errors) {
   EXPECT_INVALID(InferDotShape(S("f32[8,3,5]"), S("f32[8,5,7]"),
                                DotDims({2}, {1}, {0}, {}), kNoPreference),
                  "number of batch");
-  EXPECT_INVALID(InferDotShape(S("f32[3,5]"), S("s32[5,7]"), DotDims({1}, {0}),
-                               kNoPreference),
-                 "f32[3,5]", "s32[5,7]", "element type");
+  // Two operand types (XLA's InferDotOpShape no longer compares them): the
+  // higher-precision one without a preferred type.
+  EXPECT_SHAPE(InferDotShape(S("f32[3,5]"), S("s32[5,7]"), DotDims({1}, {0}),
+                             kNoPreference),
+               "f32[3,7]");
   EXPECT_INVALID(InferDotShape(S("(f32[3,5])"), S("f32[5,7]"),
                                DotDims({1}, {0}), kNoPreference),
                  "(f32[3,5])");
@@ -221,9 +223,10 @@ TEST(ConvolutionTest, Errors) {
   EXPECT_INVALID(InferConvolveShape(S("f32[1,2,5]"), k, 1, 1, ConvWindow(3, 1),
                                     Nchw(), kNoPreference),
                  "f32[1,2,5]", "rank 4");
-  EXPECT_INVALID(InferConvolveShape(in, S("s32[4,2,3,3]"), 1, 1,
-                                    ConvWindow(3, 1), Nchw(), kNoPreference),
-                 "s32[4,2,3,3]", "element type");
+  // Two operand types, as XLA: the higher-precision one.
+  EXPECT_SHAPE(InferConvolveShape(in, S("s32[4,2,3,3]"), 1, 1, ConvWindow(3, 1),
+                                  Nchw(), kNoPreference),
+               "f32[1,4,3,3]");
   Window w1;
   w1.dimensions.push_back(ConvWindow(3, 1).dimensions[0]);
   EXPECT_INVALID(InferConvolveShape(in, k, 1, 1, w1, Nchw(), kNoPreference),

@@ -175,10 +175,10 @@ TEST(RaggedDotShapeTest, DotDimensionErrors) {
       InferRaggedDotShape(S("f32[11,5]"), S("f32[3,5,7]"), S("s64[3]"),
                           Dims({}, {}, {2}, {1}), {0}, {0}, kNone),
       "a dimension number is out of range");
-  EXPECT_INVALID(
-      InferRaggedDotShape(S("f32[11,5]"), S("f16[3,5,7]"), S("s64[3]"),
-                          Dims({}, {}, {1}, {1}), {0}, {0}, kNone),
-      "same element type");
+  // Two operand types, as XLA's dot rule: the higher-precision one.
+  EXPECT_SHAPE(InferRaggedDotShape(S("f32[11,5]"), S("f16[3,5,7]"), S("s64[3]"),
+                                   Dims({}, {}, {1}, {1}), {0}, {0}, kNone),
+               "f32[11,7]");
 }
 
 TEST(RaggedDotShapeTest, GroupSizesPrefix) {

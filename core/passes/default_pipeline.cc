@@ -14,6 +14,7 @@
 #include "core/passes/dce.h"
 #include "core/passes/dynamic_padder.h"
 #include "core/passes/map_inliner.h"
+#include "core/passes/operand_upcaster.h"
 #include "core/passes/ragged_dot_rewriter.h"
 #include "core/passes/reduce_window_rewriter.h"
 #include "core/passes/send_recv_lowering.h"
@@ -82,6 +83,10 @@ const std::map<std::string, Factory>& Registry() {
       {"ragged-dot-rewriter",
        [](const PipelineOptions&) {
          return std::make_unique<RaggedDotRewriter>();
+       }},
+      {"operand-upcaster",
+       [](const PipelineOptions&) {
+         return std::make_unique<OperandUpcaster>();
        }},
       {"call-inliner",
        [](const PipelineOptions&) { return std::make_unique<CallInliner>(); }},
@@ -154,6 +159,7 @@ std::unique_ptr<Pipeline> MakeDefaultPipeline(const PipelineOptions& options) {
   simplify.AddPass<WhileLoopSimplifier>();
   simplify.AddPass<CommonSubexpressionElimination>();
   simplify.AddPass<DeadCodeElimination>();
+  p->AddPass<OperandUpcaster>();
   p->AddPass<ReduceWindowRewriter>();
   if (options.expand_clamp) p->AddPass<ClampExpander>();
   if (options.assign_layouts) {

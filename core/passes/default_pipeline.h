@@ -8,7 +8,9 @@
 //   4. fixpoint "simplify":     algebraic-simplifier, tuple-simplifier,
 //                               constant-folding, while-loop-simplifier,
 //                               cse, dce
-//   5. reduce-window-rewriter   (scans as reduce-windows, in blocks)
+//   5. operand-upcaster         (mixed-type dot/convolution operands
+//                               converted to the result type)
+//      reduce-window-rewriter   (scans as reduce-windows, in blocks)
 //   6. clamp-expander           (if expand_clamp)
 //   7. layout-assignment        (if assign_layouts)
 //   8. fusion, dce              (if fusion)

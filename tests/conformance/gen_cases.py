@@ -7,7 +7,8 @@ numpy computation written here, or from a seed document / hand computation
 written here with a comment naming its source -- never from Plexa's own code.
 
 The script is deterministic (fixed seeds, RandomState) and regenerate-safe:
-it deletes and rewrites the whole cases/ directory.
+it deletes and rewrites the whole cases/ directory, except the cases
+other generators write (OWN_GENERATOR_CASES).
 
     /usr/bin/python3 tests/conformance/gen_cases.py
 
@@ -16,7 +17,6 @@ File format: see tests/conformance/README.md.
 
 import math
 import os
-import shutil
 import struct
 import sys
 from collections import OrderedDict
@@ -448,9 +448,65 @@ def add_case(group, name, source, hlo, inputs, expect, tol=None,
     CASES[key] = '\n'.join(lines) + '\n' + hlo
 
 
+# Cases this script does not write (other generators', and some written by
+# hand): a group and the name prefixes of its files ('' = the whole
+# folder). The opcode check counts them, and write_all leaves them in place.
+OWN_GENERATOR_CASES = OrderedDict([
+    ('dynamic', ('',)),                  # gen_dynamic_cases.py
+    ('ragged_dot', ('',)),               # gen_ragged_dot_cases.py
+    ('mulhi', ('',)),                    # gen_new_opcode_cases.py ...
+    ('scan', ('',)),
+    ('shuffle', ('',)),
+    ('scaled_dot', ('',)),
+    ('collective', ('ragged_all_to_all_', 'collective_reduce_',
+                    # written by hand (no generator), values by hand:
+                    'all_reduce_column_major_one_replica',
+                    'all_reduce_constrained_layout',
+                    'collective_permute_combined')),
+    # Written by hand, with their values worked out by hand or from numpy
+    # once; no generator rewrites them.
+    ('spmd', ('',)),
+    ('dot', ('outer_product_f32_matrix', 'outer_product_s64', 'mixed_')),
+    ('gather_scatter', ('gather_from_empty_operand',)),
+    ('layout', ('conditional_tiled_operands',
+                'copy_layout_change_before_bitcast',
+                'dot_column_major_then_bitcast', 'tiled_bitcast_padded',
+                'tuple_tiled_results', 'while_tiled_state')),
+    ('reduce_window', ('scalar_no_window',)),
+])
+
+
+def is_own_generator_case(key):
+    """key: 'group/name' (without .hlo)."""
+    group, name = key.split('/', 1)
+    return name.startswith(OWN_GENERATOR_CASES.get(group, ()))
+
+
+def own_generator_files():
+    """The case files other generators wrote, as paths under CASES_DIR."""
+    out = []
+    for group in OWN_GENERATOR_CASES:
+        d = os.path.join(CASES_DIR, group)
+        for fn in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+            if is_own_generator_case('%s/%s' % (group, fn[:-len('.hlo')])):
+                out.append(os.path.join(d, fn))
+    return out
+
+
 def write_all():
+    """Rewrites every case this script owns: all files under CASES_DIR
+    except own_generator_files() are deleted first."""
+    for key in CASES:
+        assert not is_own_generator_case(key), key
+    keep = set(own_generator_files())
     if os.path.isdir(CASES_DIR):
-        shutil.rmtree(CASES_DIR)
+        for root, dirs, files in os.walk(CASES_DIR, topdown=False):
+            for fn in files:
+                path = os.path.join(root, fn)
+                if path not in keep:
+                    os.remove(path)
+            if not os.listdir(root):
+                os.rmdir(root)
     for key, text in CASES.items():
         path = os.path.join(CASES_DIR, key + '.hlo')
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -1285,6 +1341,19 @@ def gen_convert():
 
 def dims_attr(d):
     return '{%s}' % ','.join(str(x) for x in d)
+
+
+def dot_dims_attrs(lb, rb, lc, rc):
+    """A dot's dimension numbers as XLA prints them (empty batch dims left
+    out)."""
+    attrs = ''
+    if lb:
+        attrs += ', lhs_batch_dims=%s' % dims_attr(lb)
+    attrs += ', lhs_contracting_dims=%s' % dims_attr(lc)
+    if rb:
+        attrs += ', rhs_batch_dims=%s' % dims_attr(rb)
+    attrs += ', rhs_contracting_dims=%s' % dims_attr(rc)
+    return attrs
 
 
 def broadcast_case(g, name, x, out_dims, bdims, source='numpy', out=None,
@@ -2667,13 +2736,7 @@ def gen_dot():
         t = a.t
         out = V(t, make(t, r) if is_int(t) else round_result(t, r),
                 out_layout)
-        attrs = ''
-        if lb:
-            attrs += ', lhs_batch_dims=%s' % dims_attr(lb)
-        attrs += ', lhs_contracting_dims=%s' % dims_attr(lc)
-        if rb:
-            attrs += ', rhs_batch_dims=%s' % dims_attr(rb)
-        attrs += ', rhs_contracting_dims=%s' % dims_attr(rc)
+        attrs = dot_dims_attrs(lb, rb, lc, rc)
         e = Comp('main', entry=True)
         p0 = e.param(a.shape())
         p1 = e.param(b.shape())
@@ -4890,13 +4953,10 @@ def check_opcode_coverage():
         names = re.findall(r'X\(k\w+, "([a-z0-9-]+)",', f.read())
     assert len(names) > 80, names
     text = '\n'.join(CASES.values())
-    # Groups written by their own generators (gen_dynamic_cases.py,
-    # gen_ragged_dot_cases.py) count too.
-    for group in ('dynamic', 'ragged_dot'):
-        d = os.path.join(CASES_DIR, group)
-        for fn in sorted(os.listdir(d)) if os.path.isdir(d) else []:
-            with open(os.path.join(d, fn)) as f:
-                text += '\n' + f.read()
+    # Cases written by their own generators (OWN_GENERATOR_CASES) count too.
+    for path in own_generator_files():
+        with open(path) as f:
+            text += '\n' + f.read()
     missing = [n for n in names if n != 'custom-call' and
                not re.search(r'[ =]%s\(' % re.escape(n), text)]
     if missing:

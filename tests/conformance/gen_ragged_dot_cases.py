@@ -18,8 +18,9 @@ import shutil
 import numpy as np
 
 import gen_cases as G
-from gen_cases import (TOL_SUM_F32, V, Comp, add_case, dims_attr, dot_ref,
-                       is_int, make, module, round_result)
+from gen_cases import (TOL_SUM_F32, V, Comp, add_case, dims_attr,
+                       dot_dims_attrs, dot_ref, is_int, make, module,
+                       round_result)
 
 def ragged_dot_ref(a, b, gs, lb, rb, lc, rc, lr, rg):
     """JAX's reference (lax._ragged_dot_general_impl) in numpy: the ragged
@@ -79,13 +80,7 @@ def gen_ragged_dot():
         r = ragged_dot_ref(a.a, b.a, gs.a, lb, rb, lc, rc, lr, rg)
         out = V(out_t, make(out_t, r) if is_int(out_t) else
                 round_result(out_t, r))
-        attrs = ''
-        if lb:
-            attrs += ', lhs_batch_dims=%s' % dims_attr(lb)
-        attrs += ', lhs_contracting_dims=%s' % dims_attr(lc)
-        if rb:
-            attrs += ', rhs_batch_dims=%s' % dims_attr(rb)
-        attrs += ', rhs_contracting_dims=%s' % dims_attr(rc)
+        attrs = dot_dims_attrs(lb, rb, lc, rc)
         attrs += ', lhs_ragged_dims={%d}' % lr
         if rg is not None:
             attrs += ', rhs_group_dims={%d}' % rg
