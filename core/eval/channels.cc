@@ -34,7 +34,8 @@ absl::Status ChannelError(absl::StatusCode code, const Instruction& instr,
 absl::StatusOr<int64_t> ChannelOf(const Instruction& instr) {
   if (!instr.attrs().channel_id.has_value()) {
     return ChannelError(absl::StatusCode::kInvalidArgument, instr,
-                        "has no channel_id");
+                        "has no channel_id, so it pairs with nothing (XLA's "
+                        "parser accepts that; there is nothing to run)");
   }
   return *instr.attrs().channel_id;
 }
@@ -63,7 +64,7 @@ absl::StatusOr<Literal> EvalSend(Interpreter& interp, const Instruction& instr,
     Literal delivered;
     if (pairs->has_value()) {
       PLEXA_ASSIGN_OR_RETURN(
-          delivered, PermuteAcrossReplicas(interp, instr, **pairs, *ops[0],
+          delivered, PermuteAcrossReplicas(interp, instr, **pairs, ops.first(1),
                                            instr.operand(0)->shape()));
     } else {
       delivered = Literal(*ops[0]);

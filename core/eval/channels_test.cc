@@ -150,6 +150,23 @@ ENTRY %main () -> f32[] {
       << r.status();
 }
 
+// XLA's SendRecvWoChannelID: accepted, but a recv without a channel pairs
+// with no send: running it is a located error naming why.
+TEST(ChannelsTest, ARecvWithoutChannelIdIsRefusedAtRun) {
+  absl::StatusOr<Literal> r = RunHlo(R"(HloModule SendRecvWoChannelID_module
+ENTRY %computation () -> (f32[], token[]) {
+  %token0 = token[] after-all()
+  %recv = (f32[], u32[], token[]) recv(token[] %token0)
+  ROOT %recv-done = (f32[], token[]) recv-done((f32[], u32[], token[]) %recv)
+  %constant = f32[] constant(2.1)
+  %send = (f32[], u32[], token[]) send(f32[] %constant, token[] %token0)
+  %send-done = token[] send-done((f32[], u32[], token[]) %send)
+})");
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(absl::StrContains(r.status().message(), "has no channel_id"))
+      << r.status();
+}
+
 // is_host_transfer=true: send-done pushes the data to the outfeed queue,
 // recv-done pops it from the infeed queue.
 TEST(ChannelsTest, HostTransfersUseTheFeedQueues) {

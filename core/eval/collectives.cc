@@ -350,7 +350,7 @@ absl::StatusOr<Literal> EvalAllToAll(Interpreter& interp,
 
 absl::StatusOr<Literal> PermuteAcrossReplicas(
     Interpreter& interp, const Instruction& instr,
-    absl::Span<const std::pair<int64_t, int64_t>> pairs, const Literal& operand,
+    absl::Span<const std::pair<int64_t, int64_t>> pairs, Operands operands,
     const Shape& result_shape) {
   // Every device meets (the pairs may connect any two); each takes the
   // operand of the device paired with it as source, or zeros. The pairs
@@ -365,18 +365,19 @@ absl::StatusOr<Literal> PermuteAcrossReplicas(
   std::vector<int64_t> everyone(interp.grid().size());
   for (int64_t d = 0; d < interp.grid().size(); ++d) everyone[d] = d;
   std::vector<Literal> mine;
-  mine.push_back(Literal(operand));
+  for (const Literal* operand : operands) mine.push_back(Literal(*operand));
   PLEXA_ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> all,
                          Meet(interp, instr, everyone, std::move(mine)));
   if (!source.has_value()) return MakeLiteral(StripLayout(result_shape));
-  return std::move(all[*source][0]);
+  if (operands.size() == 1) return std::move(all[*source][0]);
+  return Literal::MakeTuple(std::move(all[*source]));
 }
 
 absl::StatusOr<Literal> EvalCollectivePermute(Interpreter& interp,
                                               const Instruction& instr,
                                               Operands ops) {
   return PermuteAcrossReplicas(interp, instr, instr.attrs().source_target_pairs,
-                               *ops[0], CollectiveResultShape(instr));
+                               ops, CollectiveResultShape(instr));
 }
 
 absl::StatusOr<Literal> EvalCollectiveBroadcast(Interpreter& interp,
@@ -392,6 +393,18 @@ absl::StatusOr<Literal> EvalCollectiveBroadcast(Interpreter& interp,
   return std::move(all[0][0]);
 }
 
+namespace {
+
+// A -start's element 0: its one operand, or the tuple of its several.
+Literal OperandsAsOne(Operands ops) {
+  if (ops.size() == 1) return Literal(*ops[0]);
+  std::vector<Literal> ins;
+  for (const Literal* op : ops) ins.push_back(Literal(*op));
+  return Literal::MakeTuple(std::move(ins));
+}
+
+}  // namespace
+
 absl::StatusOr<Literal> EvalAsyncStart(Interpreter& interp,
                                        const Instruction& instr, Operands ops) {
   // Synchronous: the -start computes; its -done forwards.
@@ -401,13 +414,7 @@ absl::StatusOr<Literal> EvalAsyncStart(Interpreter& interp,
     case HloOpcode::kAllGatherStart: {
       PLEXA_ASSIGN_OR_RETURN(Literal result, EvalAllGather(interp, instr, ops));
       std::vector<Literal> parts;
-      if (ops.size() == 1) {
-        parts.push_back(Literal(*ops[0]));
-      } else {
-        std::vector<Literal> ins;
-        for (const Literal* op : ops) ins.push_back(Literal(*op));
-        parts.push_back(Literal::MakeTuple(std::move(ins)));
-      }
+      parts.push_back(OperandsAsOne(ops));
       parts.push_back(std::move(result));
       return Literal::MakeTuple(std::move(parts));
     }
@@ -415,7 +422,7 @@ absl::StatusOr<Literal> EvalAsyncStart(Interpreter& interp,
       PLEXA_ASSIGN_OR_RETURN(Literal result,
                              EvalCollectivePermute(interp, instr, ops));
       std::vector<Literal> parts;
-      parts.push_back(Literal(*ops[0]));
+      parts.push_back(OperandsAsOne(ops));
       parts.push_back(std::move(result));
       parts.push_back(MakeLiteral(instr.shape().tuple_shapes(2)));
       parts.push_back(MakeLiteral(instr.shape().tuple_shapes(3)));
@@ -458,6 +465,146 @@ absl::StatusOr<Literal> EvalReplicaId(Interpreter& interp,
 absl::StatusOr<Literal> EvalPartitionId(Interpreter& interp,
                                         const Instruction& instr, Operands) {
   return IdLiteral(instr, interp.partition_id());
+}
+
+}  // namespace plexa::eval
+
+namespace plexa::eval {
+
+absl::StatusOr<Literal> EvalCollectiveReduce(Interpreter& interp,
+                                             const Instruction& instr,
+                                             Operands ops) {
+  // XLA's collective-reduce (its GPU thunk: ncclReduce): each data operand
+  // is folded by to_apply over the group, in group order, onto the group's
+  // root: rank 0, or with has_dynamic_root the rank the trailing s32
+  // operand names for that data operand. XLA leaves the other members'
+  // results unspecified (ncclReduce does not write them); Plexa gives them
+  // their own operand unchanged (docs/opcodes.md).
+  Operands data = ops;
+  std::vector<int64_t> roots;
+  if (instr.attrs().has_dynamic_root) {
+    if (ops.size() < 2) return Invalid(instr, "no roots operand");
+    data = ops.first(ops.size() - 1);
+    const Literal& r = *ops.back();
+    for (int64_t i = 0; i < r.element_count(); ++i) {
+      roots.push_back(r.GetAsInt64({i}));
+    }
+  }
+  PLEXA_ASSIGN_OR_RETURN(Contribution c, Contribute(interp, instr, data));
+  const int64_t n = static_cast<int64_t>(c.group.size());
+  roots.resize(c.values.size(), 0);
+  for (size_t i = 0; i < roots.size(); ++i) {
+    if (roots[i] < 0 || roots[i] >= n) {
+      return Invalid(instr, absl::StrCat("collective-reduce dynamic root ",
+                                         roots[i], " at index ", i,
+                                         " is out of range [0, ", n, ")"));
+    }
+  }
+  std::vector<Literal> mine;
+  for (const Literal& v : c.values) mine.push_back(Literal(v));
+  if (n > 1) PLEXA_RETURN_IF_ERROR(Reducer(interp, instr, mine).status());
+  PLEXA_ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> all,
+                         Meet(interp, instr, c.group, std::move(c.values)));
+  PLEXA_ASSIGN_OR_RETURN(std::vector<Literal> folded,
+                         ReduceAll(interp, instr, std::move(all)));
+  std::vector<Literal> results;
+  for (size_t i = 0; i < folded.size(); ++i) {
+    results.push_back(roots[i] == c.me ? std::move(folded[i])
+                                       : std::move(mine[i]));
+  }
+  return Result(instr, std::move(results), c.tuple_operand);
+}
+
+absl::StatusOr<Literal> EvalRaggedAllToAll(Interpreter& interp,
+                                           const Instruction& instr,
+                                           Operands ops) {
+  // XLA's ragged-all-to-all (its GPU thunk and RaggedAllToAllDecomposer):
+  // with N members and k = len(offsets) / N updates per peer, member s
+  // sends, for peer p and update j (idx = p*k + j), its input rows
+  // [input_offsets[idx], +send_sizes[idx]) (rows along dimension 0) to
+  // rows [output_offsets[idx], +send_sizes[idx]) of p's result: the
+  // sender's output offsets index the receiver's buffer. The result starts
+  // as the output operand; rows nobody writes keep it. recv_sizes is the
+  // receiver's count of each update: it must match what is sent.
+  if (ops.size() != 6) return Invalid(instr, "expected six operands");
+  const Literal& input = *ops[0];
+  const Literal& output = *ops[1];
+  const Shape& in_s = input.shape();
+  const Shape& out_s = output.shape();
+  if (in_s.rank() < 1 || out_s.rank() != in_s.rank() ||
+      in_s.element_type() != out_s.element_type() ||
+      !std::equal(in_s.dimensions().begin() + 1, in_s.dimensions().end(),
+                  out_s.dimensions().begin() + 1)) {
+    return Invalid(instr, absl::StrCat("input ", in_s.ToString(),
+                                       " and output ", out_s.ToString(),
+                                       " must have one element type and the "
+                                       "same dimensions after the first"));
+  }
+  for (int i = 2; i < 6; ++i) {
+    const Shape& s = ops[i]->shape();
+    if (s.rank() != 1 || !primitive_util::IsIntegralType(s.element_type())) {
+      return Invalid(instr,
+                     absl::StrCat("offsets and sizes must be integer vectors; "
+                                  "operand ",
+                                  i, " is ", s.ToString(),
+                                  (s.rank() == 2 ? " (rank-2 offsets are not "
+                                                   "supported: XLA does not "
+                                                   "define their meaning)"
+                                                 : "")));
+    }
+  }
+  PLEXA_ASSIGN_OR_RETURN(
+      DeviceGroup group,
+      CollectiveDeviceGroupOf(instr, interp.grid(), interp.device()));
+  const int64_t n = static_cast<int64_t>(group.devices.size());
+  const int64_t me = group.position;
+  const int64_t total = ops[2]->shape().dimensions(0);
+  if (total % n != 0) {
+    return Invalid(instr, absl::StrCat(total, " offsets do not divide among ",
+                                       n, " group member(s)"));
+  }
+  const int64_t k = total / n;
+  // Every member brings its input, input offsets, send sizes and output
+  // offsets; the receiver checks its recv_sizes against the send sizes.
+  std::vector<Literal> values;
+  for (int i : {0, 2, 3, 4}) values.push_back(Literal(*ops[i]));
+  PLEXA_ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> all,
+                         Meet(interp, instr, group.devices, std::move(values)));
+  Literal result(output);
+  const int64_t row_bytes = RowsAndRowBytes(out_s, 1).second;
+  const int64_t out_rows = out_s.dimensions(0);
+  const Literal& recv_sizes = *ops[5];
+  for (int64_t s = 0; s < n; ++s) {
+    const Literal& in = all[s][0];
+    for (int64_t j = 0; j < k; ++j) {
+      const int64_t idx = me * k + j;
+      const int64_t from = all[s][1].GetAsInt64({idx});
+      const int64_t size = all[s][2].GetAsInt64({idx});
+      const int64_t to = all[s][3].GetAsInt64({idx});
+      const int64_t expected = recv_sizes.GetAsInt64({s * k + j});
+      if (expected != size) {
+        return Invalid(instr,
+                       absl::StrCat("recv_sizes[", s * k + j, "] is ", expected,
+                                    " but group member ", s, " sends ", size,
+                                    " row(s) (its send_sizes[", idx, "])"));
+      }
+      const int64_t in_rows = in.shape().dimensions(0);
+      if (from < 0 || size < 0 || to < 0 || from + size > in_rows ||
+          to + size > out_rows) {
+        return Invalid(
+            instr,
+            absl::StrCat("update ", idx, " of group member ", s, ": rows [",
+                         from, ", ", from + size, ") of its ", in_rows,
+                         " input rows to rows [", to, ", ", to + size, ") of ",
+                         out_rows, " output rows is out of range"));
+      }
+      if (size > 0) {
+        std::memcpy(result.mutable_data().data() + to * row_bytes,
+                    in.data().data() + from * row_bytes, size * row_bytes);
+      }
+    }
+  }
+  return result;
 }
 
 }  // namespace plexa::eval

@@ -138,3 +138,72 @@ absl::StatusOr<Literal> EvalDot(Interpreter&, const Instruction& instr,
 }
 
 }  // namespace plexa::eval
+
+namespace plexa::eval {
+
+namespace {
+
+// XLA's ScaledDotRewriter: the type an operand and its scale are
+// multiplied in (GetTargetType).
+PrimitiveType ScaledDotTargetType(PrimitiveType a, PrimitiveType b) {
+  const int64_t wa = primitive_util::BitWidth(a);
+  const int64_t wb = primitive_util::BitWidth(b);
+  if (wa < 16 && wb < 16) return PrimitiveType::BF16;
+  if (a == b) return a;
+  if (wa == wb) return PrimitiveType::F32;
+  return wa > wb ? a : b;
+}
+
+// operand * scale, the scale repeated over blocks of operand / scale
+// elements in each dimension, in the target type (one rounding of the
+// exact product). A scalar scale is none: the operand as it is.
+absl::StatusOr<Literal> Dequantize(const Instruction& instr,
+                                   const Literal& operand,
+                                   const Literal& scale) {
+  const Shape& os = operand.shape();
+  const Shape& ss = scale.shape();
+  if (ss.rank() == 0) return Literal(operand);
+  const PrimitiveType t =
+      ScaledDotTargetType(os.element_type(), ss.element_type());
+  if (!primitive_util::IsFloatingPointType(t)) {
+    return Invalid(
+        instr, absl::StrCat("scaled-dot of ", os.ToString(), " by ",
+                            ss.ToString(), " needs floating-point operands"));
+  }
+  if (ss.rank() != os.rank()) {
+    return Invalid(instr, "a scale must have its operand's rank");
+  }
+  std::vector<int64_t> block(os.rank());
+  for (int64_t i = 0; i < os.rank(); ++i) {
+    if (ss.dimensions(i) == 0 || os.dimensions(i) % ss.dimensions(i) != 0) {
+      return Invalid(instr, "a scale dimension must divide its operand's");
+    }
+    block[i] = os.dimensions(i) / ss.dimensions(i);
+  }
+  // Both in the target type first (XLA converts, then multiplies).
+  PLEXA_ASSIGN_OR_RETURN(Literal a, ConvertLiteral(operand, t));
+  PLEXA_ASSIGN_OR_RETURN(Literal s, ConvertLiteral(scale, t));
+  Literal product = MakeLiteral(Shape(PrimitiveType::F64, os.dimensions()));
+  double* out = MutableDataOf<double>(product);
+  std::vector<int64_t> q(os.rank());
+  int64_t i = 0;
+  ForEachIndexRowMajor(os.dimensions(), [&](absl::Span<const int64_t> index) {
+    for (int64_t d = 0; d < os.rank(); ++d) q[d] = index[d] / block[d];
+    out[i++] = a.GetAsDouble(index) * s.GetAsDouble(q);
+  });
+  return ConvertLiteral(product, t);
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalScaledDot(Interpreter& interp,
+                                      const Instruction& instr, Operands ops) {
+  // XLA's ScaledDotRewriter: each operand times its scale, then the dot.
+  if (ops.size() != 4) return Invalid(instr, "expected four operands");
+  PLEXA_ASSIGN_OR_RETURN(Literal lhs, Dequantize(instr, *ops[0], *ops[2]));
+  PLEXA_ASSIGN_OR_RETURN(Literal rhs, Dequantize(instr, *ops[1], *ops[3]));
+  const Literal* const dequantized[] = {&lhs, &rhs};
+  return EvalDot(interp, instr, dequantized);
+}
+
+}  // namespace plexa::eval

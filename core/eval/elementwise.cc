@@ -550,6 +550,23 @@ absl::Status IntBinary(const Instruction& instr, const void* a, const void* b,
     case HloOpcode::kPower:
       return BinaryLoop<T>(a, b, out, n,
                            [](T x, T y) { return IntegerPower(x, y); });
+    case HloOpcode::kMulhi: {
+      // XLA's mulhi: the high `bits` bits of the 2*bits-bit product, signed
+      // for s types and unsigned for u types (s4/u4/s2/u2 of their own
+      // width: the byte holds them sign- or zero-extended).
+      const int bits = static_cast<int>(primitive_util::BitWidth(type));
+      return BinaryLoop<T>(a, b, out, n, [=](T x, T y) -> T {
+        if constexpr (std::is_signed_v<T>) {
+          const __int128 p =
+              static_cast<__int128>(x) * static_cast<__int128>(y);
+          return static_cast<T>(p >> bits);
+        } else {
+          const unsigned __int128 p = static_cast<unsigned __int128>(x) *
+                                      static_cast<unsigned __int128>(y);
+          return static_cast<T>(p >> bits);
+        }
+      });
+    }
     default:
       return Unsupported(instr, instr.operand(0)->shape().element_type());
   }

@@ -637,6 +637,10 @@ PLEXA_EVAL_HANDLER(EvalSort);
 // dot.cc
 PLEXA_EVAL_HANDLER(EvalDot);
 PLEXA_EVAL_HANDLER(EvalRaggedDot);
+PLEXA_EVAL_HANDLER(EvalScaledDot);
+// scan_shuffle.cc
+PLEXA_EVAL_HANDLER(EvalScan);
+PLEXA_EVAL_HANDLER(EvalShuffle);
 // convolution.cc
 PLEXA_EVAL_HANDLER(EvalConvolution);
 // linalg.cc
@@ -665,12 +669,15 @@ PLEXA_EVAL_HANDLER(EvalAllReduce);
 PLEXA_EVAL_HANDLER(EvalAllGather);
 PLEXA_EVAL_HANDLER(EvalReduceScatter);
 PLEXA_EVAL_HANDLER(EvalCollectivePermute);
+PLEXA_EVAL_HANDLER(EvalCollectiveReduce);
+PLEXA_EVAL_HANDLER(EvalRaggedAllToAll);
 // collective-permute's exchange with explicit pairs and result shape: every
-// replica meets at `instr`; a target takes its source's `operand`, any
-// other replica zeros of `result_shape` (also send's, channels.cc).
+// replica meets at `instr`; a target takes its source's `operands`, any
+// other replica zeros of `result_shape` (also send's, channels.cc). One
+// operand gives an array; several (XLA's combined form) their tuple.
 absl::StatusOr<Literal> PermuteAcrossReplicas(
     Interpreter& interp, const Instruction& instr,
-    absl::Span<const std::pair<int64_t, int64_t>> pairs, const Literal& operand,
+    absl::Span<const std::pair<int64_t, int64_t>> pairs, Operands operands,
     const Shape& result_shape);
 // channels.cc: send, recv, send-done, recv-done.
 PLEXA_EVAL_HANDLER(EvalSend);

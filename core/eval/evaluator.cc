@@ -258,6 +258,16 @@ absl::StatusOr<Literal> Interpreter::EvaluateInstruction(
       return EvalDot(*this, instr, ops);
     case HloOpcode::kRaggedDot:
       return EvalRaggedDot(*this, instr, ops);
+    case HloOpcode::kScaledDot:
+      return EvalScaledDot(*this, instr, ops);
+    case HloOpcode::kScan:
+      return EvalScan(*this, instr, ops);
+    case HloOpcode::kShuffle:
+      return EvalShuffle(*this, instr, ops);
+    case HloOpcode::kCollectiveReduce:
+      return EvalCollectiveReduce(*this, instr, ops);
+    case HloOpcode::kRaggedAllToAll:
+      return EvalRaggedAllToAll(*this, instr, ops);
     case HloOpcode::kConvolution:
       return EvalConvolution(*this, instr, ops);
     case HloOpcode::kTriangularSolve:

@@ -242,14 +242,14 @@ absl::StatusOr<Shape> InferAllGatherStartShape(
 }
 
 absl::StatusOr<Shape> InferCollectivePermuteStartShape(
-    const Shape& operand,
+    absl::Span<const Shape* const> operands,
     absl::Span<const std::pair<int64_t, int64_t>> source_target_pairs) {
-  // XLA: (operand, result, u32[] context, u32[] context).
+  // XLA: (operand, result, u32[] context, u32[] context); with several
+  // operands, their tuple in place of the operand.
   PLEXA_ASSIGN_OR_RETURN(
-      Shape result, InferCollectivePermuteShape(operand, source_target_pairs));
+      Shape result, InferCollectivePermuteShape(operands, source_target_pairs));
   const Shape context = internal::MakeArray(PrimitiveType::U32, {});
-  return Shape(std::vector<Shape>{NoLayout(operand), std::move(result), context,
-                                  context});
+  return Shape(std::vector<Shape>{result, result, context, context});
 }
 
 absl::StatusOr<Shape> InferAsyncDoneShape(HloOpcode done, const Shape& start) {
@@ -278,10 +278,26 @@ absl::StatusOr<Shape> InferCollectiveBroadcastShape(
 }
 
 absl::StatusOr<Shape> InferCollectivePermuteShape(
-    const Shape& operand,
+    absl::Span<const Shape* const> operands,
     absl::Span<const std::pair<int64_t, int64_t>> source_target_pairs) {
   constexpr absl::string_view op = "collective-permute";
-  PLEXA_RETURN_IF_ERROR(ExpectArray(operand, "operand of collective-permute"));
+  if (operands.empty()) return Invalid(op, " needs at least one operand.");
+  std::vector<Shape> results;
+  for (const Shape* operand : operands) {
+    if (operands.size() == 4 && operand->IsTuple()) {
+      // XLA's in-place form: (input, output, input offsets, output offsets)
+      // with slice_sizes=, a TPU form whose per-pair offsets XLA does not
+      // specify outside its TPU runtime.
+      return Invalid(op,
+                     ": the in-place form (input, output, offset tuples, "
+                     "slice_sizes=) is not supported; got an operand "
+                     "of shape ",
+                     Str(*operand), ".");
+    }
+    PLEXA_RETURN_IF_ERROR(
+        ExpectArray(*operand, "operand of collective-permute"));
+    results.push_back(NoLayout(*operand));
+  }
   // XLA's verifier: each replica sends at most once and receives at most
   // once (CheckDuplicatedSourceOrTarget).
   std::vector<bool> sources, targets;
@@ -303,7 +319,80 @@ absl::StatusOr<Shape> InferCollectivePermuteShape(
     PLEXA_RETURN_IF_ERROR(once(sources, source, "source"));
     PLEXA_RETURN_IF_ERROR(once(targets, target, "target"));
   }
-  return NoLayout(operand);
+  if (results.size() == 1) return std::move(results[0]);
+  return Shape(std::move(results));
+}
+
+}  // namespace plexa::shape_inference
+
+namespace plexa::shape_inference {
+
+absl::StatusOr<Shape> InferRaggedAllToAllShape(
+    absl::Span<const Shape* const> operands,
+    absl::Span<const std::vector<int64_t>> replica_groups) {
+  // XLA's InferRaggedAllToAllShape and ShapeVerifier::HandleRaggedAllToAll:
+  // (input, output, input_offsets, send_sizes, output_offsets, recv_sizes);
+  // the four offset and size operands have one shape, of rank 1 or 2; the
+  // result is the output operand's shape.
+  constexpr absl::string_view op = "ragged-all-to-all";
+  if (operands.size() != 6) {
+    return Invalid(op, " expects 6 operands (input, output, input_offsets, ",
+                   "send_sizes, output_offsets, recv_sizes), got ",
+                   operands.size(), ".");
+  }
+  PLEXA_RETURN_IF_ERROR(
+      ExpectArray(*operands[0], "operand 0 (input) of ragged-all-to-all"));
+  PLEXA_RETURN_IF_ERROR(
+      ExpectArray(*operands[1], "operand 1 (output) of ragged-all-to-all"));
+  constexpr absl::string_view kNames[] = {"input_offsets", "send_sizes",
+                                          "output_offsets", "recv_sizes"};
+  for (int i = 2; i < 6; ++i) {
+    const Shape& s = *operands[i];
+    PLEXA_RETURN_IF_ERROR(ExpectArray(s, "offsets of ragged-all-to-all"));
+    if (s.rank() != 1 && s.rank() != 2) {
+      return Invalid(op, ": operand ", i, " (", kNames[i - 2],
+                     ") must be of rank 1 or 2; got ", Str(s), ".");
+    }
+    if (!internal::EqualIgnoringLayout(s, *operands[2])) {
+      return Invalid(op, ": operands 2 to 5 (offsets and sizes) must have ",
+                     "one shape; ", kNames[i - 2], " is ", Str(s),
+                     " but input_offsets is ", Str(*operands[2]), ".");
+    }
+  }
+  PLEXA_RETURN_IF_ERROR(CheckReplicaGroups(op, replica_groups).status());
+  return NoLayout(*operands[1]);
+}
+
+absl::StatusOr<Shape> InferCollectiveReduceShape(
+    absl::Span<const Shape* const> operands,
+    absl::Span<const std::vector<int64_t>> replica_groups,
+    bool has_dynamic_root, const ProgramShape& to_apply) {
+  // XLA's collective-reduce: all-reduce's operands and reducer, the result
+  // on each group's root; with has_dynamic_root a trailing s32 vector
+  // names each data operand's root (a rank in the group).
+  constexpr absl::string_view op = "collective-reduce";
+  std::vector<const Shape*> data(operands.begin(), operands.end());
+  if (has_dynamic_root) {
+    if (data.size() < 2) {
+      return Invalid(op, ": has_dynamic_root=true needs the data operand(s) ",
+                     "and then an s32 vector of roots; got ", Str(operands),
+                     ".");
+    }
+    const Shape& roots = *data.back();
+    data.pop_back();
+    if (!roots.IsArray() || roots.element_type() != PrimitiveType::S32 ||
+        roots.rank() != 1 ||
+        roots.dimensions(0) != static_cast<int64_t>(data.size())) {
+      return Invalid(op, ": the roots operand must be s32[", data.size(),
+                     "] (one root per data operand); got ", Str(roots), ".");
+    }
+  }
+  PLEXA_RETURN_IF_ERROR(CheckReplicaGroups(op, replica_groups).status());
+  absl::StatusOr<Shape> result = InferAllReduceShape(data, to_apply);
+  if (!result.ok()) {
+    return Invalid(op, ": ", result.status().message());
+  }
+  return result;
 }
 
 }  // namespace plexa::shape_inference

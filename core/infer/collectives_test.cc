@@ -145,8 +145,11 @@ TEST(AsyncPairsTest, StartAndDoneShapes) {
   EXPECT_SHAPE(InferAllGatherStartShape({&a, &b}, Groups{{0, 1}}, {0}, nullptr),
                "((f32[2,3], s32[4]), (f32[4,3], s32[8]))");
   using Pairs = std::vector<std::pair<int64_t, int64_t>>;
-  EXPECT_SHAPE(InferCollectivePermuteStartShape(a, Pairs{{0, 1}}),
+  EXPECT_SHAPE(InferCollectivePermuteStartShape({&a}, Pairs{{0, 1}}),
                "(f32[2,3], f32[2,3], u32[], u32[])");
+  // XLA's combined form: the operands' tuple as operand and as result.
+  EXPECT_SHAPE(InferCollectivePermuteStartShape({&a, &b}, Pairs{{0, 1}}),
+               "((f32[2,3], s32[4]), (f32[2,3], s32[4]), u32[], u32[])");
   const Shape start = S("(f32[2,3], f32[4,3])");
   EXPECT_SHAPE(InferAsyncDoneShape(HloOpcode::kAllGatherDone, start),
                "f32[4,3]");
@@ -158,17 +161,26 @@ TEST(AsyncPairsTest, StartAndDoneShapes) {
 TEST(CollectivePermuteTest, OperandShapeAndUniquePairs) {
   const Shape a = S("s32[2,3]");
   using Pairs = std::vector<std::pair<int64_t, int64_t>>;
-  EXPECT_SHAPE(InferCollectivePermuteShape(a, Pairs{{0, 1}, {1, 0}}),
+  EXPECT_SHAPE(InferCollectivePermuteShape({&a}, Pairs{{0, 1}, {1, 0}}),
                "s32[2,3]");
-  EXPECT_SHAPE(InferCollectivePermuteShape(a, Pairs{}), "s32[2,3]");
-  EXPECT_INVALID(InferCollectivePermuteShape(a, Pairs{{0, 2}, {1, 2}}),
+  EXPECT_SHAPE(InferCollectivePermuteShape({&a}, Pairs{}), "s32[2,3]");
+  EXPECT_INVALID(InferCollectivePermuteShape({&a}, Pairs{{0, 2}, {1, 2}}),
                  "collective-permute", "target 2", "more than once");
-  EXPECT_INVALID(InferCollectivePermuteShape(a, Pairs{{0, 1}, {0, 2}}),
+  EXPECT_INVALID(InferCollectivePermuteShape({&a}, Pairs{{0, 1}, {0, 2}}),
                  "source 0", "more than once");
-  EXPECT_INVALID(InferCollectivePermuteShape(a, Pairs{{0, -1}}),
+  EXPECT_INVALID(InferCollectivePermuteShape({&a}, Pairs{{0, -1}}),
                  "negative replica id -1");
   const Shape t = S("(f32[2])");
-  EXPECT_INVALID(InferCollectivePermuteShape(t, Pairs{{0, 1}}), "(f32[2])");
+  EXPECT_INVALID(InferCollectivePermuteShape({&t}, Pairs{{0, 1}}), "(f32[2])");
+  // XLA's combined form: several arrays, their tuple; a tuple among them is
+  // refused as in XLA (ExpectArray on each).
+  const Shape b = S("f16[5]");
+  EXPECT_SHAPE(InferCollectivePermuteShape({&a, &b}, Pairs{{0, 1}}),
+               "(s32[2,3], f16[5])");
+  EXPECT_INVALID(InferCollectivePermuteShape({&a, &t}, Pairs{{0, 1}}),
+                 "(f32[2])");
+  EXPECT_INVALID(InferCollectivePermuteShape({}, Pairs{{0, 1}}),
+                 "at least one operand");
 }
 
 TEST(CollectiveBroadcastTest, OperandShapeAndGroups) {

@@ -98,6 +98,8 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
     case HloOpcode::kReduceWindow:
     case HloOpcode::kAllReduce:
     case HloOpcode::kAllReduceStart:
+    case HloOpcode::kCollectiveReduce:
+    case HloOpcode::kScan:
     case HloOpcode::kAsyncStart:
     case HloOpcode::kAsyncUpdate:
     case HloOpcode::kAsyncDone:
@@ -389,7 +391,7 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
           operands, attrs.replica_groups, attrs.dimensions, declared,
           attrs.channel_id.has_value() && !attrs.use_global_device_ids);
     case HloOpcode::kCollectivePermuteStart:
-      return InferCollectivePermuteStartShape(*operands[0],
+      return InferCollectivePermuteStartShape(operands,
                                               attrs.source_target_pairs);
     case HloOpcode::kAllGatherDone:
     case HloOpcode::kAllReduceDone:
@@ -429,8 +431,7 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
     case HloOpcode::kCollectiveBroadcast:
       return InferCollectiveBroadcastShape(*operands[0], attrs.replica_groups);
     case HloOpcode::kCollectivePermute:
-      return InferCollectivePermuteShape(*operands[0],
-                                         attrs.source_target_pairs);
+      return InferCollectivePermuteShape(operands, attrs.source_target_pairs);
     case HloOpcode::kReduceScatter:
       PLEXA_RETURN_IF_ERROR(need_called(1, "to_apply"));
       return InferReduceScatterShape(
@@ -448,6 +449,25 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
           attrs.dot_dimension_numbers.value_or(DotDimensionNumbers{}),
           declared != nullptr ? declared->element_type()
                               : PrimitiveType::PRIMITIVE_TYPE_INVALID);
+    case HloOpcode::kScaledDot:
+      // The declared element type is the preferred (result) type, as dot's.
+      return InferScaledDotShape(
+          *operands[0], *operands[1], *operands[2], *operands[3],
+          attrs.dot_dimension_numbers.value_or(DotDimensionNumbers{}),
+          declared != nullptr ? declared->element_type()
+                              : PrimitiveType::PRIMITIVE_TYPE_INVALID);
+    case HloOpcode::kScan:
+      PLEXA_RETURN_IF_ERROR(need_called(1, "to_apply"));
+      return InferScanShape(operands, attrs.dimensions, attrs.num_carries,
+                            called[0], declared);
+    case HloOpcode::kShuffle:
+      return InferShuffleShape(*operands[0], attrs);
+    case HloOpcode::kRaggedAllToAll:
+      return InferRaggedAllToAllShape(operands, attrs.replica_groups);
+    case HloOpcode::kCollectiveReduce:
+      PLEXA_RETURN_IF_ERROR(need_called(1, "to_apply"));
+      return InferCollectiveReduceShape(operands, attrs.replica_groups,
+                                        attrs.has_dynamic_root, called[0]);
     case HloOpcode::kRaggedDot:
       // The declared element type is the preferred (result) type, as dot's.
       return InferRaggedDotShape(

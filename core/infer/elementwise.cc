@@ -151,6 +151,7 @@ absl::StatusOr<PrimitiveType> BinaryResultType(HloOpcode opcode,
     case HloOpcode::kShiftLeft:
     case HloOpcode::kShiftRightArithmetic:
     case HloOpcode::kShiftRightLogical:
+    case HloOpcode::kMulhi:  // the high half of an integer product
       if (!IsIntegral(t)) return type_error("integral");
       return t;
     case HloOpcode::kAnd:

@@ -10,6 +10,7 @@
 #define PLEXA_CORE_INFER_SHAPE_INFERENCE_H_
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -201,7 +202,7 @@ absl::StatusOr<Shape> InferAllGatherStartShape(
     absl::Span<const int64_t> dimensions, const Shape* declared,
     bool times_partitions = false);
 absl::StatusOr<Shape> InferCollectivePermuteStartShape(
-    const Shape& operand,
+    absl::Span<const Shape* const> operands,
     absl::Span<const std::pair<int64_t, int64_t>> source_target_pairs);
 absl::StatusOr<Shape> InferAsyncDoneShape(HloOpcode done, const Shape& start);
 // The generic async wrappers (XLA's verifier). async-start(operands),
@@ -229,10 +230,51 @@ absl::StatusOr<Shape> InferCollectiveBroadcastShape(
     const Shape& operand,
     absl::Span<const std::vector<int64_t>> replica_groups);
 // collective-permute(x), source_target_pairs: the operand's shape; no
-// replica is a source twice or a target twice.
+// replica is a source twice or a target twice. XLA's combined form,
+// collective-permute(x, y, ...) of arrays, permutes each the same way and
+// returns their tuple. (XLA's in-place form, four operands with
+// slice_sizes=, is refused by the parser: docs/opcodes.md.)
 absl::StatusOr<Shape> InferCollectivePermuteShape(
-    const Shape& operand,
+    absl::Span<const Shape* const> operands,
     absl::Span<const std::pair<int64_t, int64_t>> source_target_pairs);
+
+// ragged-all-to-all(input, output, input_offsets, send_sizes,
+// output_offsets, recv_sizes), replica_groups: the output operand's shape
+// (XLA's InferRaggedAllToAllShape); the four offset and size operands have
+// one shape of rank 1 or 2 (XLA's verifier).
+absl::StatusOr<Shape> InferRaggedAllToAllShape(
+    absl::Span<const Shape* const> operands,
+    absl::Span<const std::vector<int64_t>> replica_groups);
+// collective-reduce(x..., [roots]), replica_groups, to_apply: all-reduce's
+// shape of the data operands; with has_dynamic_root the last operand is an
+// s32 vector of one root per data operand.
+absl::StatusOr<Shape> InferCollectiveReduceShape(
+    absl::Span<const Shape* const> operands,
+    absl::Span<const std::vector<int64_t>> replica_groups,
+    bool has_dynamic_root, const ProgramShape& to_apply);
+
+// ---- scan (infer/scan.cc) --------------------------------------------------
+// The number of carries of scan(inputs..., inits...): num_carries when
+// written; otherwise the one count for which the operands and to_apply
+// check (an error when none or several do).
+absl::StatusOr<int64_t> ScanNumCarries(absl::Span<const Shape* const> operands,
+                                       absl::Span<const int64_t> dimensions,
+                                       std::optional<int64_t> num_carries,
+                                       const ProgramShape& to_apply);
+// XLA's verifier's scan checks and result: (outputs stacked along the scan
+// dimension..., final carries...), or the one element alone when
+// `declared` is not a tuple (or absent).
+absl::StatusOr<Shape> InferScanShape(absl::Span<const Shape* const> operands,
+                                     absl::Span<const int64_t> dimensions,
+                                     std::optional<int64_t> num_carries,
+                                     const ProgramShape& to_apply,
+                                     const Shape* declared);
+
+// ---- shuffle (infer/shuffle.cc) --------------------------------------------
+// shuffle(x), dimensions, mode and its shifts/indices/multi_shifts: the
+// operand's shape.
+absl::StatusOr<Shape> InferShuffleShape(const Shape& operand,
+                                        const InstructionAttrs& attrs);
 
 absl::StatusOr<Shape> InferSortShape(absl::Span<const Shape* const> operands,
                                      int64_t dimension,
@@ -246,6 +288,15 @@ absl::StatusOr<Shape> InferWindowOutputShape(const Shape& base,
 absl::StatusOr<Shape> InferDotShape(const Shape& lhs, const Shape& rhs,
                                     const DotDimensionNumbers& dnums,
                                     PrimitiveType preferred_type);
+// scaled-dot(lhs, rhs, lhs_scale, rhs_scale): dot's result (XLA's verifier
+// uses InferDotOpShape) after XLA's scale checks: each scale has its
+// operand's rank and divides its dimensions, one contracting dimension,
+// not both scales scalars (infer/scaled_dot.cc).
+absl::StatusOr<Shape> InferScaledDotShape(const Shape& lhs, const Shape& rhs,
+                                          const Shape& lhs_scale,
+                                          const Shape& rhs_scale,
+                                          const DotDimensionNumbers& dnums,
+                                          PrimitiveType preferred_type);
 absl::StatusOr<Shape> InferConvolveShape(
     const Shape& lhs, const Shape& rhs, int64_t feature_group_count,
     int64_t batch_group_count, const Window& window,

@@ -161,13 +161,14 @@ constexpr AttrSpec kCollectiveBroadcast[] = {
 constexpr AttrSpec kCollectivePermute[] = {
     {"channel_id", AttrId::kChannelId, kOptional, kAlways},
     {"source_target_pairs", AttrId::kSourceTargetPairs, kRequired, kAlways}};
-// XLA's channel instructions: channel_id (XLA's parser requires it), then
+// XLA's channel instructions: channel_id (optional in XLA's parser today:
+// its SendRecvWoChannelID test; such an end pairs with nothing), then
 // is_host_transfer=true (printed only when true; XLA's parser reads it as
 // false when left out).
 // The replica pairs of a transfer across replicas are a frontend attribute
 // (_xla_send_recv_source_target_pairs), kept verbatim (core/ir/channels.h).
 constexpr AttrSpec kSendRecv[] = {
-    {"channel_id", AttrId::kChannelId, kRequired, kAlways},
+    {"channel_id", AttrId::kChannelId, kOptional, kAlways},
     {"is_host_transfer", AttrId::kIsHostTransfer, kOptional, kUnlessDefault}};
 constexpr AttrSpec kInfeed[] = {
     {"infeed_config", AttrId::kInfeedConfig, kOptional, kUnlessDefault}};
@@ -219,6 +220,37 @@ constexpr AttrSpec kAsyncUpdateDone[] = {
     {"async_execution_thread", AttrId::kAsyncExecutionThread, kOptional,
      kUnlessDefault},
     {"calls", AttrId::kCalls, kOptional, kAlways}};
+// XLA's HloScanInstruction: dimensions={d}, num_carries=C (some of XLA's
+// tests leave it out), is_reverse (printed when true), to_apply.
+// is_associative=true|false is a hint that changes no value: it is kept
+// verbatim (opaque) and printed back.
+constexpr AttrSpec kScan[] = {
+    {"dimensions", AttrId::kDimensions, kRequired, kAlways},
+    {"num_carries", AttrId::kNumCarries, kOptional, kAlways},
+    {"is_reverse", AttrId::kIsReverse, kOptional, kUnlessDefault},
+    {"to_apply", AttrId::kToApply, kRequired, kAlways}};
+// XLA's HloShuffleInstruction: dimensions, mode, then the mode's operand:
+// shifts={...} (rotate), indices=<literal> (permute) or
+// multi_shifts=<literal> (multi_rotate).
+constexpr AttrSpec kShuffle[] = {
+    {"dimensions", AttrId::kDimensions, kRequired, kAlways},
+    {"mode", AttrId::kShuffleMode, kRequired, kAlways},
+    {"shifts", AttrId::kShifts, kOptional, kUnlessDefault},
+    {"indices", AttrId::kShuffleIndices, kOptional, kAlways},
+    {"multi_shifts", AttrId::kMultiShifts, kOptional, kAlways}};
+// collective-reduce: all-reduce's attributes and has_dynamic_root (XLA
+// prints it always).
+constexpr AttrSpec kCollectiveReduce[] = {
+    {"channel_id", AttrId::kChannelId, kOptional, kAlways},
+    {"replica_groups", AttrId::kReplicaGroups, kOptional, kAlways},
+    {"use_global_device_ids", AttrId::kUseGlobalDeviceIds, kOptional,
+     kUnlessDefault},
+    {"has_dynamic_root", AttrId::kHasDynamicRoot, kOptional, kAlways},
+    {"to_apply", AttrId::kToApply, kRequired, kAlways}};
+// ragged-all-to-all: channel_id and replica_groups.
+constexpr AttrSpec kRaggedAllToAll[] = {
+    {"channel_id", AttrId::kChannelId, kOptional, kAlways},
+    {"replica_groups", AttrId::kReplicaGroups, kOptional, kAlways}};
 constexpr AttrSpec kCopyStart[] = {{"cross_program_prefetch_index",
                                     AttrId::kCrossProgramPrefetchIndex,
                                     kOptional, kAlways}};
@@ -277,6 +309,13 @@ constexpr AttrField kFields[] = {
     AttrField::kRngDelta,
     AttrField::kAsyncExecutionThread,
     AttrField::kCrossProgramPrefetchIndex,
+    AttrField::kNumCarries,
+    AttrField::kIsReverse,
+    AttrField::kShuffleMode,
+    AttrField::kShuffleShifts,
+    AttrField::kShuffleIndices,
+    AttrField::kShuffleMultiShifts,
+    AttrField::kHasDynamicRoot,
     AttrField::kOpaque,
 };
 // The enumerators are dense and kOpaque is the last: every one is listed.
@@ -314,6 +353,16 @@ absl::Span<const AttrSpec> AttributesOf(HloOpcode op) {
       return kDot;
     case HloOpcode::kRaggedDot:
       return kRaggedDot;
+    case HloOpcode::kScaledDot:
+      return kDot;
+    case HloOpcode::kScan:
+      return kScan;
+    case HloOpcode::kShuffle:
+      return kShuffle;
+    case HloOpcode::kCollectiveReduce:
+      return kCollectiveReduce;
+    case HloOpcode::kRaggedAllToAll:
+      return kRaggedAllToAll;
     case HloOpcode::kPad:
       return kPad;
     case HloOpcode::kSlice:
@@ -525,6 +574,20 @@ std::optional<AttrField> FieldOf(AttrId id) {
       return AttrField::kAsyncExecutionThread;
     case AttrId::kCrossProgramPrefetchIndex:
       return AttrField::kCrossProgramPrefetchIndex;
+    case AttrId::kNumCarries:
+      return AttrField::kNumCarries;
+    case AttrId::kIsReverse:
+      return AttrField::kIsReverse;
+    case AttrId::kShuffleMode:
+      return AttrField::kShuffleMode;
+    case AttrId::kShifts:
+      return AttrField::kShuffleShifts;
+    case AttrId::kShuffleIndices:
+      return AttrField::kShuffleIndices;
+    case AttrId::kMultiShifts:
+      return AttrField::kShuffleMultiShifts;
+    case AttrId::kHasDynamicRoot:
+      return AttrField::kHasDynamicRoot;
     case AttrId::kToApply:
     case AttrId::kCondition:
     case AttrId::kBody:

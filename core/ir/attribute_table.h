@@ -95,6 +95,13 @@ enum class AttrId {
   kDelta,
   kAsyncExecutionThread,
   kCrossProgramPrefetchIndex,
+  kNumCarries,
+  kIsReverse,
+  kShuffleMode,
+  kShifts,
+  kShuffleIndices,  // mode=permute's indices=
+  kMultiShifts,     // mode=multi_rotate's multi_shifts=
+  kHasDynamicRoot,
   // Called computations: they name computations, held in
   // Instruction::called_computations() rather than InstructionAttrs, so the
   // value accessors below do not reach them. The printer writes them after
@@ -203,6 +210,13 @@ enum class AttrField {
   kRngDelta,
   kAsyncExecutionThread,
   kCrossProgramPrefetchIndex,
+  kNumCarries,
+  kIsReverse,
+  kShuffleMode,
+  kShuffleShifts,
+  kShuffleIndices,
+  kShuffleMultiShifts,
+  kHasDynamicRoot,
   kOpaque,
 };
 
@@ -241,6 +255,15 @@ inline std::vector<Shape>* LayoutConstraints(InstructionAttrs& a) {
 }
 inline const std::vector<Shape>* LayoutConstraints(const InstructionAttrs& a) {
   return a.has_layout_constraints ? &a.operand_shapes_with_layout : nullptr;
+}
+// A typed literal attribute: reading an unset one yields null.
+inline std::shared_ptr<const Literal>* LiteralAttr(
+    std::shared_ptr<const Literal>& l) {
+  return &l;
+}
+inline const std::shared_ptr<const Literal>* LiteralAttr(
+    const std::shared_ptr<const Literal>& l) {
+  return l != nullptr ? &l : nullptr;
 }
 
 }  // namespace attr_internal
@@ -404,6 +427,20 @@ decltype(auto) VisitAttr(Attrs& a, AttrId id, F&& f) {
       return f(&a.async_execution_thread);
     case AttrId::kCrossProgramPrefetchIndex:
       return f(Group(a.cross_program_prefetch_index));
+    case AttrId::kNumCarries:
+      return f(Group(a.num_carries));
+    case AttrId::kIsReverse:
+      return f(&a.is_reverse);
+    case AttrId::kShuffleMode:
+      return f(&a.shuffle_mode);
+    case AttrId::kShifts:
+      return f(&a.shuffle_shifts);
+    case AttrId::kShuffleIndices:
+      return f(attr_internal::LiteralAttr(a.shuffle_indices));
+    case AttrId::kMultiShifts:
+      return f(attr_internal::LiteralAttr(a.shuffle_multi_shifts));
+    case AttrId::kHasDynamicRoot:
+      return f(&a.has_dynamic_root);
     case AttrId::kToApply:
     case AttrId::kCondition:
     case AttrId::kBody:

@@ -77,6 +77,11 @@ constexpr std::array<std::pair<FftType, absl::string_view>, 4> kFftTypes = {
      {FftType::kRfft, "RFFT"},
      {FftType::kIrfft, "IRFFT"}}};
 
+constexpr std::array<std::pair<ShuffleMode, absl::string_view>, 3>
+    kShuffleModes = {{{ShuffleMode::kRotate, "rotate"},
+                      {ShuffleMode::kPermute, "permute"},
+                      {ShuffleMode::kMultiRotate, "multi_rotate"}}};
+
 }  // namespace
 
 absl::string_view ComparisonDirectionString(ComparisonDirection d) {
@@ -124,6 +129,12 @@ absl::string_view TriangularSolveTransposeString(TriangularSolveTranspose t) {
 std::optional<TriangularSolveTranspose> StringToTriangularSolveTranspose(
     absl::string_view s) {
   return FromName(kTransposes, s);
+}
+absl::string_view ShuffleModeString(ShuffleMode m) {
+  return ToName(kShuffleModes, m);
+}
+std::optional<ShuffleMode> StringToShuffleMode(absl::string_view s) {
+  return FromName(kShuffleModes, s);
 }
 absl::string_view FftTypeString(FftType t) { return ToName(kFftTypes, t); }
 std::optional<FftType> StringToFftType(absl::string_view s) {

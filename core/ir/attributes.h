@@ -122,6 +122,9 @@ enum class RandomAlgorithm : int32_t {
   kPhilox = 2,
 };
 
+// shuffle(x), mode=rotate|permute|multi_rotate (XLA's ShuffleMode).
+enum class ShuffleMode : int32_t { kRotate, kPermute, kMultiRotate };
+
 // fusion(...), kind=kLoop
 enum class FusionKind : int32_t { kLoop, kInput, kOutput, kCustom };
 
@@ -274,6 +277,23 @@ struct InstructionAttrs {
   // parser takes largest=true when the text leaves it out.
   int64_t k = 0;
   bool largest = true;
+  // scan (XLA's HloScanInstruction): dimensions={d} is the scan dimension;
+  // the last num_carries operands are the initial carries (left out in
+  // some of XLA's tests: then the one count the shapes allow, see
+  // ScanNumCarries); is_reverse walks from the end; is_associative is a
+  // hint that changes no value (unset: XLA's TRI_STATE_UNSPECIFIED).
+  std::optional<int64_t> num_carries;
+  bool is_reverse = false;
+  std::optional<bool> is_associative;
+  // shuffle: the mode, rotate's shifts (one per dimension in `dimensions`),
+  // permute's indices and multi_rotate's multi_shifts (typed literals).
+  ShuffleMode shuffle_mode = ShuffleMode::kRotate;
+  std::vector<int64_t> shuffle_shifts;
+  std::shared_ptr<const Literal> shuffle_indices;
+  std::shared_ptr<const Literal> shuffle_multi_shifts;
+  // collective-reduce: the root of each group comes from a trailing s32
+  // operand (one root rank per data operand) instead of rank 0.
+  bool has_dynamic_root = false;
 
   // Attributes kept verbatim and never interpreted: metadata, sharding,
   // frontend_attributes, statistics, ... (name, raw text after '='), in the
@@ -296,6 +316,8 @@ std::optional<RandomAlgorithm> StringToRandomAlgorithm(absl::string_view s);
 absl::string_view CustomCallApiVersionString(CustomCallApiVersion v);
 std::optional<CustomCallApiVersion> StringToCustomCallApiVersion(
     absl::string_view s);
+absl::string_view ShuffleModeString(ShuffleMode m);  // "rotate"
+std::optional<ShuffleMode> StringToShuffleMode(absl::string_view s);
 absl::string_view FftTypeString(FftType t);  // "RFFT"
 std::optional<FftType> StringToFftType(absl::string_view s);
 absl::string_view TriangularSolveTransposeString(TriangularSolveTranspose t);

@@ -53,6 +53,7 @@ bool HasUseGlobalDeviceIds(HloOpcode opcode) {
   switch (opcode) {
     case HloOpcode::kAllReduce:
     case HloOpcode::kAllReduceStart:
+    case HloOpcode::kCollectiveReduce:
     case HloOpcode::kAllGather:
     case HloOpcode::kAllGatherStart:
     case HloOpcode::kReduceScatter:

@@ -70,7 +70,12 @@ absl::StatusOr<Instruction*> LowerRecvDone(
     return AddInstruction(c, HloOpcode::kInfeed, {recv->mutable_operand(0)}, {},
                           {}, &done->shape());
   }
-  auto it = sends.find(done->attrs().channel_id.value_or(-1));
+  if (!done->attrs().channel_id.has_value()) {
+    return Refuse(*done,
+                  "it has no channel_id, so no send pairs with it (XLA's "
+                  "parser accepts that; there is nothing to run)");
+  }
+  auto it = sends.find(*done->attrs().channel_id);
   if (it == sends.end()) {
     return Refuse(*done,
                   absl::StrCat("its send is not in computation '", c->name(),

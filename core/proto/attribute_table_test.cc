@@ -143,6 +143,19 @@ std::string SampleValue(AttrId id) {
       return "3";
     case AttrId::kLargest:
       return "false";  // the default is true
+    case AttrId::kNumCarries:
+      return "2";
+    case AttrId::kIsReverse:
+    case AttrId::kHasDynamicRoot:
+      return "true";
+    case AttrId::kShuffleMode:
+      return "permute";
+    case AttrId::kShifts:
+      return "{1,-2}";
+    case AttrId::kShuffleIndices:
+      return "s32[2]{0} {1, 0}";
+    case AttrId::kMultiShifts:
+      return "s64[2]{0} {3, -1}";
     case AttrId::kToApply:
     case AttrId::kCondition:
     case AttrId::kBody:

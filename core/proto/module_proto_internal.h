@@ -139,6 +139,12 @@ inline constexpr EnumEntry<FftType, pb::FftType> kFftTypes[] = {
     {FftType::kIrfft, pb::FFT_TYPE_IRFFT},
 };
 
+inline constexpr EnumEntry<ShuffleMode, pb::ShuffleMode> kShuffleModes[] = {
+    {ShuffleMode::kRotate, pb::SHUFFLE_MODE_ROTATE},
+    {ShuffleMode::kPermute, pb::SHUFFLE_MODE_PERMUTE},
+    {ShuffleMode::kMultiRotate, pb::SHUFFLE_MODE_MULTI_ROTATE},
+};
+
 inline constexpr EnumEntry<RandomAlgorithm, pb::RandomAlgorithm> kAlgorithms[] =
     {
         {RandomAlgorithm::kDefault, pb::RANDOM_ALGORITHM_DEFAULT},

@@ -527,6 +527,40 @@ absl::Status FieldFromProto(const pb::InstructionAttrsProto& p, AttrField field,
         a->cross_program_prefetch_index = p.cross_program_prefetch_index();
       }
       return absl::OkStatus();
+    case AttrField::kNumCarries:
+      if (p.has_num_carries()) a->num_carries = p.num_carries();
+      return absl::OkStatus();
+    case AttrField::kIsReverse:
+      a->is_reverse = p.is_reverse();
+      return absl::OkStatus();
+    case AttrField::kShuffleMode: {
+      PLEXA_ASSIGN_OR_RETURN(
+          a->shuffle_mode,
+          ReadEnum(kShuffleModes, p.shuffle_mode(), "shuffle_mode", where));
+      return absl::OkStatus();
+    }
+    case AttrField::kShuffleShifts:
+      a->shuffle_shifts = ToVector(p.shuffle_shifts());
+      return absl::OkStatus();
+    case AttrField::kShuffleIndices:
+      if (p.has_shuffle_indices()) {
+        PLEXA_ASSIGN_OR_RETURN(Literal literal,
+                               LiteralFromProto(p.shuffle_indices(), where));
+        a->shuffle_indices =
+            std::make_shared<const Literal>(std::move(literal));
+      }
+      return absl::OkStatus();
+    case AttrField::kShuffleMultiShifts:
+      if (p.has_shuffle_multi_shifts()) {
+        PLEXA_ASSIGN_OR_RETURN(
+            Literal literal, LiteralFromProto(p.shuffle_multi_shifts(), where));
+        a->shuffle_multi_shifts =
+            std::make_shared<const Literal>(std::move(literal));
+      }
+      return absl::OkStatus();
+    case AttrField::kHasDynamicRoot:
+      a->has_dynamic_root = p.has_dynamic_root();
+      return absl::OkStatus();
     case AttrField::kOpaque:
       for (const pb::OpaqueAttributeProto& o : p.opaque()) {
         a->opaque.emplace_back(o.name(), o.value());

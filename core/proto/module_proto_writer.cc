@@ -392,6 +392,29 @@ absl::Status FieldToProto(const InstructionAttrs& a, AttrField field,
         p->set_cross_program_prefetch_index(*a.cross_program_prefetch_index);
       }
       return absl::OkStatus();
+    case AttrField::kNumCarries:
+      if (a.num_carries) p->set_num_carries(*a.num_carries);
+      return absl::OkStatus();
+    case AttrField::kIsReverse:
+      p->set_is_reverse(a.is_reverse);
+      return absl::OkStatus();
+    case AttrField::kShuffleMode:
+      return WriteEnum(kShuffleModes, a.shuffle_mode, "shuffle_mode", where,
+                       [&](pb::ShuffleMode v) { p->set_shuffle_mode(v); });
+    case AttrField::kShuffleShifts:
+      for (int64_t n : a.shuffle_shifts) p->add_shuffle_shifts(n);
+      return absl::OkStatus();
+    case AttrField::kShuffleIndices:
+      if (a.shuffle_indices == nullptr) return absl::OkStatus();
+      return LiteralToProto(*a.shuffle_indices, p->mutable_shuffle_indices(),
+                            where);
+    case AttrField::kShuffleMultiShifts:
+      if (a.shuffle_multi_shifts == nullptr) return absl::OkStatus();
+      return LiteralToProto(*a.shuffle_multi_shifts,
+                            p->mutable_shuffle_multi_shifts(), where);
+    case AttrField::kHasDynamicRoot:
+      p->set_has_dynamic_root(a.has_dynamic_root);
+      return absl::OkStatus();
     case AttrField::kOpaque:
       for (const auto& [name, value] : a.opaque) {
         pb::OpaqueAttributeProto* o = p->add_opaque();

@@ -564,6 +564,19 @@ std::unique_ptr<Module> EveryFieldModule() {
   a.rng_delta = -7;
   a.async_execution_thread = "thread\n2";
   a.cross_program_prefetch_index = 0;  // present-and-zero, as channel_id
+  a.num_carries = 0;                   // present-and-zero too
+  a.is_reverse = true;
+  a.shuffle_mode = ShuffleMode::kMultiRotate;
+  a.shuffle_shifts = {-3, 7};
+  {
+    Literal indices(ShapeUtil::MakeShape(PrimitiveType::S32, {2}));
+    indices.Set<int32_t>({0}, 1);
+    a.shuffle_indices = std::make_shared<const Literal>(std::move(indices));
+    Literal shifts(ShapeUtil::MakeShape(PrimitiveType::S64, {1, 2}));
+    shifts.Set<int64_t>({0, 1}, -9);
+    a.shuffle_multi_shifts = std::make_shared<const Literal>(std::move(shifts));
+  }
+  a.has_dynamic_root = true;
   a.opaque = {{"metadata", "{op_name=\"x\"}"},
               {"sharding", "{maximal device=1}"}};
 
@@ -684,6 +697,15 @@ TEST(EveryFieldTest, EachValueArrives) {
   EXPECT_EQ(a.rng_delta, -7);
   EXPECT_EQ(a.async_execution_thread, "thread\n2");
   EXPECT_EQ(a.cross_program_prefetch_index, std::optional<int64_t>(0));
+  EXPECT_EQ(a.num_carries, std::optional<int64_t>(0));
+  EXPECT_TRUE(a.is_reverse);
+  EXPECT_EQ(a.shuffle_mode, ShuffleMode::kMultiRotate);
+  EXPECT_EQ(a.shuffle_shifts, (std::vector<int64_t>{-3, 7}));
+  ASSERT_NE(a.shuffle_indices, nullptr);
+  EXPECT_EQ(a.shuffle_indices->ToString(), "s32[2] {1, 0}");
+  ASSERT_NE(a.shuffle_multi_shifts, nullptr);
+  EXPECT_EQ(a.shuffle_multi_shifts->GetAsInt64({0, 1}), -9);
+  EXPECT_TRUE(a.has_dynamic_root);
   EXPECT_EQ(a.opaque, (std::vector<std::pair<std::string, std::string>>{
                           {"metadata", "{op_name=\"x\"}"},
                           {"sharding", "{maximal device=1}"}}));
@@ -761,7 +783,7 @@ TEST(ShapeTest, EmptyScalarLayoutIsKept) {
 // to module.proto (a new field number, appended), to the two converters
 // in module_proto.cc and to EveryFieldModule, then update the number here.
 TEST(TripwireTest, AttributeStructsHaveTheSizesTheFormatKnows) {
-  EXPECT_EQ(sizeof(InstructionAttrs), 1440u)
+  EXPECT_EQ(sizeof(InstructionAttrs), 1528u)
       << "InstructionAttrs changed: update core/proto (see comment)";
   EXPECT_EQ(sizeof(Layout), 104u)
       << "Layout changed: update core/proto (see comment)";

@@ -9,6 +9,7 @@
 // of an opcode that does not use it, a name Plexa has never heard of) is kept
 // verbatim in InstructionAttrs::opaque and printed back unchanged.
 #include <limits>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -138,6 +139,16 @@ absl::Status Parser::ParseAttributeValue(absl::string_view name, T* out) {
         ParseEnumValue<FftType>(this, "an fft type (FFT, IFFT, RFFT, IRFFT)",
                                 &StringToFftType, /*upper=*/true,
                                 /*lower=*/false));
+  } else if constexpr (std::is_same_v<T, ShuffleMode>) {
+    PLEXA_ASSIGN_OR_RETURN(
+        *out, ParseEnumValue<ShuffleMode>(
+                  this, "a shuffle mode (rotate, permute, multi_rotate)",
+                  &StringToShuffleMode, /*upper=*/false, /*lower=*/true));
+  } else if constexpr (std::is_same_v<T, std::shared_ptr<const Literal>>) {
+    // A typed literal, as XLA prints one: s32[4]{0} {3, 1, 0, 2}.
+    PLEXA_ASSIGN_OR_RETURN(Shape shape, ParseShape());
+    PLEXA_ASSIGN_OR_RETURN(Literal literal, ParseLiteral(shape));
+    *out = std::make_shared<const Literal>(std::move(literal));
   } else if constexpr (std::is_same_v<T, const CalledComputationAttr>) {
     // Called computations are read above, by name.
     return absl::InternalError(

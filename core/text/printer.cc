@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -252,6 +253,13 @@ std::string AttributeValueToString(const T& v) {
     return std::string(TriangularSolveTransposeString(v));
   } else if constexpr (std::is_same_v<T, FftType>) {
     return std::string(FftTypeString(v));
+  } else if constexpr (std::is_same_v<T, ShuffleMode>) {
+    return std::string(ShuffleModeString(v));
+  } else if constexpr (std::is_same_v<T, std::shared_ptr<const Literal>>) {
+    // A typed literal, as XLA prints one: s32[4]{0} {3, 1, 0, 2}.
+    if (v == nullptr) return "";
+    return StrCat(v->shape().ToString(/*print_layout=*/true), " ",
+                  v->ToStringWithoutShape());
   } else {
     static_assert(sizeof(T) == 0, "a kind of attribute value with no writer");
   }

@@ -908,18 +908,28 @@ TEST(VerifierChannelTest, PairingErrorsNameTheInstruction) {
       "has send 's'");
 }
 
-// Built through the IR: a send without a channel_id is refused.
-TEST(VerifierChannelTest, ASendWithoutChannelIdIsAnError) {
-  Module m("m");
-  CompBuilder b("main");
-  Instruction* p = b.Param(0, "f32[4]", "p");
-  Instruction* t = b.Op(HloOpcode::kAfterAll, "token[]", {}, "t");
-  Instruction* s =
-      b.Op(HloOpcode::kSend, "(f32[4], u32[], token[])", {p, t}, "s");
-  Instruction* d = b.Op(HloOpcode::kSendDone, "token[]", {s}, "d");
-  b.AddTo(&m, d, /*entry=*/true);
-  EXPECT_INVALID(VerifyModule(m), "instruction 's' (send)",
-                 "needs a channel_id");
+// XLA's parser test SendRecvWoChannelID: send and recv without channel_id
+// parse and verify (XLA's parser no longer requires one); such ends pair
+// with nothing, and a -done still needs its own start as operand.
+TEST(VerifierChannelTest, SendAndRecvWithoutChannelIdAsXla) {
+  EXPECT_TRUE(VerifyText(R"(HloModule SendRecvWoChannelID_module
+
+ENTRY %computation () -> (f32[], token[]) {
+  %token0 = token[] after-all()
+  %recv = (f32[], u32[], token[]) recv(token[] %token0)
+  ROOT %recv-done = (f32[], token[]) recv-done((f32[], u32[], token[]) %recv)
+  %constant = f32[] constant(2.1)
+  %send = (f32[], u32[], token[]) send(f32[] %constant, token[] %token0)
+  %send-done = token[] send-done((f32[], u32[], token[]) %send)
+}
+)")
+                  .ok());
+  // A -done whose start has a channel while it has none still differs.
+  EXPECT_INVALID(VerifyAsyncText(ChannelModule(
+                     "  s = (f32[4], u32[], token[]) send(p, t), channel_id=1\n"
+                     "  sd = token[] send-done(s)\n"
+                     "  ROOT d = f32[4] negate(p)")),
+                 "instruction 'sd' (send-done)", "differs from its send 's'");
 }
 
 // ragged-dot: the declared shape must be the inferred one (XLA's

@@ -42,13 +42,13 @@ TEST(XlaProtoErrors, UnknownOperandId) {
 
 TEST(XlaProtoErrors, UnknownOpcodeIsUnimplemented) {
   xla_pb::HloModuleProto m = Mlp();
-  Inst(m, "relu.13")->set_opcode("mulhi");
+  Inst(m, "relu.13")->set_opcode("relu");
   absl::StatusOr<std::unique_ptr<Module>> r =
       ParseXlaHloProto(m.SerializeAsString());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_THAT(r.status().message(),
-              HasSubstr("instruction 'relu.13' (id 13): opcode 'mulhi' is "
+              HasSubstr("instruction 'relu.13' (id 13): opcode 'relu' is "
                         "not an operation Plexa has"));
 }
 

@@ -11,7 +11,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/base/status_macros.h"
+#include "core/infer/shape_inference.h"
 #include "core/ir/channels.h"
+#include "core/ir/computation.h"
 #include "core/shape/shape_util.h"
 
 namespace plexa::xla_proto {
@@ -629,6 +631,16 @@ absl::StatusOr<InstructionAttrs> AttrsFromProto(
     a.fft_type = static_cast<FftType>(p.fft_type());
   }
   a.fft_length = Ints(p.fft_length());
+  if (op == HloOpcode::kScan) {
+    a.num_carries = p.num_carries();
+    a.is_reverse = p.is_reverse();
+    // A hint that changes no value: kept as the text keeps it.
+    if (p.is_associative() != pb::TRI_STATE_UNSPECIFIED) {
+      a.opaque.emplace_back(
+          "is_associative",
+          p.is_associative() == pb::TRI_STATE_TRUE ? "true" : "false");
+    }
+  }
   a.k = p.k();
   a.largest = p.largest();
   a.rng_delta = p.delta();
@@ -1034,6 +1046,26 @@ void AttrsToProto(const Instruction& inst, pb::HloInstructionProto* p) {
         static_cast<int>(a.triangular_solve_options.transpose_a) + 1));
   }
   if (a.cholesky_lower) p->mutable_cholesky_options()->set_lower(true);
+  if (op == HloOpcode::kScan) {
+    // XLA's field is always there: the count the text may leave out, as
+    // the shapes give it.
+    std::vector<const Shape*> shapes;
+    for (const Instruction* o : inst.operands()) shapes.push_back(&o->shape());
+    absl::StatusOr<int64_t> carries =
+        inst.to_apply() == nullptr
+            ? absl::StatusOr<int64_t>(a.num_carries.value_or(0))
+            : shape_inference::ScanNumCarries(
+                  shapes, a.dimensions, a.num_carries,
+                  inst.to_apply()->ComputeProgramShape());
+    p->set_num_carries(carries.ok() ? *carries : a.num_carries.value_or(0));
+    p->set_is_reverse(a.is_reverse);
+    for (const auto& [name, value] : a.opaque) {
+      if (name == "is_associative") {
+        p->set_is_associative(value == "true" ? pb::TRI_STATE_TRUE
+                                              : pb::TRI_STATE_FALSE);
+      }
+    }
+  }
   p->set_fft_type(static_cast<pb::FftType>(a.fft_type));
   SetInts(p->mutable_fft_length(), a.fft_length);
   p->set_k(a.k);

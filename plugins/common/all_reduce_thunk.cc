@@ -1,6 +1,7 @@
 #include "plugins/common/all_reduce_thunk.h"
 
 #include <algorithm>
+#include <cstring>
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
@@ -146,6 +147,47 @@ void ReduceScatterThunk::Compute(
       }
       ReduceBuffers(reducer_, s.element_type(), piece, sources,
                     out + r * piece * w);
+    }
+  }
+}
+
+int64_t CollectiveReduceThunk::Root(
+    const std::vector<std::vector<const void*>>& peers, int64_t me,
+    size_t i) const {
+  if (!dynamic_root_) return 0;
+  // This member's own roots operand, after the data leaves.
+  const auto* roots = static_cast<const int32_t*>(peers[me][shapes_.size()]);
+  return roots[i];
+}
+
+absl::Status CollectiveReduceThunk::Check(
+    const std::vector<std::vector<const void*>>& peers, int64_t me) const {
+  const int64_t n = static_cast<int64_t>(peers.size());
+  for (size_t i = 0; i < shapes_.size(); ++i) {
+    const int64_t root = Root(peers, me, i);
+    if (root < 0 || root >= n) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("collective-reduce dynamic root ", root, " at index ", i,
+                       " is out of range [0, ", n, ")"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+void CollectiveReduceThunk::Compute(
+    Frame& f, const std::vector<std::vector<const void*>>& peers,
+    int64_t me) const {
+  for (size_t i = 0; i < shapes_.size(); ++i) {
+    void* out = f.ptr[outputs[i]];
+    if (Root(peers, me, i) == me) {
+      std::vector<const void*> sources;
+      for (const std::vector<const void*>& member : peers) {
+        sources.push_back(member[i]);
+      }
+      ReduceBuffers(reducer_, shapes_[i].element_type(),
+                    ShapeUtil::ElementsIn(shapes_[i]), sources, out);
+    } else if (out != peers[me][i]) {
+      std::memcpy(out, peers[me][i], ShapeUtil::ByteSizeOf(shapes_[i]));
     }
   }
 }

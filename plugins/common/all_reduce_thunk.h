@@ -65,6 +65,35 @@ class ReduceScatterThunk : public CollectiveThunk {
   int64_t dimension_;
 };
 
+// collective-reduce (XLA's, ncclReduce): the all-reduce's fold lands on
+// each group's root only: rank 0, or with `dynamic_root` the rank the last
+// input (an s32 vector, one per data leaf) names. The other members keep
+// their own operand (XLA leaves them unspecified; the evaluator's choice).
+class CollectiveReduceThunk : public CollectiveThunk {
+ public:
+  // inputs: the data leaves (`shapes`), then the roots when dynamic;
+  // outputs: one leaf per data leaf.
+  CollectiveReduceThunk(std::string name, HloOpcode reducer,
+                        std::vector<Shape> shapes, bool dynamic_root,
+                        std::vector<std::vector<int64_t>> groups)
+      : CollectiveThunk(std::move(name), std::move(groups)),
+        reducer_(reducer),
+        shapes_(std::move(shapes)),
+        dynamic_root_(dynamic_root) {}
+
+ private:
+  void Compute(Frame& f, const std::vector<std::vector<const void*>>& peers,
+               int64_t me) const override;
+  absl::Status Check(const std::vector<std::vector<const void*>>& peers,
+                     int64_t me) const override;
+  int64_t Root(const std::vector<std::vector<const void*>>& peers, int64_t me,
+               size_t i) const;
+
+  HloOpcode reducer_;
+  std::vector<Shape> shapes_;
+  bool dynamic_root_;
+};
+
 }  // namespace plexa::backend
 
 #endif  // PLEXA_PLUGINS_COMMON_ALL_REDUCE_THUNK_H_

@@ -9,14 +9,22 @@ void CollectivePermuteThunk::Compute(
     int64_t me) const {
   // The group is every device in order: a device's position is its number;
   // the pairs are device numbers (DevicePairs).
-  uint8_t* out = f.ptr[outputs[0]];
+  const void* const* from = nullptr;
   for (const auto& [source, target] : pairs_) {
     if (target == me && source < static_cast<int64_t>(peers.size())) {
-      if (bytes_ > 0) std::memcpy(out, peers[source][0], bytes_);
-      return;
+      from = peers[source].data();
+      break;
     }
   }
-  if (bytes_ > 0) std::memset(out, 0, bytes_);
+  for (size_t i = 0; i < bytes_.size(); ++i) {
+    if (bytes_[i] == 0) continue;
+    uint8_t* out = f.ptr[outputs[i]];
+    if (from != nullptr) {
+      std::memcpy(out, from[i], bytes_[i]);
+    } else {
+      std::memset(out, 0, bytes_[i]);
+    }
+  }
 }
 
 }  // namespace plexa::backend

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "core/base/status_macros.h"
 
 namespace plexa::backend {
 
@@ -22,7 +23,9 @@ absl::Status CollectiveThunk::Run(Frame& f) const {
     }
   }
   if (group.size() <= 1) {
-    Compute(f, {mine}, 0);
+    const std::vector<std::vector<const void*>> alone = {mine};
+    PLEXA_RETURN_IF_ERROR(Check(alone, 0));
+    Compute(f, alone, 0);
     return absl::OkStatus();
   }
   const int64_t me =
@@ -32,11 +35,14 @@ absl::Status CollectiveThunk::Run(Frame& f) const {
   absl::StatusOr<std::vector<std::vector<const void*>>> all =
       ctx.hub->Exchange(key, group, device, mine, kind);
   if (!all.ok()) return all.status();
-  Compute(f, *all, me);
+  const absl::Status checked = Check(*all, me);
+  if (checked.ok()) Compute(f, *all, me);
   // Nobody may overwrite or free its inputs until every member has read
   // them: a second meeting with nothing to exchange.
-  return ctx.hub->Exchange(absl::StrCat(key, "/read"), group, device, {}, kind)
-      .status();
+  const absl::Status read =
+      ctx.hub->Exchange(absl::StrCat(key, "/read"), group, device, {}, kind)
+          .status();
+  return checked.ok() ? read : checked;
 }
 
 }  // namespace plexa::backend

@@ -38,6 +38,14 @@ class CollectiveThunk : public Thunk {
   virtual void Compute(Frame& f,
                        const std::vector<std::vector<const void*>>& peers,
                        int64_t me) const = 0;
+  // Checks what Compute would read (run-time offsets, roots) before it
+  // runs; an error skips Compute, and the member still joins the group's
+  // last meeting, so that the others do not wait for it.
+  virtual absl::Status Check(
+      const std::vector<std::vector<const void*>>& /*peers*/,
+      int64_t /*me*/) const {
+    return absl::OkStatus();
+  }
 
  private:
   std::string key_name_;

@@ -17,6 +17,7 @@
 #include "plugins/common/collective_permute_thunk.h"
 #include "plugins/common/control_flow_thunks.h"
 #include "plugins/common/fft_topk_thunks.h"
+#include "plugins/common/ragged_all_to_all_thunk.h"
 #include "plugins/common/reducer.h"
 #include "plugins/common/reference_thunk.h"
 #include "plugins/common/rng_state_thunk.h"
@@ -355,6 +356,10 @@ absl::Status ThunkEmitter::EmitInstruction(CompiledComputation& cc,
       return EmitCollectiveBroadcast(cc, h);
     case HloOpcode::kAllToAll:
       return EmitAllToAll(cc, h);
+    case HloOpcode::kCollectiveReduce:
+      return EmitCollectiveReduce(cc, h);
+    case HloOpcode::kRaggedAllToAll:
+      return EmitRaggedAllToAll(cc, h);
     case HloOpcode::kFft:
     case HloOpcode::kTopK:
       return EmitFftOrTopK(cc, h);
@@ -445,11 +450,12 @@ std::optional<HloOpcode> NativeReducer(const Instruction& h,
   return r;
 }
 
-// A collective that copies its one array operand's bytes (collective-permute,
-// collective-broadcast): operand and result `out` have one layout (layout
+// A collective that copies its array operands' bytes (collective-permute,
+// collective-broadcast): operand i and result `out` have one layout (layout
 // assignment gives both the default).
-absl::Status CheckBytesMove(const Instruction& h, const Shape& out) {
-  const Shape& in = h.operand(0)->shape();
+absl::Status CheckBytesMove(const Instruction& h, const Shape& out,
+                            int64_t i = 0) {
+  const Shape& in = h.operand(i)->shape();
   if (!out.IsArray() || !in.IsArray() ||
       !(LayoutUtil::EffectiveLayout(in) == LayoutUtil::EffectiveLayout(out)) ||
       ShapeUtil::ByteSizeOf(in) != ShapeUtil::ByteSizeOf(out)) {
@@ -607,12 +613,18 @@ absl::Status ThunkEmitter::EmitCollectivePermute(CompiledComputation& cc,
   // The pairs as devices; every device a pair names must run.
   PLEXA_ASSIGN_OR_RETURN(auto pairs,
                          DevicePairs(h, h.attrs().source_target_pairs, grid_));
-  const Shape& out = CollectiveResultShape(h);
-  PLEXA_RETURN_IF_ERROR(CheckBytesMove(h, out));
-  AddCollectiveThunk(
-      cc, h,
-      std::make_unique<CollectivePermuteThunk>(h.name(), std::move(pairs),
-                                               ShapeUtil::ByteSizeOf(out)));
+  // One operand gives an array; several (XLA's combined form) a tuple of
+  // theirs, leaf i from operand i.
+  const Shape& result = CollectiveResultShape(h);
+  std::vector<int64_t> bytes;
+  for (int64_t i = 0; i < h.operand_count(); ++i) {
+    const Shape& out = result.IsTuple() ? result.tuple_shapes(i) : result;
+    PLEXA_RETURN_IF_ERROR(CheckBytesMove(h, out, i));
+    bytes.push_back(ShapeUtil::ByteSizeOf(out));
+  }
+  AddCollectiveThunk(cc, h,
+                     std::make_unique<CollectivePermuteThunk>(
+                         h.name(), std::move(pairs), std::move(bytes)));
   return absl::OkStatus();
 }
 
@@ -625,6 +637,54 @@ absl::Status ThunkEmitter::EmitCollectiveBroadcast(CompiledComputation& cc,
       cc, h,
       std::make_unique<CollectiveBroadcastThunk>(h.name(), std::move(groups),
                                                  ShapeUtil::ByteSizeOf(out)));
+  return absl::OkStatus();
+}
+
+absl::Status ThunkEmitter::EmitCollectiveReduce(CompiledComputation& cc,
+                                                const Instruction& h) {
+  PLEXA_ASSIGN_OR_RETURN(auto groups, DeviceGroupsOf(h));
+  std::vector<Shape> data = OperandLeafShapes(h);
+  if (h.attrs().has_dynamic_root) data.pop_back();  // the roots
+  const std::optional<HloOpcode> r = NativeReducer(h, data);
+  if (!r.has_value()) return EmitOnOneReplica(cc, h, groups);
+  AddRuntimeThunk(cc, h,
+                  std::make_unique<CollectiveReduceThunk>(
+                      h.name(), *r, std::move(data), h.attrs().has_dynamic_root,
+                      std::move(groups)));
+  return absl::OkStatus();
+}
+
+absl::Status ThunkEmitter::EmitRaggedAllToAll(CompiledComputation& cc,
+                                              const Instruction& h) {
+  PLEXA_ASSIGN_OR_RETURN(auto groups, DeviceGroupsOf(h));
+  const std::vector<Shape> operands = OperandLeafShapes(h);
+  PLEXA_RETURN_IF_ERROR(CheckRowMajor(h, operands));
+  PLEXA_RETURN_IF_ERROR(CheckRowMajor(h, Leaves(h.shape())));
+  const Shape& input = operands.at(0);
+  const Shape& output = operands.at(1);
+  const Shape& offsets = operands.at(2);
+  // What the run needs beyond XLA's verifier: rows of one kind on both
+  // sides, and s32 or s64 offset vectors (rank-2 offsets: XLA does not
+  // say what they mean).
+  const bool rows_match =
+      input.rank() >= 1 && input.rank() == output.rank() &&
+      input.element_type() == output.element_type() &&
+      std::equal(input.dimensions().begin() + 1, input.dimensions().end(),
+                 output.dimensions().begin() + 1);
+  const PrimitiveType t = offsets.element_type();
+  if (!rows_match || offsets.rank() != 1 ||
+      (t != PrimitiveType::S32 && t != PrimitiveType::S64)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        h.name(),
+        ": ragged-all-to-all runs rows of one element type and "
+        "size (input ",
+        input.ToString(), ", output ", output.ToString(),
+        ") with s32 or s64 offset vectors (got ", offsets.ToString(), ")"));
+  }
+  AddRuntimeThunk(cc, h,
+                  std::make_unique<RaggedAllToAllThunk>(
+                      h.name(), input, output, t, offsets.dimensions(0),
+                      std::move(groups)));
   return absl::OkStatus();
 }
 

@@ -114,6 +114,10 @@ class ThunkEmitter {
   absl::Status EmitCollectiveBroadcast(CompiledComputation& cc,
                                        const Instruction& h);
   absl::Status EmitAllToAll(CompiledComputation& cc, const Instruction& h);
+  absl::Status EmitCollectiveReduce(CompiledComputation& cc,
+                                    const Instruction& h);
+  absl::Status EmitRaggedAllToAll(CompiledComputation& cc,
+                                  const Instruction& h);
   // fft, topk: native thunks on row-major buffers (the evaluator's kernels);
   // other layouts take the evaluator.
   absl::Status EmitFftOrTopK(CompiledComputation& cc, const Instruction& h);
