@@ -133,11 +133,30 @@ absl::StatusOr<ScalarFn*> Reducer(Interpreter& interp, const Instruction& instr,
 
 // The contributions folded by the reducer in group order (all[0] receives
 // the result).
+// A reducer over whole arrays ((T[s], T[s]) -> T[s], the operand's shape;
+// shape inference checked it) rather than over scalars.
+bool WholeArrayReducer(const Instruction& instr) {
+  const Computation* f = instr.to_apply();
+  return f != nullptr && f->num_parameters() == 2 &&
+         f->parameter_instruction(0)->shape().IsArray() &&
+         f->parameter_instruction(0)->shape().rank() > 0;
+}
+
 absl::StatusOr<std::vector<Literal>> ReduceAll(
     Interpreter& interp, const Instruction& instr,
     std::vector<std::vector<Literal>> all) {
   std::vector<Literal> values = std::move(all[0]);
   if (all.size() == 1) return values;
+  if (WholeArrayReducer(instr)) {
+    for (size_t k = 1; k < all.size(); ++k) {
+      for (size_t i = 0; i < values.size(); ++i) {
+        const Literal* args[] = {&values[i], &all[k][i]};
+        PLEXA_ASSIGN_OR_RETURN(values[i],
+                               interp.Evaluate(*instr.to_apply(), args));
+      }
+    }
+    return values;
+  }
   PLEXA_ASSIGN_OR_RETURN(ScalarFn * fn, Reducer(interp, instr, values));
   for (size_t k = 1; k < all.size(); ++k) {
     for (size_t i = 0; i < values.size(); ++i) {
@@ -211,7 +230,7 @@ absl::StatusOr<Literal> EvalAllReduce(Interpreter& interp,
   std::vector<Literal> values = std::move(c.values);
   const std::vector<int64_t>& group = c.group;
   const bool tuple_operand = c.tuple_operand;
-  if (group.size() > 1) {
+  if (group.size() > 1 && !WholeArrayReducer(instr)) {
     // Check the reducer before meeting, so that a bad one fails alone.
     PLEXA_RETURN_IF_ERROR(Reducer(interp, instr, values).status());
   }
@@ -502,7 +521,9 @@ absl::StatusOr<Literal> EvalCollectiveReduce(Interpreter& interp,
   }
   std::vector<Literal> mine;
   for (const Literal& v : c.values) mine.push_back(Literal(v));
-  if (n > 1) PLEXA_RETURN_IF_ERROR(Reducer(interp, instr, mine).status());
+  if (n > 1 && !WholeArrayReducer(instr)) {
+    PLEXA_RETURN_IF_ERROR(Reducer(interp, instr, mine).status());
+  }
   PLEXA_ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> all,
                          Meet(interp, instr, c.group, std::move(c.values)));
   PLEXA_ASSIGN_OR_RETURN(std::vector<Literal> folded,

@@ -102,6 +102,29 @@ ENTRY %main (x: f32[2], root: s32[1]) -> f32[2] {
       << r.status();
 }
 
+TEST(AllReduceTest, AWholeArrayReducerFoldsInGroupOrder) {
+  // acc = x0; acc = f(acc, x1) with f(a, b) = a + 2b: {1+20, ...}.
+  constexpr absl::string_view hlo = R"(HloModule ar
+f {
+  a = s32[2] parameter(0)
+  b = s32[2] parameter(1)
+  two = s32[2] constant({2, 2})
+  b2 = s32[2] multiply(b, two)
+  ROOT s = s32[2] add(a, b2)
+}
+ENTRY %main (x: s32[2]) -> s32[2] {
+  %x = s32[2] parameter(0)
+  ROOT %r = s32[2] all-reduce(%x), replica_groups={{0,1}}, to_apply=f
+})";
+  std::vector<std::vector<Literal>> args;
+  args.push_back(Args({L("s32[2]", "{1, 2}")}));
+  args.push_back(Args({L("s32[2]", "{10, 20}")}));
+  absl::StatusOr<std::vector<Literal>> r = RunOn(hlo, std::move(args));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_LITERAL((*r)[0], "s32[2]", "{21, 42}");
+  EXPECT_LITERAL((*r)[1], "s32[2]", "{21, 42}");
+}
+
 TEST(ScanTest, ReverseWritesAtTheIndexRead) {
   // A suffix sum: step k reads and writes index 3-k.
   Literal r = RunOk(R"(HloModule s

@@ -1,5 +1,6 @@
 // Shape inference for reductions and windows: reduce (variadic),
 // reduce-window (variadic), select-and-scatter, all-reduce and sort.
+#include <algorithm>
 #include <vector>
 
 #include "core/infer/infer_util.h"
@@ -8,6 +9,7 @@
 namespace plexa::shape_inference {
 
 using internal::Compatible;
+using internal::EqualIgnoringLayout;
 using internal::ExpectArray;
 using internal::Invalid;
 using internal::MakeArray;
@@ -232,9 +234,22 @@ absl::StatusOr<Shape> InferAllReduceShape(
     PLEXA_RETURN_IF_ERROR(ExpectArray(*s, "operand of all-reduce"));
   }
   // Seed 004's CrossReplicaSum is HLO all-reduce with a to_apply
-  // computation (SEMANTICS.md).
-  PLEXA_RETURN_IF_ERROR(
-      internal::VerifyBinaryReducer("all-reduce", operands, to_apply));
+  // computation (SEMANTICS.md). XLA's GPU tests also reduce with a
+  // computation over whole arrays, (T[s], T[s]) -> T[s] of the operand's
+  // shape (XLA's verifier does not look at to_apply): it is applied to the
+  // members' arrays in group order.
+  const bool whole_array =
+      to_apply.parameters.size() == 2 && to_apply.result.IsArray() &&
+      to_apply.result.rank() > 0 &&
+      std::all_of(operands.begin(), operands.end(), [&](const Shape* s) {
+        return EqualIgnoringLayout(*s, to_apply.parameters[0]) &&
+               EqualIgnoringLayout(*s, to_apply.parameters[1]) &&
+               EqualIgnoringLayout(*s, to_apply.result);
+      });
+  if (!whole_array) {
+    PLEXA_RETURN_IF_ERROR(
+        internal::VerifyBinaryReducer("all-reduce", operands, to_apply));
+  }
   if (operands.size() == 1) return NoLayout(*operands[0]);
   std::vector<Shape> parts;
   for (const Shape* s : operands) parts.push_back(NoLayout(*s));

@@ -242,6 +242,17 @@ TEST(RaggedAllToAllShapeTest, TheOutputOperandsShape) {
                  "one size");
 }
 
+TEST(AllReduceShapeTest, WholeArrayReducers) {
+  // XLA's GPU tests reduce with (s32[4], s32[4]) -> s32[4]: accepted when
+  // it is the operand's shape; another shape is still refused.
+  const Shape x = S("s32[4]");
+  EXPECT_SHAPE(InferAllReduceShape({&x}, PS({"s32[4]", "s32[4]"}, "s32[4]")),
+               "s32[4]");
+  const Shape y = S("s32[5]");
+  EXPECT_INVALID(InferAllReduceShape({&y}, PS({"s32[4]", "s32[4]"}, "s32[4]")),
+                 "the reduction computation must be");
+}
+
 TEST(CollectiveReduceShapeTest, DataOperandsAndRoots) {
   const Shape x = S("f32[8]");
   const Shape y = S("s32[2,2]");

@@ -63,6 +63,27 @@ bool HasUseGlobalDeviceIds(HloOpcode opcode) {
   }
 }
 
+bool MovesRowsBetweenDevices(HloOpcode opcode) {
+  switch (opcode) {
+    case HloOpcode::kAllGather:
+    case HloOpcode::kAllGatherStart:
+    case HloOpcode::kAllGatherDone:
+    case HloOpcode::kAllReduceStart:
+    case HloOpcode::kAllReduceDone:
+    case HloOpcode::kAllToAll:
+    case HloOpcode::kCollectiveReduce:
+    case HloOpcode::kRaggedAllToAll:
+    case HloOpcode::kCollectiveBroadcast:
+    case HloOpcode::kCollectivePermute:
+    case HloOpcode::kCollectivePermuteStart:
+    case HloOpcode::kCollectivePermuteDone:
+    case HloOpcode::kReduceScatter:
+      return true;
+    default:
+      return false;
+  }
+}
+
 absl::StatusOr<CollectiveGroupMode> CollectiveGroupModeOf(
     const Instruction& instr) {
   const InstructionAttrs& a = instr.attrs();

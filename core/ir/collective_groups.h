@@ -69,6 +69,13 @@ absl::string_view CollectiveGroupModeName(CollectiveGroupMode mode);
 // all-gather, reduce-scatter and their -start forms).
 bool HasUseGlobalDeviceIds(HloOpcode opcode);
 
+// The collectives whose backends move rows of row-major buffers between
+// devices (all-gather, reduce-scatter, all-to-all, collective-permute,
+// collective-broadcast, collective-reduce, ragged-all-to-all and the async
+// pairs; not all-reduce itself, whose constrain_layout=true keeps a written
+// layout): layout assignment gives them the default layout.
+bool MovesRowsBetweenDevices(HloOpcode opcode);
+
 // XLA's mode of `instr` (above). An error for use_global_device_ids
 // without a channel_id, naming the instruction.
 absl::StatusOr<CollectiveGroupMode> CollectiveGroupModeOf(

@@ -7,6 +7,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "core/ir/collective_groups.h"
 #include "core/passes/pass_util.h"
 #include "core/shape/layout_util.h"
 
@@ -90,6 +91,11 @@ Shape Assigner::ResultShape(const Instruction& inst) {
     // from laid-out instructions: they keep their layouts.
     return WithLayoutsOf(inst.shape(), Original(inst));
   }
+  if (MovesRowsBetweenDevices(inst.opcode())) {
+    // Backends move rows of row-major buffers between replicas: the
+    // default layout, whatever a backend prefers or the text constrains.
+    return Defaulted(inst.shape());
+  }
   switch (inst.opcode()) {
     case HloOpcode::kParameter:
       if (entry && inst.parameter_number() <
@@ -134,22 +140,6 @@ Shape Assigner::ResultShape(const Instruction& inst) {
         return WithLayoutsOf(inst.shape(), Original(inst));
       }
       break;
-    case HloOpcode::kAllGather:
-    case HloOpcode::kAllGatherStart:
-    case HloOpcode::kAllGatherDone:
-    case HloOpcode::kAllReduceStart:
-    case HloOpcode::kAllReduceDone:
-    case HloOpcode::kAllToAll:
-    case HloOpcode::kCollectiveReduce:
-    case HloOpcode::kRaggedAllToAll:
-    case HloOpcode::kCollectiveBroadcast:
-    case HloOpcode::kCollectivePermute:
-    case HloOpcode::kCollectivePermuteStart:
-    case HloOpcode::kCollectivePermuteDone:
-    case HloOpcode::kReduceScatter:
-      // Backends move rows of row-major buffers between replicas: the
-      // default layout, whatever a backend prefers or the text constrains.
-      return Defaulted(inst.shape());
     case HloOpcode::kFft:
     case HloOpcode::kTopK:
       // The toolkit's fft and topk thunks read and write row-major buffers.
@@ -172,6 +162,10 @@ Shape Assigner::ResultShape(const Instruction& inst) {
 std::optional<Shape> Assigner::RequiredOperand(const Instruction& inst,
                                                int64_t i) {
   const Instruction& op = *inst.operand(i);
+  if (MovesRowsBetweenDevices(inst.opcode())) {
+    // Operands of collectives that move rows: the default layout.
+    return Defaulted(op.shape());
+  }
   switch (inst.opcode()) {
     case HloOpcode::kCustomCall:
       if (inst.attrs().has_layout_constraints &&
@@ -204,23 +198,10 @@ std::optional<Shape> Assigner::RequiredOperand(const Instruction& inst,
     }
     case HloOpcode::kWhile:
     case HloOpcode::kCall:
-    case HloOpcode::kAllGather:
-    case HloOpcode::kAllGatherStart:
-    case HloOpcode::kAllGatherDone:
-    case HloOpcode::kAllReduceStart:
-    case HloOpcode::kAllReduceDone:
-    case HloOpcode::kAllToAll:
-    case HloOpcode::kCollectiveReduce:
-    case HloOpcode::kRaggedAllToAll:
-    case HloOpcode::kCollectiveBroadcast:
-    case HloOpcode::kCollectivePermute:
-    case HloOpcode::kCollectivePermuteStart:
-    case HloOpcode::kCollectivePermuteDone:
-    case HloOpcode::kReduceScatter:
     case HloOpcode::kFft:
     case HloOpcode::kTopK:
       // Callee parameters have default layouts; so have the operands of
-      // collectives that move rows, and of fft and topk (row-major thunks).
+      // fft and topk (row-major thunks).
       return Defaulted(op.shape());
     case HloOpcode::kConditional:
       if (i > 0) return Defaulted(op.shape());

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "core/ir/collective_groups.h"
 #include "core/passes/dce.h"
 #include "core/passes/default_pipeline.h"
 #include "core/passes/fusion.h"
@@ -29,6 +30,7 @@ namespace {
 // custom calls.
 std::optional<Layout> DenseOperandLayout(const Instruction& inst,
                                          int64_t operand_index) {
+  if (MovesRowsBetweenDevices(inst.opcode())) return std::nullopt;
   switch (inst.opcode()) {
     case HloOpcode::kCopy:
     case HloOpcode::kBitcast:
@@ -40,19 +42,6 @@ std::optional<Layout> DenseOperandLayout(const Instruction& inst,
     case HloOpcode::kInfeed:
     case HloOpcode::kOutfeed:
     case HloOpcode::kAllReduce:
-    case HloOpcode::kAllGather:
-    case HloOpcode::kAllGatherStart:
-    case HloOpcode::kAllGatherDone:
-    case HloOpcode::kAllReduceStart:
-    case HloOpcode::kAllReduceDone:
-    case HloOpcode::kAllToAll:
-    case HloOpcode::kCollectiveReduce:
-    case HloOpcode::kRaggedAllToAll:
-    case HloOpcode::kCollectiveBroadcast:
-    case HloOpcode::kCollectivePermute:
-    case HloOpcode::kCollectivePermuteStart:
-    case HloOpcode::kCollectivePermuteDone:
-    case HloOpcode::kReduceScatter:
     case HloOpcode::kCustomCall:
     case HloOpcode::kOptimizationBarrier:
     case HloOpcode::kFft:   // layout assignment gives the default layout

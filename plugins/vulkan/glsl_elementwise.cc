@@ -328,6 +328,15 @@ absl::StatusOr<std::string> Emitter::Elementwise(
                                                                      : "ishra";
       return Wrap(t, absl::StrCat(fn, "(", a, ", ", b, ", ", Bits(t), ")"));
     }
+    case HloOpcode::kMulhi:
+      // The high half of the double-width product: 8 and 16 bits from
+      // their product in 32 (arithmetic shift for the signed types), 32
+      // and 64 bits in the prelude's imulhi.
+      if (fp || pred || primitive_util::IsSubByteType(t)) break;
+      if (Bits(t) <= 16) {
+        return Wrap(t, absl::StrCat("((", a, " * ", b, ") >> ", Bits(t), ")"));
+      }
+      return absl::StrCat("imulhi(", a, ", ", b, ")");
     case HloOpcode::kPopulationCount:
     case HloOpcode::kClz: {
       if (fp || pred) break;

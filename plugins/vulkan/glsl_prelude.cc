@@ -251,6 +251,24 @@ U ipow(U a, U e) {
   }
   return r;
 }
+// mulhi: the high half of the 2W-bit product, from W/2-bit pieces (GLSL's
+// imulExtended has no 64-bit form); signed from unsigned by subtracting
+// the other operand where one is negative.
+U umulhi(U a, U b) {
+  const int h = W / 2;
+  U m = (U(1) << h) - U(1);
+  U a0 = a & m, a1 = a >> h, b0 = b & m, b1 = b >> h;
+  U p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+  U mid = (p00 >> h) + (p01 & m) + (p10 & m);
+  return p11 + (p01 >> h) + (p10 >> h) + (mid >> h);
+}
+U imulhi(U a, U b) { return umulhi(a, b); }
+S imulhi(S a, S b) {
+  U r = umulhi(U(a), U(b));
+  if (a < S(0)) r -= U(b);
+  if (b < S(0)) r -= U(a);
+  return S(r);
+}
 S imax(S a, S b) { return a < b ? b : a; }
 U imax(U a, U b) { return a < b ? b : a; }
 S imin(S a, S b) { return b < a ? b : a; }

@@ -462,7 +462,8 @@ OWN_GENERATOR_CASES = OrderedDict([
                     # written by hand (no generator), values by hand:
                     'all_reduce_column_major_one_replica',
                     'all_reduce_constrained_layout',
-                    'collective_permute_combined')),
+                    'collective_permute_combined',
+                    'all_reduce_array_reducer')),
     # Written by hand, with their values worked out by hand or from numpy
     # once; no generator rewrites them.
     ('spmd', ('',)),

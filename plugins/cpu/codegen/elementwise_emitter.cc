@@ -404,6 +404,21 @@ absl::StatusOr<Value*> Emitter::EmitElementwiseUnrounded(
     case HloOpcode::kShiftRightArithmetic:
     case HloOpcode::kShiftRightLogical:
       return EmitShift(ops[0], ops[1], t, h.opcode());
+    case HloOpcode::kMulhi: {
+      // The high half of the double-width product (sign- or zero-extended
+      // operands, the product shifted down, truncated); vectors too.
+      llvm::Type* ty = ops[0]->getType();
+      const unsigned bits = ty->getScalarSizeInBits();
+      llvm::Type* wide = ty->getWithNewBitWidth(2 * bits);
+      const bool is_signed = primitive_util::IsSignedIntegralType(t);
+      Value* x =
+          is_signed ? b_.CreateSExt(ops[0], wide) : b_.CreateZExt(ops[0], wide);
+      Value* y =
+          is_signed ? b_.CreateSExt(ops[1], wide) : b_.CreateZExt(ops[1], wide);
+      Value* p = b_.CreateMul(x, y);
+      Value* high = is_signed ? b_.CreateAShr(p, bits) : b_.CreateLShr(p, bits);
+      return b_.CreateTrunc(high, ty);
+    }
     case HloOpcode::kPopulationCount:
       return Intrinsic(llvm::Intrinsic::ctpop, {ops[0]});
     case HloOpcode::kClz:

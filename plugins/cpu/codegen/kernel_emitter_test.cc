@@ -118,6 +118,7 @@ constexpr Claim kClaims[] = {
     {HloOpcode::kShiftRightLogical, Family::kNotFloat},
     {HloOpcode::kPopulationCount, Family::kNotFloat},
     {HloOpcode::kClz, Family::kNotFloat},
+    {HloOpcode::kMulhi, Family::kNotFloat},
     {HloOpcode::kExp, Family::kFloatOnly},
     {HloOpcode::kExpm1, Family::kFloatOnly},
     {HloOpcode::kLog, Family::kFloatOnly},
