@@ -16,6 +16,7 @@
 #include "core/text/hlo_parser.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/abi/host_run_util.h"
 
 namespace plexa::cpu {
 namespace {
@@ -40,23 +41,7 @@ class CpuPluginTest : public ::testing::Test {
   static absl::StatusOr<std::vector<Literal>> Run(
       host::Client& client, host::Executable& exe,
       const std::vector<Literal>& args) {
-    std::vector<std::unique_ptr<host::Buffer>> owned;
-    std::vector<host::Buffer*> raw;
-    for (const Literal& a : args) {
-      auto b = client.BufferFromLiteral(a);
-      if (!b.ok()) return b.status();
-      raw.push_back(b->get());
-      owned.push_back(std::move(*b));
-    }
-    auto out = exe.Execute({raw});
-    if (!out.ok()) return out.status();
-    std::vector<Literal> results;
-    for (auto& b : (*out)[0]) {
-      auto lit = b->ToLiteral();
-      if (!lit.ok()) return lit.status();
-      results.push_back(std::move(*lit));
-    }
-    return results;
+    return abi_test::RunOnce(client, exe, args);
   }
   std::shared_ptr<host::Plugin> plugin_;
 };

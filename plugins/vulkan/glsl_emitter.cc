@@ -412,6 +412,24 @@ absl::StatusOr<std::string> Emitter::Body(const Instruction& x,
       if (!v.ok()) return v.status();
       return ret(*v);
     }
+    case HloOpcode::kShuffle: {
+      // mode=rotate is an index map: (i + shift) mod n, the shift
+      // normalized into [0, n); the other modes run on the host.
+      if (x.attrs().shuffle_mode != ShuffleMode::kRotate) {
+        return NoCode(x, "a shuffle other than rotate");
+      }
+      Idx j = idx;
+      for (size_t k = 0; k < x.attrs().dimensions.size(); ++k) {
+        const int64_t d = x.attrs().dimensions[k];
+        const int64_t n = s.dimensions(d);
+        if (n == 0) continue;
+        const int64_t shift = ((x.attrs().shuffle_shifts[k] % n) + n) % n;
+        j[d] = absl::StrCat("((", idx[d], " + ", shift, ") % ", n, ")");
+      }
+      absl::StatusOr<std::string> v = operand_at(0, j);
+      if (!v.ok()) return v.status();
+      return ret(*v);
+    }
     case HloOpcode::kReverse: {
       Idx j = idx;
       for (int64_t d : x.dimensions()) {

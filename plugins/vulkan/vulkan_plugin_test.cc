@@ -27,6 +27,7 @@
 #include "core/shape/shape_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/abi/host_run_util.h"
 
 namespace plexa::vulkan {
 namespace {
@@ -50,36 +51,12 @@ class VulkanPluginTest : public ::testing::Test {
   static absl::StatusOr<std::vector<Literal>> Run(
       host::Client& client, host::Executable& exe,
       const std::vector<Literal>& args) {
-    std::vector<std::unique_ptr<host::Buffer>> owned;
-    std::vector<host::Buffer*> raw;
-    for (const Literal& a : args) {
-      auto b = client.BufferFromLiteral(a);
-      if (!b.ok()) return b.status();
-      raw.push_back(b->get());
-      owned.push_back(std::move(*b));
-    }
-    auto out = exe.Execute({raw});
-    if (!out.ok()) return out.status();
-    std::vector<Literal> results;
-    for (auto& b : (*out)[0]) {
-      auto lit = b->ToLiteral();
-      if (!lit.ok()) return lit.status();
-      results.push_back(std::move(*lit));
-    }
-    return results;
+    return abi_test::RunOnce(client, exe, args);
   }
   // The device's attributes (PLX_Device_Describe), by name.
   std::map<std::string, PLX_NamedValue> Attributes(host::Client& client) {
-    PLX_Device_Describe_Args args{};
-    args.struct_size = PLX_Device_Describe_Args_STRUCT_SIZE;
-    args.device = client.devices()[0].handle;
-    EXPECT_TRUE(host::ConsumeError(plugin_->api(),
-                                   plugin_->api()->PLX_Device_Describe(&args))
-                    .ok());
-    std::map<std::string, PLX_NamedValue> out;
-    for (size_t i = 0; i < args.num_attributes; ++i) {
-      out[args.attributes[i].name] = args.attributes[i];
-    }
+    auto out = abi_test::DeviceAttributes(*plugin_, client);
+    EXPECT_FALSE(out.empty()) << "PLX_Device_Describe failed";
     return out;
   }
   std::shared_ptr<host::Plugin> plugin_;

@@ -90,6 +90,20 @@ absl::StatusOr<Value*> Emitter::EmitUncached(const Instruction& h, Index& idx) {
       Index in = NewIndex(&h.operand(0)->shape(), std::move(dims), nullptr);
       return EmitOperand(h, 0, in);
     }
+    case HloOpcode::kShuffle: {
+      // mode=rotate (kernel_checks admits no other): (i + shift) mod n, the
+      // shift normalized into [0, n).
+      std::vector<Value*> dims = Dims(idx);
+      for (size_t k = 0; k < h.attrs().dimensions.size(); ++k) {
+        const int64_t d = h.attrs().dimensions[k];
+        const int64_t n = s.dimensions(d);
+        if (n == 0) continue;
+        const int64_t shift = ((h.attrs().shuffle_shifts[k] % n) + n) % n;
+        dims[d] = b_.CreateURem(b_.CreateAdd(dims[d], C64(shift)), C64(n));
+      }
+      Index in = NewIndex(&h.operand(0)->shape(), std::move(dims), nullptr);
+      return EmitOperand(h, 0, in);
+    }
     case HloOpcode::kReverse: {
       std::vector<Value*> dims = Dims(idx);
       for (int64_t d : h.dimensions()) {

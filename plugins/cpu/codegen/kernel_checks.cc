@@ -279,6 +279,15 @@ absl::Status CheckInKernel(const Instruction& h, bool fused) {
     return absl::OkStatus();
   }
   if (IsShapeOp(op)) return absl::OkStatus();
+  if (op == HloOpcode::kShuffle) {
+    // rotate is an index map; permute and multi_rotate read literals.
+    if (h.attrs().shuffle_mode == ShuffleMode::kRotate) {
+      return absl::OkStatus();
+    }
+    return absl::UnimplementedError(absl::StrCat(
+        h.name(), ": shuffle mode=", ShuffleModeString(h.attrs().shuffle_mode),
+        " has no generated code"));
+  }
   if (IsElementwise(op)) return CheckElementwise(h);
   return absl::UnimplementedError(absl::StrCat(
       h.name(), ": ", HloOpcodeString(op), " has no generated code"));
