@@ -39,6 +39,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/eval/eval_internal.h"
+#include "core/ir/ragged_all_to_all.h"
 
 namespace plexa::eval {
 
@@ -584,46 +585,30 @@ absl::StatusOr<Literal> EvalRaggedAllToAll(Interpreter& interp,
     return Invalid(instr, absl::StrCat(total, " offsets do not divide among ",
                                        n, " group member(s)"));
   }
-  const int64_t k = total / n;
   // Every member brings its input, input offsets, send sizes and output
   // offsets; the receiver checks its recv_sizes against the send sizes.
   std::vector<Literal> values;
   for (int i : {0, 2, 3, 4}) values.push_back(Literal(*ops[i]));
   PLEXA_ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> all,
                          Meet(interp, instr, group.devices, std::move(values)));
+  // all[s] holds (input, input_offsets, send_sizes, output_offsets).
+  auto value = [&](int64_t member, RaggedOperand operand, int64_t i) {
+    if (operand == RaggedOperand::kRecvSizes) return ops[5]->GetAsInt64({i});
+    return all[member][static_cast<int>(operand) - 1].GetAsInt64({i});
+  };
+  auto input_rows = [&](int64_t member) {
+    return all[member][0].shape().dimensions(0);
+  };
+  absl::StatusOr<std::vector<RaggedUpdate>> updates =
+      RaggedUpdatesTo(n, total, me, value, input_rows, out_s.dimensions(0));
+  if (!updates.ok()) return Invalid(instr, updates.status().message());
   Literal result(output);
   const int64_t row_bytes = RowsAndRowBytes(out_s, 1).second;
-  const int64_t out_rows = out_s.dimensions(0);
-  const Literal& recv_sizes = *ops[5];
-  for (int64_t s = 0; s < n; ++s) {
-    const Literal& in = all[s][0];
-    for (int64_t j = 0; j < k; ++j) {
-      const int64_t idx = me * k + j;
-      const int64_t from = all[s][1].GetAsInt64({idx});
-      const int64_t size = all[s][2].GetAsInt64({idx});
-      const int64_t to = all[s][3].GetAsInt64({idx});
-      const int64_t expected = recv_sizes.GetAsInt64({s * k + j});
-      if (expected != size) {
-        return Invalid(instr,
-                       absl::StrCat("recv_sizes[", s * k + j, "] is ", expected,
-                                    " but group member ", s, " sends ", size,
-                                    " row(s) (its send_sizes[", idx, "])"));
-      }
-      const int64_t in_rows = in.shape().dimensions(0);
-      if (from < 0 || size < 0 || to < 0 || from + size > in_rows ||
-          to + size > out_rows) {
-        return Invalid(
-            instr,
-            absl::StrCat("update ", idx, " of group member ", s, ": rows [",
-                         from, ", ", from + size, ") of its ", in_rows,
-                         " input rows to rows [", to, ", ", to + size, ") of ",
-                         out_rows, " output rows is out of range"));
-      }
-      if (size > 0) {
-        std::memcpy(result.mutable_data().data() + to * row_bytes,
-                    in.data().data() + from * row_bytes, size * row_bytes);
-      }
-    }
+  for (const RaggedUpdate& u : *updates) {
+    if (u.size == 0) continue;
+    std::memcpy(result.mutable_data().data() + u.to * row_bytes,
+                all[u.sender][0].data().data() + u.from * row_bytes,
+                u.size * row_bytes);
   }
   return result;
 }

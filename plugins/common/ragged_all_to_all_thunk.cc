@@ -25,41 +25,26 @@ int64_t RaggedAllToAllThunk::Offset(
                                             : static_cast<const int32_t*>(p)[i];
 }
 
+absl::StatusOr<std::vector<RaggedUpdate>> RaggedAllToAllThunk::Updates(
+    const std::vector<std::vector<const void*>>& peers, int64_t me) const {
+  auto value = [&](int64_t member, RaggedOperand operand, int64_t i) {
+    return Offset(peers, member, static_cast<int>(operand), i);
+  };
+  // Every member's input has this executable's input shape.
+  auto input_rows = [&](int64_t) { return input_.dimensions(0); };
+  absl::StatusOr<std::vector<RaggedUpdate>> updates =
+      RaggedUpdatesTo(static_cast<int64_t>(peers.size()), offsets_, me, value,
+                      input_rows, output_.dimensions(0));
+  if (!updates.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, ": ", updates.status().message()));
+  }
+  return updates;
+}
+
 absl::Status RaggedAllToAllThunk::Check(
     const std::vector<std::vector<const void*>>& peers, int64_t me) const {
-  const int64_t n = static_cast<int64_t>(peers.size());
-  if (offsets_ % n != 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(name, ": ", offsets_, " offsets do not divide among ", n,
-                     " group member(s)"));
-  }
-  const int64_t k = offsets_ / n;
-  const int64_t in_rows = input_.dimensions(0);
-  const int64_t out_rows = output_.dimensions(0);
-  for (int64_t s = 0; s < n; ++s) {
-    for (int64_t j = 0; j < k; ++j) {
-      const int64_t idx = me * k + j;
-      const int64_t from = Offset(peers, s, 2, idx);
-      const int64_t size = Offset(peers, s, 3, idx);
-      const int64_t to = Offset(peers, s, 4, idx);
-      const int64_t expected = Offset(peers, me, 5, s * k + j);
-      if (expected != size) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(name, ": recv_sizes[", s * k + j, "] is ", expected,
-                         " but group member ", s, " sends ", size,
-                         " row(s) (its send_sizes[", idx, "])"));
-      }
-      if (from < 0 || size < 0 || to < 0 || from + size > in_rows ||
-          to + size > out_rows) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(name, ": update ", idx, " of group member ", s,
-                         ": rows [", from, ", ", from + size, ") of its ",
-                         in_rows, " input rows to rows [", to, ", ", to + size,
-                         ") of ", out_rows, " output rows is out of range"));
-      }
-    }
-  }
-  return absl::OkStatus();
+  return Updates(peers, me).status();
 }
 
 void RaggedAllToAllThunk::Compute(
@@ -70,18 +55,13 @@ void RaggedAllToAllThunk::Compute(
   if (out != own_output) {
     std::memcpy(out, own_output, ShapeUtil::ByteSizeOf(output_));
   }
-  const int64_t n = static_cast<int64_t>(peers.size());
-  const int64_t k = offsets_ / n;
   const int64_t row = RowBytes(output_);
-  for (int64_t s = 0; s < n; ++s) {
-    const auto* in = static_cast<const uint8_t*>(peers[s][0]);
-    for (int64_t j = 0; j < k; ++j) {
-      const int64_t idx = me * k + j;
-      const int64_t size = Offset(peers, s, 3, idx);
-      if (size == 0) continue;
-      std::memcpy(out + Offset(peers, s, 4, idx) * row,
-                  in + Offset(peers, s, 2, idx) * row, size * row);
-    }
+  // Check() accepted these updates before Compute runs.
+  const std::vector<RaggedUpdate> updates = *Updates(peers, me);
+  for (const RaggedUpdate& u : updates) {
+    if (u.size == 0) continue;
+    const auto* in = static_cast<const uint8_t*>(peers[u.sender][0]);
+    std::memcpy(out + u.to * row, in + u.from * row, u.size * row);
   }
 }
 

@@ -1,10 +1,6 @@
-// ragged-all-to-all across the devices of one execution (CollectiveThunk):
-// XLA's semantics (its GPU thunk and RaggedAllToAllDecomposer). With N
-// members and k = len(offsets) / N updates per peer, member s sends, for
-// peer p and update j (idx = p*k + j), its input rows
-// [input_offsets[idx], +send_sizes[idx]) to rows [output_offsets[idx], ...)
-// of p's result (the sender's output offsets index the receiver's buffer).
-// The result starts as the output operand. Offsets are s32 or s64; a row
+// ragged-all-to-all across the devices of one execution (CollectiveThunk),
+// with the updates of core/ir/ragged_all_to_all.h (XLA's semantics) applied
+// to the output operand's copy. Offsets are s32 or s64; a row
 // is everything after dimension 0 of a row-major array.
 #ifndef PLEXA_PLUGINS_COMMON_RAGGED_ALL_TO_ALL_THUNK_H_
 #define PLEXA_PLUGINS_COMMON_RAGGED_ALL_TO_ALL_THUNK_H_
@@ -14,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "core/ir/ragged_all_to_all.h"
 #include "core/shape/shape.h"
 #include "plugins/common/collective_thunk.h"
 
@@ -37,6 +35,9 @@ class RaggedAllToAllThunk : public CollectiveThunk {
                int64_t me) const override;
   absl::Status Check(const std::vector<std::vector<const void*>>& peers,
                      int64_t me) const override;
+  // The updates this member receives, checked (core/ir/ragged_all_to_all.h).
+  absl::StatusOr<std::vector<RaggedUpdate>> Updates(
+      const std::vector<std::vector<const void*>>& peers, int64_t me) const;
   // Element `i` of member `s`'s offsets operand `operand` (2 to 5).
   int64_t Offset(const std::vector<std::vector<const void*>>& peers, int64_t s,
                  int operand, int64_t i) const;
