@@ -9,12 +9,21 @@
 //
 // Result dimensions: batch dimensions, then lhs free dimensions, then rhs
 // free dimensions, each in increasing dimension order.
+//
+// A structured-sparse operand (sparsity=L.1@2:4, core/ir/sparse_dot.h) is
+// first decompressed: each stored value goes to the logical position its
+// metadata names within its group, the rest of the group is zero. Metadata
+// whose positions do not increase within a group, or reach m, is an error
+// naming the element (no hardware defines it).
 #include <algorithm>
 #include <memory>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "core/eval/eval_internal.h"
+#include "core/ir/sparse_dot.h"
+#include "core/shape/index_util.h"
 
 namespace plexa::eval {
 namespace {
@@ -53,10 +62,67 @@ void BatchMatMul(const T* lhs, const T* rhs, T* out, int64_t batch, int64_t m,
   }
 }
 
-}  // namespace
+// The logical (dense) values of a stored sparse operand.
+absl::StatusOr<Literal> Decompress(const Instruction& instr,
+                                   const Literal& stored, const Literal& meta,
+                                   const SparsityDescriptor& d) {
+  const Shape& ss = stored.shape();
+  const int64_t per = sparse_dot::PositionsPerElement(d.m);
+  if (per == 0) {
+    return absl::UnimplementedError(absl::StrCat(
+        "evaluator: ", InstrName(instr), ": ", d.n, ":", d.m,
+        " sparsity packs ", sparse_dot::IndexBits(d.m),
+        "-bit positions, which do not divide a u16 metadata element"));
+  }
+  if (!ss.IsArray() || !meta.shape().IsArray() || d.dimension < 0 ||
+      d.dimension >= ss.rank() ||
+      meta.shape().element_type() != sparse_dot::kMetadataType ||
+      meta.shape().dimensions() !=
+          sparse_dot::MetadataShape(ss, d).dimensions()) {
+    return Invalid(instr, "sparse operand and metadata do not match");
+  }
+  const int64_t bits = sparse_dot::IndexBits(d.m);
+  const int64_t width = primitive_util::ByteWidth(ss.element_type());
+  Literal dense(sparse_dot::LogicalShape(ss, d));
+  absl::Status status;
+  std::vector<int64_t> at;
+  auto position = [&](absl::Span<const int64_t> index, int64_t s) {
+    at.assign(index.begin(), index.end());
+    at[d.dimension] = s / per;
+    const uint16_t word = meta.Get<uint16_t>(at);
+    return (word >> (bits * (s % per))) & ((int64_t{1} << bits) - 1);
+  };
+  ForEachIndexRowMajor(ss.dimensions(), [&](absl::Span<const int64_t> index) {
+    if (!status.ok()) return;
+    const int64_t s = index[d.dimension];
+    const int64_t p = position(index, s);
+    const int64_t prev = s % d.n == 0 ? -1 : position(index, s - 1);
+    if (p >= d.m || p <= prev) {
+      at.assign(index.begin(), index.end());
+      status = Invalid(
+          instr, absl::StrCat("the sparse metadata places stored value {",
+                              absl::StrJoin(at, ","), "} of operand ", d.index,
+                              " at position ", p, " of its group of ", d.m,
+                              p >= d.m ? " (out of range)"
+                                       : absl::StrCat(" (not after the previous"
+                                                      " value's ",
+                                                      prev, ")")));
+      return;
+    }
+    at.assign(index.begin(), index.end());
+    at[d.dimension] = s / d.n * d.m + p;
+    const int64_t to =
+        IndexUtil::MultidimensionalIndexToLinearIndex(dense.shape(), at);
+    const int64_t from =
+        IndexUtil::MultidimensionalIndexToLinearIndex(ss, index);
+    std::copy_n(stored.data().data() + from * width, width,
+                dense.mutable_data().data() + to * width);
+  });
+  PLEXA_RETURN_IF_ERROR(status);
+  return dense;
+}
 
-absl::StatusOr<Literal> EvalDot(Interpreter&, const Instruction& instr,
-                                Operands ops) {
+absl::StatusOr<Literal> DenseDot(const Instruction& instr, Operands ops) {
   if (ops.size() != 2 || !instr.attrs().dot_dimension_numbers ||
       !ops[0]->shape().IsArray() || !ops[1]->shape().IsArray() ||
       !instr.shape().IsArray()) {
@@ -135,6 +201,33 @@ absl::StatusOr<Literal> EvalDot(Interpreter&, const Instruction& instr,
     return absl::OkStatus();
   }));
   return out;
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalDot(Interpreter&, const Instruction& instr,
+                                Operands ops) {
+  const std::vector<SparsityDescriptor>& sparsity = instr.attrs().dot_sparsity;
+  if (!sparsity.empty()) {
+    if (ops.size() != 2 + sparsity.size()) {
+      return Invalid(instr,
+                     "expected lhs, rhs and one metadata operand per "
+                     "sparsity descriptor");
+    }
+    Literal dense[2];
+    const Literal* decompressed[2] = {ops[0], ops[1]};
+    for (size_t i = 0; i < sparsity.size(); ++i) {
+      const SparsityDescriptor& d = sparsity[i];
+      if (d.index != 0 && d.index != 1) {
+        return Invalid(instr, "a sparsity descriptor names no operand");
+      }
+      PLEXA_ASSIGN_OR_RETURN(dense[d.index],
+                             Decompress(instr, *ops[d.index], *ops[2 + i], d));
+      decompressed[d.index] = &dense[d.index];
+    }
+    return DenseDot(instr, decompressed);
+  }
+  return DenseDot(instr, ops);
 }
 
 }  // namespace plexa::eval

@@ -157,5 +157,44 @@ ENTRY e {
   EXPECT_LITERAL(r, "s32[2,3]", "{{6, 4, 5}, {3, 1, 2}}");
 }
 
+constexpr absl::string_view kSparse = R"(HloModule sd
+ENTRY e {
+  lhs = f32[1,4] parameter(0)
+  rhs = f32[8,1] parameter(1)
+  meta = u16[1,1] parameter(2)
+  ROOT d = f32[1,1] dot(lhs, rhs, meta), lhs_contracting_dims={1}, rhs_contracting_dims={0}, sparsity=L.1@2:4
+})";
+
+TEST(SparseDotTest, StoredValuesGoWhereTheMetadataSays) {
+  // Two groups of 4: positions (1,2) and (0,3), nibbles 0b1001 = 9 and
+  // 0b1100 = 12: meta = 9 | 12 << 4 = 201. Logical lhs {0,1,2,0, 3,0,0,4}
+  // times rhs 1..8: 2 + 6 + 15 + 32 = 55, by hand.
+  Literal r =
+      RunOk(kSparse, Args({L("f32[1,4]", "{{1, 2, 3, 4}}"),
+                           L("f32[8,1]", "{{1},{2},{3},{4},{5},{6},{7},{8}}"),
+                           L("u16[1,1]", "{{201}}")}));
+  EXPECT_LITERAL(r, "f32[1,1]", "{{55}}");
+}
+
+TEST(SparseDotTest, MetadataOutsideTheGroupOrOutOfOrderIsAnError) {
+  auto run = [&](const char* meta) {
+    return RunOn(kSparse,
+                 {Args({L("f32[1,4]", "{{1, 2, 3, 4}}"),
+                        L("f32[8,1]", "{{1},{2},{3},{4},{5},{6},{7},{8}}"),
+                        L("u16[1,1]", meta)})});
+  };
+  // Group 0 positions (2,1): not increasing.
+  absl::StatusOr<std::vector<Literal>> r = run("{{198}}");  // 6 | 12 << 4
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(absl::StrContains(
+      r.status().message(), "stored value {0,1} of operand 0 at position 1"))
+      << r.status();
+  // Group 0 positions (1,1): a repeat.
+  r = run("{{197}}");  // 5 | 12 << 4
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(absl::StrContains(r.status().message(), "not after"))
+      << r.status();
+}
+
 }  // namespace
 }  // namespace plexa::eval_test

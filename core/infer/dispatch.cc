@@ -444,6 +444,20 @@ absl::StatusOr<Shape> InferShape(HloOpcode opcode,
     }
     case HloOpcode::kDot:
       // The declared element type is the preferred (result) type.
+      if (!attrs.dot_sparsity.empty()) {
+        return InferSparseDotShape(
+            operands,
+            attrs.dot_dimension_numbers.value_or(DotDimensionNumbers{}),
+            attrs.dot_sparsity,
+            declared != nullptr ? declared->element_type()
+                                : PrimitiveType::PRIMITIVE_TYPE_INVALID);
+      }
+      if (operands.size() != 2) {
+        return Invalid(op, " expects 2 operands (lhs, rhs), got ",
+                       operands.size(),
+                       "; a metadata operand needs its sparsity= "
+                       "descriptor.");
+      }
       return InferDotShape(
           *operands[0], *operands[1],
           attrs.dot_dimension_numbers.value_or(DotDimensionNumbers{}),

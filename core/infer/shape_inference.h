@@ -288,6 +288,15 @@ absl::StatusOr<Shape> InferWindowOutputShape(const Shape& base,
 absl::StatusOr<Shape> InferDotShape(const Shape& lhs, const Shape& rhs,
                                     const DotDimensionNumbers& dnums,
                                     PrimitiveType preferred_type);
+// dot(lhs, rhs, meta...) with N:M structured-sparse operands: XLA's
+// checks (a metadata operand of InferSparseDotMetadataShape's shape per
+// descriptor, the sparse contracting size times m/n matching its partner)
+// and the dense dot of the logical shapes (infer/sparse_dot.cc,
+// core/ir/sparse_dot.h).
+absl::StatusOr<Shape> InferSparseDotShape(
+    absl::Span<const Shape* const> operands, const DotDimensionNumbers& dnums,
+    absl::Span<const SparsityDescriptor> sparsity,
+    PrimitiveType preferred_type);
 // scaled-dot(lhs, rhs, lhs_scale, rhs_scale): dot's result (XLA's verifier
 // uses InferDotOpShape) after XLA's scale checks: each scale has its
 // operand's rank and divides its dimensions, one contracting dimension,

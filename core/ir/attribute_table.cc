@@ -46,7 +46,10 @@ constexpr AttrSpec kDot[] = {
     {"lhs_batch_dims", AttrId::kLhsBatchDims, kOptional, kUnlessDefault},
     {"lhs_contracting_dims", AttrId::kLhsContractingDims, kOptional, kAlways},
     {"rhs_batch_dims", AttrId::kRhsBatchDims, kOptional, kUnlessDefault},
-    {"rhs_contracting_dims", AttrId::kRhsContractingDims, kOptional, kAlways}};
+    {"rhs_contracting_dims", AttrId::kRhsContractingDims, kOptional, kAlways},
+    // XLA prints sparsity= after the dimension numbers, only for a sparse
+    // dot (core/ir/sparse_dot.h).
+    {"sparsity", AttrId::kSparsity, kOptional, kUnlessDefault}};
 // XLA prints a ragged-dot's dot dimension numbers as dot's, then
 // lhs_ragged_dims and rhs_group_dims, each only when it is not empty (a
 // ragged contracting or batch dimension has no rhs group dimension).
@@ -268,6 +271,7 @@ constexpr AttrField kFields[] = {
     AttrField::kDotDimensionNumbers,
     AttrField::kLhsRaggedDimensions,
     AttrField::kRhsGroupDimensions,
+    AttrField::kDotSparsity,
     AttrField::kPaddingConfig,
     AttrField::kSlice,
     AttrField::kDynamicSliceSizes,
@@ -481,6 +485,8 @@ std::optional<AttrField> FieldOf(AttrId id) {
       return AttrField::kLhsRaggedDimensions;
     case AttrId::kRhsGroupDims:
       return AttrField::kRhsGroupDimensions;
+    case AttrId::kSparsity:
+      return AttrField::kDotSparsity;
     case AttrId::kPadding:
       return AttrField::kPaddingConfig;
     case AttrId::kSlice:

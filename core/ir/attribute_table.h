@@ -42,6 +42,7 @@ enum class AttrId {
   kRhsContractingDims,
   kLhsRaggedDims,
   kRhsGroupDims,
+  kSparsity,
   kPadding,
   kSlice,
   kDynamicSliceSizes,
@@ -169,6 +170,7 @@ enum class AttrField {
   kDotDimensionNumbers,
   kLhsRaggedDimensions,
   kRhsGroupDimensions,
+  kDotSparsity,
   kPaddingConfig,
   kSlice,
   kDynamicSliceSizes,
@@ -309,6 +311,8 @@ decltype(auto) VisitAttr(Attrs& a, AttrId id, F&& f) {
       return f(&a.lhs_ragged_dimensions);
     case AttrId::kRhsGroupDims:
       return f(&a.rhs_group_dimensions);
+    case AttrId::kSparsity:
+      return f(&a.dot_sparsity);
     case AttrId::kPadding:
       return f(Group(a.padding_config));
     case AttrId::kSlice:

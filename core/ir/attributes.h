@@ -59,6 +59,21 @@ struct DotDimensionNumbers {
   bool operator==(const DotDimensionNumbers&) const = default;
 };
 
+// dot's N:M structured sparsity (XLA's SparsityDescriptor of type
+// SPARSITY_STRUCTURED_N_M; text sparsity=L.1@2:4, R.0@2:4 for the rhs,
+// several joined by '_'): along contracting dimension `dimension` of operand
+// `index` (0 lhs, 1 rhs), each group of m logical values holds at most n
+// nonzeros, and the operand stores only those n per group. A metadata
+// operand (u16, after lhs and rhs, one per descriptor in order) says where
+// in its group each stored value sits (core/ir/sparse_dot.h).
+struct SparsityDescriptor {
+  int64_t index = 0;
+  int64_t dimension = 0;
+  int64_t n = 0;
+  int64_t m = 0;
+  bool operator==(const SparsityDescriptor&) const = default;
+};
+
 // padding=0_1_0x2_-1_1 (low_high_interior per dimension)
 struct PaddingDimension {
   int64_t edge_padding_low = 0;
@@ -190,6 +205,10 @@ struct InstructionAttrs {
   // non-contracting dimension (the shape inference's checks).
   std::vector<int64_t> lhs_ragged_dimensions;
   std::vector<int64_t> rhs_group_dimensions;
+
+  // dot: structured sparsity of its operands, at most one per operand; each
+  // adds a metadata operand after lhs and rhs.
+  std::vector<SparsityDescriptor> dot_sparsity;
 
   // pad
   std::optional<PaddingConfig> padding_config;

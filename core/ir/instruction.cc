@@ -179,6 +179,7 @@ bool Instruction::SameAttributesAs(const Instruction& other) const {
          a.dot_dimension_numbers == b.dot_dimension_numbers &&
          a.lhs_ragged_dimensions == b.lhs_ragged_dimensions &&
          a.rhs_group_dimensions == b.rhs_group_dimensions &&
+         a.dot_sparsity == b.dot_sparsity &&
          a.padding_config == b.padding_config && a.slice == b.slice &&
          a.dynamic_slice_sizes == b.dynamic_slice_sizes &&
          a.gather_dimension_numbers == b.gather_dimension_numbers &&

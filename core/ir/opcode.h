@@ -69,7 +69,7 @@ inline constexpr int kVariadic = -1;
   X(kCustomCall, "custom-call", kVariadic)                          \
   X(kDivide, "divide", 2)                                           \
   X(kDomain, "domain", 1)                                           \
-  X(kDot, "dot", 2)                                                 \
+  X(kDot, "dot", kVariadic) /* 2, + 1 per sparse operand */         \
   X(kDynamicReshape, "dynamic-reshape", kVariadic)                  \
   X(kDynamicSlice, "dynamic-slice", kVariadic)                      \
   X(kDynamicUpdateSlice, "dynamic-update-slice", kVariadic)         \

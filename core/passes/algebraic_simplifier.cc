@@ -173,6 +173,9 @@ absl::StatusOr<bool> Simplifier::Visit(Instruction* inst) {
     case HloOpcode::kGather:
       return HandleGather(inst);
     case HloOpcode::kDot:
+      // A sparse dot's metadata operand ties it to its operands' layout:
+      // the sparse-dot-expander rewrites it first.
+      if (!inst->attrs().dot_sparsity.empty()) return false;
       return HandleDot(inst);
     default:
       return false;

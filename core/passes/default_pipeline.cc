@@ -19,6 +19,7 @@
 #include "core/passes/reduce_window_rewriter.h"
 #include "core/passes/send_recv_lowering.h"
 #include "core/passes/sharding_remover.h"
+#include "core/passes/sparse_dot_expander.h"
 #include "core/passes/topk_custom_call_rewriter.h"
 #include "core/passes/tuple_simplifier.h"
 #include "core/passes/while_loop_simplifier.h"
@@ -84,6 +85,10 @@ const std::map<std::string, Factory>& Registry() {
        [](const PipelineOptions&) {
          return std::make_unique<RaggedDotRewriter>();
        }},
+      {"sparse-dot-expander",
+       [](const PipelineOptions&) {
+         return std::make_unique<SparseDotExpander>();
+       }},
       {"operand-upcaster",
        [](const PipelineOptions&) {
          return std::make_unique<OperandUpcaster>();
@@ -143,6 +148,9 @@ std::unique_ptr<Pipeline> MakeDefaultPipeline(const PipelineOptions& options) {
   p->AddPass<TopKCustomCallRewriter>();
   p->AddPass<CallInliner>();
   p->AddPass<MapInliner>();
+  // Ahead of every pass that rewrites dots: none of them handles a
+  // metadata operand.
+  p->AddPass<SparseDotExpander>();
   p->AddPass<DynamicPadder>();
   if (options.expand_batch_norm) {
     BatchNormExpander::Options b;

@@ -172,8 +172,9 @@ std::optional<Group> FusionPlanner::Grow(Instruction* r) {
   if (g.kind == FusionKind::kLoop && options_.output_fusion &&
       IsOutputFusionConsumer(r->opcode())) {
     for (Instruction* op : r->operands()) {
-      if (op->opcode() == HloOpcode::kDot && op->user_count() == 1 &&
-          op->shape().IsArray() && op->control_predecessors().empty() &&
+      if (op->opcode() == HloOpcode::kDot && op->attrs().dot_sparsity.empty() &&
+          op->user_count() == 1 && op->shape().IsArray() &&
+          op->control_predecessors().empty() &&
           op->control_successors().empty() && !removed_.contains(op) &&
           CanMove(*op, g.moved)) {
         dot = op;

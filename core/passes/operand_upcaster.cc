@@ -13,7 +13,7 @@ absl::StatusOr<bool> OperandUpcaster::Run(Module& module) {
     for (Instruction* inst : c->MakeInstructionPostOrder()) {
       if ((inst->opcode() != HloOpcode::kDot &&
            inst->opcode() != HloOpcode::kConvolution) ||
-          !inst->shape().IsArray()) {
+          !inst->shape().IsArray() || !inst->attrs().dot_sparsity.empty()) {
         continue;
       }
       const PrimitiveType result = inst->shape().element_type();

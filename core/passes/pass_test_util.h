@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
@@ -110,6 +111,33 @@ inline std::unique_ptr<Module> ExpectRewrite(Pass& pass,
   EXPECT_EQ(did, changed) << pass.name();
   EXPECT_EQ(Dedent(Print(*m)), Dedent(after));
   return m;
+}
+
+// Runs `hlo` (constants only) on the evaluator before and after `pass`;
+// both must give `expected` (of `shape`: values from outside the code,
+// e.g. by hand), and the rewritten program must no longer contain `gone`
+// (the form the pass removes) and must contain `present`.
+inline void ExpectSameValueAfter(Pass& pass, const std::string& hlo,
+                                 const std::string& shape,
+                                 const std::string& expected,
+                                 absl::string_view gone,
+                                 absl::string_view present) {
+  std::unique_ptr<Module> before = Parse(hlo);
+  std::unique_ptr<Module> after = Parse(hlo);
+  ASSERT_NE(before, nullptr);
+  ASSERT_NE(after, nullptr);
+  ASSERT_TRUE(RunPass(pass, *after));
+  const std::string printed = Print(*after);
+  EXPECT_FALSE(absl::StrContains(printed, gone)) << printed;
+  EXPECT_TRUE(absl::StrContains(printed, present)) << printed;
+  absl::StatusOr<Literal> want = ParseLiteral(expected, *ParseShape(shape));
+  ASSERT_TRUE(want.ok()) << want.status();
+  absl::StatusOr<Literal> x = Evaluator().Run(*before, {});
+  absl::StatusOr<Literal> y = Evaluator().Run(*after, {});
+  ASSERT_TRUE(x.ok()) << x.status();
+  ASSERT_TRUE(y.ok()) << y.status() << "\n" << printed;
+  EXPECT_EQ(x->ToString(), want->ToString());
+  EXPECT_EQ(y->ToString(), want->ToString()) << printed;
 }
 
 }  // namespace plexa::pass_test

@@ -10,28 +10,13 @@
 namespace plexa {
 namespace {
 
-// Runs `hlo` (constants only) before and after the pass; both must give
-// `expected` (values by hand, in the comments), and the pass must leave no
-// ragged-dot.
+// The pass's values are the evaluator's and values by hand (in each
+// test's comment); the rewritten form is gone.
 void ExpectSameValue(const std::string& hlo, const std::string& shape,
                      const std::string& expected) {
-  std::unique_ptr<Module> before = pass_test::Parse(hlo);
-  std::unique_ptr<Module> after = pass_test::Parse(hlo);
-  ASSERT_NE(before, nullptr);
-  ASSERT_NE(after, nullptr);
   RaggedDotRewriter pass;
-  ASSERT_TRUE(pass_test::RunPass(pass, *after));
-  const std::string printed = pass_test::Print(*after);
-  EXPECT_FALSE(absl::StrContains(printed, "ragged-dot(")) << printed;
-  EXPECT_TRUE(absl::StrContains(printed, " dot(")) << printed;
-  absl::StatusOr<Literal> want = ParseLiteral(expected, *ParseShape(shape));
-  ASSERT_TRUE(want.ok()) << want.status();
-  absl::StatusOr<Literal> x = Evaluator().Run(*before, {});
-  absl::StatusOr<Literal> y = Evaluator().Run(*after, {});
-  ASSERT_TRUE(x.ok()) << x.status();
-  ASSERT_TRUE(y.ok()) << y.status() << "\n" << printed;
-  EXPECT_EQ(x->ToString(), want->ToString());
-  EXPECT_EQ(y->ToString(), want->ToString()) << printed;
+  pass_test::ExpectSameValueAfter(pass, hlo, shape, expected, "ragged-dot(",
+                                  " dot(");
 }
 
 TEST(RaggedDotRewriterTest, NonContractingBecomesAMaskedDot) {

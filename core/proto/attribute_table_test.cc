@@ -58,6 +58,8 @@ std::string SampleValue(AttrId id) {
       return "{1}";
     case AttrId::kRhsGroupDims:
       return "{0}";
+    case AttrId::kSparsity:
+      return "L.2@2:4_R.1@1:3";
     case AttrId::kPadding:
       return "1_2_0x0_-1_1";
     case AttrId::kSlice:

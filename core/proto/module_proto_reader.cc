@@ -343,6 +343,12 @@ absl::Status FieldFromProto(const pb::InstructionAttrsProto& p, AttrField field,
     case AttrField::kRhsGroupDimensions:
       a->rhs_group_dimensions = ToVector(p.rhs_group_dimensions());
       return absl::OkStatus();
+    case AttrField::kDotSparsity:
+      for (const pb::SparsityDescriptorProto& d : p.dot_sparsity()) {
+        a->dot_sparsity.push_back(
+            SparsityDescriptor{d.index(), d.dimension(), d.n(), d.m()});
+      }
+      return absl::OkStatus();
     case AttrField::kDynamicSliceSizes:
       a->dynamic_slice_sizes = ToVector(p.dynamic_slice_sizes());
       return absl::OkStatus();

@@ -225,6 +225,15 @@ absl::Status FieldToProto(const InstructionAttrs& a, AttrField field,
     case AttrField::kRhsGroupDimensions:
       AppendAll(a.rhs_group_dimensions, p->mutable_rhs_group_dimensions());
       return absl::OkStatus();
+    case AttrField::kDotSparsity:
+      for (const SparsityDescriptor& d : a.dot_sparsity) {
+        pb::SparsityDescriptorProto* dp = p->add_dot_sparsity();
+        dp->set_index(d.index);
+        dp->set_dimension(d.dimension);
+        dp->set_n(d.n);
+        dp->set_m(d.m);
+      }
+      return absl::OkStatus();
     case AttrField::kDynamicSliceSizes:
       AppendAll(a.dynamic_slice_sizes, p->mutable_dynamic_slice_sizes());
       return absl::OkStatus();

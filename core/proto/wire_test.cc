@@ -187,6 +187,7 @@ static_assert(pb::InstructionAttrsProto::kKFieldNumber == 48);
 static_assert(pb::InstructionAttrsProto::kLargestFieldNumber == 49);
 static_assert(pb::InstructionAttrsProto::kLhsRaggedDimensionsFieldNumber == 54);
 static_assert(pb::InstructionAttrsProto::kRhsGroupDimensionsFieldNumber == 55);
+static_assert(pb::InstructionAttrsProto::kDotSparsityFieldNumber == 63);
 static_assert(pb::InstructionAttrsProto::kNumCarriesFieldNumber == 56);
 static_assert(pb::InstructionAttrsProto::kIsReverseFieldNumber == 57);
 static_assert(pb::InstructionAttrsProto::kShuffleModeFieldNumber == 58);

@@ -496,6 +496,28 @@ using stablehlo_testing::ImportEntry;
 using stablehlo_testing::Main;
 using ::testing::HasSubstr;
 
+// lax.ragged_all_to_all as JAX lowers it (jax/_src/lax/parallel.py): a
+// custom call with its replica groups (and, under SPMD, a channel id) in a
+// backend_config dictionary, which XLA's importer makes its
+// ragged-all-to-all instruction.
+TEST(RaggedAllToAllCallTest, ImportsAsTheInstruction) {
+  const std::string args =
+      "%x: tensor<4x2xf32>, %out: tensor<4x2xf32>, %io: tensor<2xi32>, "
+      "%ss: tensor<2xi32>, %oo: tensor<2xi32>, %rs: tensor<2xi32>";
+  EXPECT_THAT(ImportEntry(Main(args, "tensor<4x2xf32>", R"(
+    %0 = stablehlo.custom_call @ragged_all_to_all(%x, %out, %io, %ss, %oo, %rs) {api_version = 4 : i32, backend_config = {channel_id = 1 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}} : (tensor<4x2xf32>, tensor<4x2xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<4x2xf32>
+    return %0 : tensor<4x2xf32>)")),
+              HasSubstr("f32[4,2] ragged-all-to-all(%x, %out, %io, %ss, %oo, "
+                        "%rs), channel_id=1, replica_groups={{0,1}}"));
+  // Without its dictionary it is refused by name.
+  auto m = ParseStableHloModule(Main(args, "tensor<4x2xf32>", R"(
+    %0 = stablehlo.custom_call @ragged_all_to_all(%x, %out, %io, %ss, %oo, %rs) {api_version = 4 : i32} : (tensor<4x2xf32>, tensor<4x2xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<4x2xf32>
+    return %0 : tensor<4x2xf32>)"));
+  ASSERT_FALSE(m.ok());
+  EXPECT_THAT(std::string(m.status().message()),
+              HasSubstr("@ragged_all_to_all needs a backend_config"));
+}
+
 // chlo.ragged_dot as JAX's lax.ragged_dot writes it (generic form, every
 // field of #chlo.ragged_dot given), ragged in an lhs non-contracting
 // dimension; the values by hand: sizes {1, 2} put row 0 in group 0 (rhs

@@ -456,6 +456,46 @@ absl::Status LowerComposite(OpContext& ctx, absl::string_view) {
   return ctx.SetResults(*std::move(returned));
 }
 
+namespace {
+
+// JAX writes lax.ragged_all_to_all as a custom call (StableHLO has no such
+// op) that XLA's importer turns into its ragged-all-to-all instruction:
+//   stablehlo.custom_call @ragged_all_to_all(%operand, %output,
+//       %input_offsets, %send_sizes, %output_offsets, %recv_sizes)
+//       {api_version = 4 : i32, backend_config = {replica_groups =
+//        dense<[[0, 1]]> : tensor<1x2xi64>, channel_id = 1 : i64}}
+// (channel_id only under SPMD), so Plexa does the same.
+absl::Status LowerRaggedAllToAllCall(OpContext& ctx, std::vector<Value> ops) {
+  const MAttr* config = ctx.Attr({"backend_config"});
+  if (config == nullptr || config->kind != MAttr::Kind::kDict) {
+    return ctx.Error(
+        "custom_call @ragged_all_to_all needs a backend_config dictionary "
+        "with replica_groups");
+  }
+  const MAttr* rg = config->Field("replica_groups");
+  if (rg == nullptr) {
+    return ctx.Error("custom_call @ragged_all_to_all: missing replica_groups");
+  }
+  PLEXA_ASSIGN_OR_RETURN(std::vector<std::vector<int64_t>> groups,
+                         ctx.IntMatrix(*rg));
+  std::vector<std::string> parts;
+  for (const auto& g : groups) parts.push_back(BraceList(g));
+  std::string attrs =
+      absl::StrCat("replica_groups={", absl::StrJoin(parts, ","), "}");
+  if (const MAttr* ch = config->Field("channel_id")) {
+    if (ch->kind != MAttr::Kind::kInt) {
+      return ctx.Error(
+          "custom_call @ragged_all_to_all: channel_id is not an "
+          "integer");
+    }
+    if (ch->i > 0) absl::StrAppend(&attrs, ", channel_id=", ch->i);
+  }
+  PLEXA_ASSIGN_OR_RETURN(Shape shape, ctx.ResultShape());
+  return SetOneOrTuple(ctx, ctx.Emit("ragged-all-to-all", shape, ops, attrs));
+}
+
+}  // namespace
+
 absl::Status LowerCustomCall(OpContext& ctx, absl::string_view) {
   std::string target;
   for (const MAttrPtr& p : ctx.op().positional) {
@@ -464,6 +504,9 @@ absl::Status LowerCustomCall(OpContext& ctx, absl::string_view) {
   if (const MAttr* t = ctx.Attr({"call_target_name"})) target = t->s;
   if (target.empty()) return ctx.Error("missing call_target_name");
   PLEXA_ASSIGN_OR_RETURN(std::vector<Value> ops, ctx.Operands());
+  if (target == "ragged_all_to_all") {
+    return LowerRaggedAllToAllCall(ctx, std::move(ops));
+  }
   Shape shape = ShapeUtil::MakeTupleShape({});
   if (ctx.num_results() > 0) {
     PLEXA_ASSIGN_OR_RETURN(shape, ctx.ResultShape());

@@ -46,6 +46,26 @@ TEST(ErrorsTest, WrongOperandCount) {
             "4:19: expected 1 operand for negate, found 2");
 }
 
+TEST(ErrorsTest, MalformedSparsity) {
+  // "  ROOT %r = f32[2,2] dot(%a, %b, %m), lhs_contracting_dims={1}, "
+  // "rhs_contracting_dims={0}, sparsity=" is 99 characters.
+  EXPECT_EQ(EntryError("  %a = f32[2,2] parameter(0)\n"
+                       "  %b = f32[4,2] parameter(1)\n"
+                       "  %m = u16[2,1] parameter(2)\n"
+                       "  ROOT %r = f32[2,2] dot(%a, %b, %m), "
+                       "lhs_contracting_dims={1}, rhs_contracting_dims={0}, "
+                       "sparsity=X.1@2:4"),
+            "6:100: expected sparsity like L.1@2:4 or L.1@2:4_R.0@2:4, "
+            "found 'X.1@2:4'");
+  EXPECT_NE(EntryError("  %a = f32[2,2] parameter(0)\n"
+                       "  %b = f32[4,2] parameter(1)\n"
+                       "  %m = u16[2,1] parameter(2)\n"
+                       "  ROOT %r = f32[2,2] dot(%a, %b, %m), "
+                       "lhs_contracting_dims={1}, rhs_contracting_dims={0}, "
+                       "sparsity=L.1@2"),
+            "<parsed>");
+}
+
 TEST(ErrorsTest, DuplicateInstructionName) {
   EXPECT_EQ(EntryError("  %p = f32[] parameter(0)\n"
                        "  %p = f32[] parameter(1)"),

@@ -18,6 +18,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "core/ir/attribute_table.h"
+#include "core/ir/sparse_dot.h"
 #include "core/text/parser_impl.h"
 
 namespace plexa::text_internal {
@@ -78,6 +79,20 @@ absl::Status Parser::ParseAttributeValue(absl::string_view name, T* out) {
   } else if constexpr (std::is_same_v<
                            T, std::vector<std::pair<int64_t, int64_t>>>) {
     PLEXA_ASSIGN_OR_RETURN(*out, ParseSourceTargetPairsValue(this));
+  } else if constexpr (std::is_same_v<T, std::vector<SparsityDescriptor>>) {
+    // L.1@2:4_R.0@2:4 (core/ir/sparse_dot.h)
+    const size_t loc = lexer_.Peek().begin;
+    absl::string_view raw = lexer_.TakeRaw([](char c, size_t) {
+      return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '.' ||
+             c == '@' || c == ':' || c == '_' || c == '-';
+    });
+    absl::StatusOr<std::vector<SparsityDescriptor>> s =
+        sparse_dot::ParseSparsity(raw);
+    if (!s.ok()) {
+      return ErrorAt(loc, "sparsity like L.1@2:4 or L.1@2:4_R.0@2:4",
+                     Quoted(raw));
+    }
+    *out = *std::move(s);
   } else if constexpr (std::is_same_v<T, Shape>) {
     PLEXA_ASSIGN_OR_RETURN(*out, ParseShape());
   } else if constexpr (std::is_same_v<T, std::vector<Shape>>) {

@@ -32,6 +32,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/ir/attribute_table.h"
+#include "core/ir/sparse_dot.h"
 #include "core/literal/literal.h"
 #include "core/text/hlo_printer.h"
 
@@ -231,6 +232,8 @@ std::string AttributeValueToString(const T& v) {
       pairs.push_back(StrCat("{", source, ",", target, "}"));
     }
     return StrCat("{", StrJoin(pairs, ","), "}");
+  } else if constexpr (std::is_same_v<T, std::vector<SparsityDescriptor>>) {
+    return sparse_dot::SparsityToString(v);
   } else if constexpr (std::is_same_v<T, Shape>) {
     return v.ToString();
   } else if constexpr (std::is_same_v<T, std::vector<Shape>>) {

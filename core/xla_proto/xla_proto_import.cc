@@ -119,6 +119,15 @@ absl::Status Builder::BuildComputation(const pb::HloComputationProto& c,
               : " with several operands is not read from XLA protos "
                 "(has_dynamic_root's field is unknown); use the HLO text"));
     }
+    if (*op == HloOpcode::kDot && i.operand_ids_size() > 2) {
+      // A structured-sparse dot's metadata operands: its dot_sparsity
+      // field is not in Plexa's transcription of hlo.proto either.
+      return absl::UnimplementedError(
+          StrCat(where,
+                 ": a dot with metadata operands (structured sparsity) is "
+                 "not read from XLA protos (dot_sparsity's field is "
+                 "unknown); use the HLO text"));
+    }
     if (by_id.contains(i.id())) {
       return absl::InvalidArgumentError(
           StrCat(where, ": id ", i.id(), " is used by another instruction"));

@@ -60,7 +60,10 @@ absl::Status CpuThunkEmitter::EmitBackendInstruction(CompiledComputation& cc,
     case HloOpcode::kSort:
       return EmitSort(cc, h);
     case HloOpcode::kDot: {
-      std::unique_ptr<Thunk> t = MakeGemmThunk(h);
+      // A sparse dot (the default pipeline expands them) runs on the
+      // reference kernel, which decompresses its operands.
+      std::unique_ptr<Thunk> t =
+          h.attrs().dot_sparsity.empty() ? MakeGemmThunk(h) : nullptr;
       if (t == nullptr) {
         EmitReference(cc, h);
         return absl::OkStatus();

@@ -30,7 +30,7 @@ std::string ConfigFor(const Instruction& anchor) {
 }
 
 bool IsAnchor(const Instruction& i) {
-  return (i.opcode() == HloOpcode::kDot ||
+  return ((i.opcode() == HloOpcode::kDot && i.attrs().dot_sparsity.empty()) ||
           i.opcode() == HloOpcode::kConvolution) &&
          i.control_predecessors().empty() && i.control_successors().empty();
 }

@@ -164,8 +164,9 @@ absl::StatusOr<GlslKernel> EmitTiledGemm(const Instruction& h,
   auto no = [](absl::string_view why) {
     return absl::NotFoundError(absl::StrCat("no tiled GEMM: ", why));
   };
-  if (h.opcode() != HloOpcode::kDot || !h.attrs().dot_dimension_numbers) {
-    return no("not a dot");
+  if (h.opcode() != HloOpcode::kDot || !h.attrs().dot_dimension_numbers ||
+      !h.attrs().dot_sparsity.empty()) {
+    return no("not a dense dot");
   }
   const DotDimensionNumbers& dn = *h.attrs().dot_dimension_numbers;
   const Shape& ls = h.operand(0)->shape();

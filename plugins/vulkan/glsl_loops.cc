@@ -138,6 +138,10 @@ absl::StatusOr<std::string> Emitter::ReduceWindow(const Instruction& x,
 }
 
 absl::StatusOr<std::string> Emitter::Dot(const Instruction& x, const Idx& idx) {
+  if (!x.attrs().dot_sparsity.empty()) {
+    // The default pipeline's sparse-dot-expander leaves none.
+    return NoCode(x, "a sparse dot (metadata operand)");
+  }
   const DotDimensionNumbers& dn = *x.attrs().dot_dimension_numbers;
   {
     int64_t trips = 1;

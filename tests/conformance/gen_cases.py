@@ -458,6 +458,7 @@ OWN_GENERATOR_CASES = OrderedDict([
     ('scan', ('',)),
     ('shuffle', ('',)),
     ('scaled_dot', ('',)),
+    ('sparse_dot', ('',)),
     ('collective', ('ragged_all_to_all_', 'collective_reduce_',
                     # written by hand (no generator), values by hand:
                     'all_reduce_column_major_one_replica',

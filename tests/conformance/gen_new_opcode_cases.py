@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Conformance cases for mulhi, scan, shuffle, scaled-dot, ragged-all-to-all
-and collective-reduce, expected values from numpy (and Python integers for
+"""Conformance cases for mulhi, scan, shuffle, scaled-dot, ragged-all-to-all,
+collective-reduce and dot's structured-sparse form, expected values from numpy (and Python integers for
 the 2N-bit products of mulhi). Run by hand with Debian's python3; the cases
 are committed:
 
@@ -8,7 +8,7 @@ are committed:
 
 It borrows gen_cases.py's helpers (values, the HLO text builder, the case
 header) and writes only its own cases: the folders cases/mulhi, cases/scan,
-cases/shuffle, cases/scaled_dot, and the files cases/collective/
+cases/shuffle, cases/scaled_dot, cases/sparse_dot, and the files cases/collective/
 ragged_all_to_all_*.hlo and cases/collective/collective_reduce_*.hlo
 (gen_cases.py leaves them in place and counts them in its opcode check:
 OWN_GENERATOR_CASES there).
@@ -31,6 +31,12 @@ Plexa's code:
     input[input_offsets[idx]:+send_sizes[idx]] into peer p's output at the
     sender's output_offsets[idx], idx = p*k + j; rows nobody writes keep the
     output operand's values);
+  * sparse dot (dot(lhs, rhs, meta), sparsity=L.1@2:4): the 2:4 metadata
+    of NVIDIA's sparse tensor cores that XLA's GPU backend feeds (per group
+    of m logical values, the positions of its n stored values as
+    ceil(log2 m)-bit fields packed from the low bits of u16 words; shape
+    from XLA's InferSparseDotMetadataShape); the stored values are put back
+    at their positions in numpy, then the ordinary dot (gen_cases.dot_ref);
   * collective-reduce: ncclReduce (the group's root, rank 0 or the dynamic
     root, gets the fold of to_apply over the members in group order).
     XLA leaves the other members' results unspecified; Plexa's documented
@@ -46,7 +52,7 @@ from gen_cases import (S, V, Tup, Comp, add_case, dims_attr, dot_dims_attrs,
                        dot_ref, module, scalar_comp)
 
 # What this script writes (gen_cases.OWN_GENERATOR_CASES lists the same).
-OWN_GROUPS = ('mulhi', 'scan', 'shuffle', 'scaled_dot')
+OWN_GROUPS = ('mulhi', 'scan', 'shuffle', 'scaled_dot', 'sparse_dot')
 OWN_PREFIXES = {'collective': ('ragged_all_to_all_', 'collective_reduce_')}
 assert all(G.OWN_GENERATOR_CASES[g] == ('',) for g in OWN_GROUPS)
 assert all(set(p) <= set(G.OWN_GENERATOR_CASES[g])
@@ -500,6 +506,158 @@ def dequantize(op, scale):
     return r, t
 
 
+# ----------------------------------------------------------------------------
+# dot's N:M structured-sparse form
+# ----------------------------------------------------------------------------
+
+def index_bits(m):
+    return max(1, (m - 1).bit_length())
+
+
+def sparse_pack(dense, dim, n, m, positions):
+    """The stored values and u16 metadata of `dense` (whose every group of
+    m along `dim` is zero outside `positions`, an array [..groups.., n] of
+    increasing positions per group, `dim` last)."""
+    d = np.moveaxis(dense, dim, -1)
+    groups = d.shape[-1] // m
+    grouped = d.reshape(d.shape[:-1] + (groups, m))
+    stored = np.take_along_axis(grouped, positions, axis=-1)
+    stored = stored.reshape(d.shape[:-1] + (groups * n,))
+    bits = index_bits(m)
+    per = 16 // bits
+    flat = positions.reshape(d.shape[:-1] + (groups * n,))
+    words = -(-groups * n * bits // 16)
+    meta = np.zeros(d.shape[:-1] + (words,), dtype=np.uint16)
+    for s in range(groups * n):
+        meta[..., s // per] |= (flat[..., s].astype(np.uint16)
+                                << np.uint16(bits * (s % per)))
+    return np.moveaxis(stored, -1, dim), np.moveaxis(meta, -1, dim)
+
+
+def random_sparse(rs, t, logical_shape, dim, n, m):
+    """A logical operand with n nonzeros (at random increasing positions)
+    in every group of m along `dim`; returns (dense, stored, meta)."""
+    shape = list(logical_shape)
+    shape.append(shape.pop(dim))
+    groups = shape[-1] // m
+    pos = np.sort(np.argsort(rs.rand(*(shape[:-1] + [groups, m])),
+                             axis=-1)[..., :n], axis=-1)
+    vals = rs.randint(-4, 5, size=shape[:-1] + [groups, n])
+    vals[vals == 0] = 5   # every stored value nonzero: a misplaced one shows
+    dense = np.zeros(shape[:-1] + [groups, m], dtype=np.int64)
+    np.put_along_axis(dense, pos, vals, axis=-1)
+    dense = np.moveaxis(dense.reshape(shape), -1, dim)
+    dense = make(t, dense)
+    stored, meta = sparse_pack(dense, dim, n, m, pos)
+    return dense, stored, meta
+
+
+def make(t, a):
+    return V(t, np.asarray(a).astype(G.NP_DTYPE[t])).a
+
+
+def gen_sparse_dot():
+    g = 'sparse_dot'
+    rs = np.random.RandomState(20261202)
+
+    def case(name, lhs, rhs, lc, rc, sparse, lb=(), rb=(), t='f32',
+             out_t=None, source='numpy', expect=None, notes=()):
+        """lhs/rhs: ('dense', array) or ('sparse', dim, n, m, logical)."""
+        out_t = out_t or t
+        ops, params, dense, descs = [], [], [], []
+        metas = []
+        for idx, spec in enumerate((lhs, rhs)):
+            if spec[0] == 'dense':
+                dense.append(make(t, spec[1]))
+                ops.append(V(t, dense[-1]))
+            else:
+                _, dim, n, m, full = spec
+                dn, stored, meta = full
+                dense.append(dn)
+                ops.append(V(t, stored))
+                metas.append(V('u16', meta))
+                descs.append('%s.%d@%d:%d' % ('LR'[idx], dim, n, m))
+        assert len(descs) == sparse
+        r = dot_ref(dense[0], dense[1], list(lb), list(rb), list(lc), list(rc))
+        out = V(out_t, G.round_result(out_t, r) if out_t[0] in 'fb'
+                else r.astype(G.NP_DTYPE[out_t]))
+        if expect is not None:
+            assert np.array_equal(out.a, np.asarray(expect, out.a.dtype)), \
+                out.a
+        inputs = ops + metas
+        e = Comp('main', entry=True)
+        ps = [e.param(v.shape()) for v in inputs]
+        e.root(out.shape(), 'dot(%s)%s, sparsity=%s' % (
+            ', '.join(ps), dot_dims_attrs(lb, rb, lc, rc), '_'.join(descs)),
+            'result')
+        add_case(g, name, source, module(name, e), inputs, out,
+                 notes=['a structured-sparse operand stores n of every m '
+                        'values along its contracting dimension; its u16 '
+                        'metadata holds each stored value\'s position in its '
+                        'group (ceil(log2 m) bits, low bits first); the '
+                        'expected value is the dense dot of the values put '
+                        'back at their positions'] + list(notes))
+
+    # Worked by hand: one lhs row of 16 logical values, 2:4.
+    # groups: [1,0,2,0] [0,3,0,4] [5,0,0,6] [0,0,7,8]
+    # positions (0,2) (1,3) (0,3) (2,3): nibbles 0b1000=8, 0b1101=13,
+    # 0b1100=12, 0b1110=14 -> meta = 8 | 13<<4 | 12<<8 | 14<<12 = 0xECD8.
+    hand_dense = np.array([[1, 0, 2, 0, 0, 3, 0, 4, 5, 0, 0, 6, 0, 0, 7, 8]])
+    hand_pos = np.array([[[0, 2], [1, 3], [0, 3], [2, 3]]])
+    st, me = sparse_pack(hand_dense, 1, 2, 4, hand_pos)
+    assert st.tolist() == [[1, 2, 3, 4, 5, 6, 7, 8]] and me.tolist() == [
+        [0xECD8]]
+    case('sparse_dot_worked_example',
+         ('sparse', 1, 2, 4, (make('f32', hand_dense), st, me)),
+         ('dense', np.arange(1, 17).reshape(16, 1)), [1], [0], 1,
+         expect=[[1 * 1 + 2 * 3 + 3 * 6 + 4 * 8 + 5 * 9 + 6 * 12 + 7 * 15 +
+                  8 * 16]],
+         source='numpy; hand: stored {1..8} at positions 0,2 | 1,3 | 0,3 | '
+                '2,3 (meta 0xECD8) times rhs 1..16 = 407',
+         notes=['lhs f32[1,8] stores a logical f32[1,16]; one u16 word '
+                'covers its 4 groups'])
+    case('sparse_dot_lhs_2_4',
+         ('sparse', 1, 2, 4, random_sparse(rs, 'f32', (4, 32), 1, 2, 4)),
+         ('dense', rs.randint(-4, 5, size=(32, 3))), [1], [0], 1,
+         notes=['lhs f32[4,16] (logical [4,32]) with meta u16[4,2]'])
+    case('sparse_dot_rhs_2_4',
+         ('dense', rs.randint(-4, 5, size=(3, 16))),
+         ('sparse', 0, 2, 4, random_sparse(rs, 'f32', (16, 5), 0, 2, 4)),
+         [1], [0], 1,
+         notes=['rhs f32[8,5] (logical [16,5]) sparse along dimension 0 '
+                '(not the last): meta u16[1,5]'])
+    case('sparse_dot_batched_middle_dim',
+         ('sparse', 1, 2, 4, random_sparse(rs, 'f32', (2, 16, 3), 1, 2, 4)),
+         ('dense', rs.randint(-4, 5, size=(2, 16, 4))), [1], [1], 1,
+         lb=[0], rb=[0],
+         notes=['batch dimension 0, the sparse contracting dimension 1 in '
+                'the middle: lhs f32[2,8,3], meta u16[2,1,3]'])
+    case('sparse_dot_both_operands',
+         ('sparse', 1, 2, 4, random_sparse(rs, 'f32', (3, 16), 1, 2, 4)),
+         ('sparse', 0, 2, 4, random_sparse(rs, 'f32', (16, 2), 0, 2, 4)),
+         [1], [0], 2,
+         notes=['sparsity=L.1@2:4_R.0@2:4: two metadata operands, lhs\'s '
+                'first'])
+    case('sparse_dot_partial_word',
+         ('sparse', 1, 2, 4, random_sparse(rs, 'f32', (2, 8), 1, 2, 4)),
+         ('dense', rs.randint(-4, 5, size=(8, 3))), [1], [0], 1,
+         notes=['4 stored values per row: one u16 word, half of it used '
+                '(ceil(4*2/16) = 1)'])
+    case('sparse_dot_1_2',
+         ('sparse', 1, 1, 2, random_sparse(rs, 'f32', (2, 32), 1, 1, 2)),
+         ('dense', rs.randint(-4, 5, size=(32, 2))), [1], [0], 1,
+         notes=['1:2 sparsity: 1-bit positions, 16 per u16 word'])
+    case('sparse_dot_s32',
+         ('sparse', 1, 2, 4, random_sparse(rs, 's32', (3, 16), 1, 2, 4)),
+         ('dense', rs.randint(-4, 5, size=(16, 2))), [1], [0], 1, t='s32',
+         notes=['integer operands'])
+    case('sparse_dot_bf16_to_f32',
+         ('sparse', 1, 2, 4, random_sparse(rs, 'bf16', (2, 16), 1, 2, 4)),
+         ('dense', rs.randint(-4, 5, size=(16, 3))), [1], [0], 1, t='bf16',
+         out_t='f32',
+         notes=['bf16 operands, f32 result (the preferred element type)'])
+
+
 def gen_scaled_dot():
     g = 'scaled_dot'
     rs = np.random.RandomState(20261206)
@@ -855,6 +1013,7 @@ def main():
     gen_scaled_dot()
     gen_ragged_all_to_all()
     gen_collective_reduce()
+    gen_sparse_dot()
     for grp in OWN_GROUPS:
         d = os.path.join(G.CASES_DIR, grp)
         if os.path.isdir(d):
