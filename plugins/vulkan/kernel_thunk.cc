@@ -17,13 +17,14 @@ absl::Status KernelThunk::AppendAddresses(const backend::Frame& f,
       out->push_back(*a);
     }
   }
+  if (push_count_) out->push_back(static_cast<uint64_t>(elements_));
   return absl::OkStatus();
 }
 
 void KernelThunk::Record(VkCommandBuffer cb, const uint64_t* addresses) const {
   if (elements_ == 0) return;
   const uint32_t groups = static_cast<uint32_t>(
-      std::min<int64_t>((elements_ + kWorkgroupSize - 1) / kWorkgroupSize,
+      std::min<int64_t>((elements_ + local_size_ - 1) / local_size_,
                         device_->limits().max_workgroup_count[0]));
   const VkApi& vk = device_->api();
   vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE,

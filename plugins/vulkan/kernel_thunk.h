@@ -11,19 +11,26 @@
 #include <vector>
 
 #include "plugins/common/thunk.h"
+#include "plugins/vulkan/glsl_emitter.h"
 #include "plugins/vulkan/vk_device.h"
 
 namespace plexa::vulkan {
 
 class KernelThunk : public backend::Thunk {
  public:
-  // `grid`: the workgroups to dispatch; all 0: 1-D over `elements`.
+  // `grid`: the workgroups to dispatch; all 0: 1-D over `elements` in
+  // workgroups of `local_size` invocations. `push_count`: the push
+  // constants end with `elements` as a uint64 (device custom calls,
+  // device_custom_call.h; the generated kernels know their sizes).
   KernelThunk(VulkanDevice* device, const ComputePipeline* pipeline,
-              int64_t elements, const uint32_t grid[3])
+              int64_t elements, const uint32_t grid[3], bool push_count = false,
+              int64_t local_size = kWorkgroupSize)
       : device_(device),
         pipeline_(pipeline),
         elements_(elements),
-        grid_{grid[0], grid[1], grid[2]} {}
+        grid_{grid[0], grid[1], grid[2]},
+        push_count_(push_count),
+        local_size_(local_size) {}
 
   absl::Status Run(backend::Frame& f) const override;
   backend::StepClass step_class() const override {
@@ -34,13 +41,17 @@ class KernelThunk : public backend::Thunk {
                                std::vector<uint64_t>* out) const;
   // Records the dispatch with the addresses AppendAddresses gave.
   void Record(VkCommandBuffer cb, const uint64_t* addresses) const;
-  size_t num_addresses() const { return inputs.size() + outputs.size(); }
+  size_t num_addresses() const {
+    return inputs.size() + outputs.size() + (push_count_ ? 1 : 0);
+  }
 
  private:
   VulkanDevice* device_;
   const ComputePipeline* pipeline_;
   int64_t elements_;
   uint32_t grid_[3];
+  bool push_count_;
+  int64_t local_size_;
 };
 
 class KernelBatchThunk : public backend::Thunk {

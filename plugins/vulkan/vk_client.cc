@@ -6,6 +6,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -19,6 +20,7 @@
 #include "plugins/common/compile_cache.h"
 #include "plugins/common/program_dump.h"
 #include "plugins/common/run_devices.h"
+#include "plugins/vulkan/device_custom_call.h"
 #include "plugins/vulkan/shader_cache.h"
 #include "plugins/vulkan/vk_device.h"
 #include "plugins/vulkan/vk_program.h"
@@ -235,6 +237,7 @@ struct ClientConfig {
   std::string dump_dir;
   std::string dump_program;           // program_dump.h
   std::string cache_dir;              // shader_cache.h
+  std::string kernel_dir;             // device_custom_call.h
   std::vector<std::string> disabled;  // features the shaders must not use
 };
 
@@ -313,6 +316,7 @@ class VulkanClient : public sdk::Client {
     popts.grid = DeviceGrid{options.num_replicas, options.num_partitions};
     popts.dump_dir = config_.dump_dir;
     popts.cache_dir = config_.cache_dir;
+    popts.kernel_dir = config_.kernel_dir;
     popts.features = device_->features();
     for (const std::string& f : config_.disabled) {
       if (f == "float64") popts.features.float64 = false;
@@ -376,7 +380,7 @@ absl::StatusOr<std::unique_ptr<sdk::Client>> MakeVulkanClient(
     const sdk::Options& options) {
   static constexpr const char* kKnown[] = {
       "device",     "num_devices",  "report",    "dump_dir", "disable_features",
-      "validation", "dump_program", "cache_dir", "staging"};
+      "validation", "dump_program", "cache_dir", "staging",  "kernel_dir"};
   if (absl::Status s = sdk::CheckKnownOptions(options, kKnown, "vulkan");
       !s.ok()) {
     return s;
@@ -417,14 +421,19 @@ absl::StatusOr<std::unique_ptr<sdk::Client>> MakeVulkanClient(
   }
   PLEXA_ASSIGN_OR_RETURN(config.dump_program,
                          backend::DumpProgramOption(options, "vulkan"));
-  if (auto it = options.find("cache_dir"); it != options.end()) {
+  // cache_dir (made if missing) and kernel_dir (must exist): directories.
+  for (auto [name, field, prepare] :
+       {std::tuple{"cache_dir", &config.cache_dir, &PrepareCacheDirectory},
+        std::tuple{"kernel_dir", &config.kernel_dir, &CheckKernelDirectory}}) {
+    auto it = options.find(name);
+    if (it == options.end()) continue;
     if (it->second.kind != PLX_Value_STRING ||
         it->second.string_value.empty()) {
-      return absl::InvalidArgumentError(
-          "vulkan option 'cache_dir' is a directory (a non-empty string)");
+      return absl::InvalidArgumentError(absl::StrCat(
+          "vulkan option '", name, "' is a directory (a non-empty string)"));
     }
-    config.cache_dir = it->second.string_value;
-    PLEXA_RETURN_IF_ERROR(PrepareCacheDirectory(config.cache_dir));
+    *field = it->second.string_value;
+    PLEXA_RETURN_IF_ERROR(prepare(*field));
   }
   absl::StatusOr<int64_t> n =
       sdk::GetIntOptionInRange(options, "num_devices", 1, 1, 1024);

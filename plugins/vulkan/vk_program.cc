@@ -21,6 +21,7 @@
 #include "plugins/common/custom_call_thunk.h"
 #include "plugins/common/reduction_splitter.h"
 #include "plugins/common/slot_access.h"
+#include "plugins/vulkan/device_custom_call.h"
 #include "plugins/vulkan/glsl_emitter.h"
 #include "plugins/vulkan/kernel_thunk.h"
 #include "plugins/vulkan/shader_cache.h"
@@ -54,6 +55,12 @@ class VulkanThunkEmitter : public backend::ThunkEmitter {
  protected:
   absl::Status EmitBackendInstruction(CompiledComputation& cc,
                                       const Instruction& h) override {
+    if (h.opcode() == HloOpcode::kCustomCall && !options_.kernel_dir.empty()) {
+      absl::StatusOr<std::optional<DeviceKernelFile>> k = FindDeviceKernel(
+          options_.kernel_dir, h.attrs().custom_call_target, h.name());
+      if (!k.ok()) return k.status();
+      if (k->has_value()) return EmitDeviceCustomCall(cc, h, **k);
+    }
     if (h.opcode() == HloOpcode::kCustomCall) {
       // The target runs on the host, on the mapped device memory: its
       // typed frame says platform "host" (host pointers, no stream), not
@@ -116,6 +123,57 @@ class VulkanThunkEmitter : public backend::ThunkEmitter {
   }
 
  private:
+  // A custom call whose target has a kernel in kernel_dir: dispatched like
+  // a generated kernel, the push constants ending with the element count
+  // (device_custom_call.h).
+  absl::Status EmitDeviceCustomCall(CompiledComputation& cc,
+                                    const Instruction& h,
+                                    const DeviceKernelFile& k) {
+    auto refuse = [&](absl::string_view why) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          h.name(), ": custom-call target '", h.attrs().custom_call_target,
+          "' has the device kernel ", k.path, ", but ", why));
+    };
+    if (!h.shape().IsArray() || !ShapeUtil::IsDenseArray(h.shape())) {
+      return refuse(
+          absl::StrCat("a device kernel's result is one dense "
+                       "array, not ",
+                       h.shape().ToString()));
+    }
+    for (const Instruction* op : h.operands()) {
+      if (!op->shape().IsArray() || !ShapeUtil::IsDenseArray(op->shape())) {
+        return refuse(absl::StrCat("its operand ", op->name(), " is ",
+                                   op->shape().ToString(),
+                                   ", not a dense array"));
+      }
+    }
+    const int64_t words = h.operand_count() + 2;  // addresses, result, count
+    if (words * 8 >
+        static_cast<int64_t>(device_->limits().max_push_constants)) {
+      return refuse(absl::StrCat("its ", h.operand_count(),
+                                 " operands, result and count need ", words * 8,
+                                 " bytes of push constants and the device has ",
+                                 device_->limits().max_push_constants));
+    }
+    absl::StatusOr<std::unique_ptr<ComputePipeline>> pipeline =
+        device_->CreatePipeline(k.spirv, static_cast<uint32_t>(words * 8));
+    if (!pipeline.ok()) {
+      return refuse(absl::StrCat("the device refused its pipeline: ",
+                                 pipeline.status().message()));
+    }
+    const uint32_t grid[3] = {0, 0, 0};
+    auto t = std::make_unique<KernelThunk>(
+        device_, pipeline->get(), ShapeUtil::ElementsIn(h.shape()), grid,
+        /*push_count=*/true, k.local_size_x);
+    pipelines_.push_back(*std::move(pipeline));
+    spirv_bytes_ += static_cast<int64_t>(k.spirv.size() * 4);
+    t->kind = "vulkan";
+    AddRuntimeThunk(cc, h, std::move(t));
+    --stats_->runtime_thunks;  // AddRuntimeThunk counted it
+    ++stats_->kernels;
+    return absl::OkStatus();
+  }
+
   VulkanDevice* device_;
   const ProgramOptions& options_;
   const sdk::CustomCallResolver& custom_calls_;

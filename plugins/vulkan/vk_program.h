@@ -31,6 +31,9 @@ struct ProgramOptions {
   std::string dump_dir;  // non-empty: write each kernel's GLSL there
   // non-empty: the persistent cache of kernels' SPIR-V (shader_cache.h)
   std::string cache_dir;
+  // non-empty: custom-call targets with a kernel here run on the device
+  // (device_custom_call.h)
+  std::string kernel_dir;
   // What the shaders may use: the device's features, less those the
   // client's disable_features option names.
   DeviceFeatures features;

@@ -27,6 +27,8 @@
 #include "core/shape/shape_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "plugins/vulkan/device_custom_call.h"
+#include "plugins/vulkan/spirv_compiler.h"
 #include "tests/abi/host_run_util.h"
 
 namespace plexa::vulkan {
@@ -631,6 +633,115 @@ ENTRY main {
       "hlo-text");
   ASSERT_FALSE(missing.ok());
   EXPECT_THAT(missing.status().message(), HasSubstr("no_such_target_here"));
+}
+
+// Device custom calls (kernel_dir, device_custom_call.h): a target with a
+// kernel in the directory runs on the device between the generated
+// kernels, from GLSL source or from SPIR-V; without the option the same
+// program has no such target. Values by hand: 2 * (-x) + y, then + x, is
+// y - x.
+constexpr char kAxpyKernel[] = R"(#version 460
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+layout(local_size_x = 32) in;
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer F32 {
+  float v[];
+};
+layout(push_constant) uniform Args { F32 x; F32 y; F32 out0; uint64_t n; } args;
+void main() {
+  uint n = uint(args.n);
+  for (uint i = gl_GlobalInvocationID.x; i < n; i += gl_NumWorkGroups.x * 32) {
+    args.out0.v[i] = 2.0 * args.x.v[i] + args.y.v[i];
+  }
+}
+)";
+
+constexpr char kAxpyProgram[] = R"(HloModule device_cc
+ENTRY main {
+  x = f32[1000] parameter(0)
+  y = f32[1000] parameter(1)
+  n = f32[1000] negate(x)
+  c = f32[1000] custom-call(n, y), custom_call_target="TARGET"
+  ROOT r = f32[1000] add(c, x)
+}
+)";
+
+TEST_F(VulkanPluginTest, CustomCallsWithAKernelInKernelDirRunOnTheDevice) {
+  char dir[] = "/tmp/plexa-vk-kernels-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const auto write = [&](const std::string& name, const std::string& bytes) {
+    std::ofstream out(std::string(dir) + "/" + name, std::ios::binary);
+    out << bytes;
+  };
+  write("axpy_glsl.comp", kAxpyKernel);
+  absl::StatusOr<std::vector<uint32_t>> spirv =
+      CompileGlslToSpirv(kAxpyKernel, "axpy");
+  ASSERT_TRUE(spirv.ok()) << spirv.status();
+  write("axpy_spirv.spv",
+        std::string(reinterpret_cast<const char*>(spirv->data()),
+                    spirv->size() * 4));
+  EXPECT_EQ(SpirvLocalSizeX(*spirv), 32u);
+  std::vector<float> xs(1000), ys(1000), want(1000);
+  for (int i = 0; i < 1000; ++i) {
+    xs[i] = static_cast<float>(i % 17) - 8;
+    ys[i] = static_cast<float>(i % 5) * 3;
+    want[i] = ys[i] - xs[i];
+  }
+  const Literal x = Literal::CreateR1<float>(xs);
+  const Literal y = Literal::CreateR1<float>(ys);
+  const auto program = [](absl::string_view target) {
+    std::string p = kAxpyProgram;
+    p.replace(p.find("TARGET"), 6, std::string(target));
+    return p;
+  };
+  auto client = NewClient({{"kernel_dir", PLX_Value_STRING, dir}});
+  ASSERT_NE(client, nullptr);
+  for (const char* target : {"axpy_glsl", "axpy_spirv"}) {
+    SCOPED_TRACE(target);
+    auto exe = client->Compile(program(target), "hlo-text");
+    ASSERT_TRUE(exe.ok()) << exe.status();
+    auto out = Run(*client, **exe, {x, y});
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_EQ((*out)[0], Literal::CreateR1<float>(want));
+  }
+  // Without the option the target is nowhere.
+  auto plain = NewClient();
+  ASSERT_NE(plain, nullptr);
+  auto missing = plain->Compile(program("axpy_glsl"), "hlo-text");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_THAT(missing.status().message(), HasSubstr("axpy_glsl"));
+
+  // A kernel that does not compile, a file that is not SPIR-V, and a tuple
+  // result: errors naming the instruction, the target and the file.
+  write("broken.comp", "#version 460\nvoid main() { undeclared = 1; }\n");
+  write("junk.spv", "this is not a SPIR-V module");
+  auto broken = client->Compile(program("broken"), "hlo-text");
+  ASSERT_FALSE(broken.ok());
+  EXPECT_THAT(broken.status().message(),
+              HasSubstr(std::string(dir) + "/broken.comp"));
+  EXPECT_THAT(broken.status().message(), HasSubstr("undeclared"));
+  auto junk = client->Compile(program("junk"), "hlo-text");
+  ASSERT_FALSE(junk.ok());
+  EXPECT_THAT(junk.status().message(), HasSubstr("not a SPIR-V module"));
+  auto tuple = client->Compile(R"(HloModule t
+ENTRY main {
+  x = f32[4] parameter(0)
+  ROOT c = (f32[4], f32[4]) custom-call(x), custom_call_target="axpy_glsl"
+})",
+                               "hlo-text");
+  ASSERT_FALSE(tuple.ok());
+  EXPECT_THAT(tuple.status().message(),
+              HasSubstr("a device kernel's result is one dense array"));
+  // The directory must exist.
+  auto bad = plugin_->CreateClient(
+      {{"kernel_dir", PLX_Value_STRING, std::string(dir) + "/nope"}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("is not a directory"));
+  for (const char* f :
+       {"axpy_glsl.comp", "axpy_spirv.spv", "broken.comp", "junk.spv"}) {
+    std::remove((std::string(dir) + "/" + f).c_str());
+  }
+  rmdir(dir);
 }
 
 TEST_F(VulkanPluginTest, ValidationRunsUnderTheKhronosLayerOrSaysWhyNot) {
