@@ -162,9 +162,9 @@ absl::StatusOr<std::string> Emitter::FloatUnary(const Instruction& h,
     case HloOpcode::kTanh:
       return f32_only(absl::StrCat("xtanh(", x, ")"));
     case HloOpcode::kSin:
-      return f32_only(absl::StrCat("sin(", x, ")"));
+      return f32_only(absl::StrCat("xsin(", x, ")"));
     case HloOpcode::kCos:
-      return f32_only(absl::StrCat("cos(", x, ")"));
+      return f32_only(absl::StrCat("xcos(", x, ")"));
     case HloOpcode::kTan:
       return f32_only(absl::StrCat("xtan(", x, ")"));
     case HloOpcode::kErf:
@@ -273,6 +273,7 @@ absl::StatusOr<std::string> Emitter::Elementwise(
     }
   }
   if (absl::Status s = UseType(h, out); !s.ok()) return s;
+  if (IsComplex(t) || IsComplex(out)) return ComplexElementwise(h, ops);
   const bool fp = IsFloat(t);
   const bool pred = t == PrimitiveType::PRED;
   const std::string a = ops.empty() ? "" : ops[0];

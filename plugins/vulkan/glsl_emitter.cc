@@ -114,6 +114,19 @@ absl::Status Emitter::UseType(const Instruction& h, PrimitiveType t) {
       if (!f_.float64) return missing("shaderFloat64");
       if (!f_.int64) return missing("shaderInt64");
       break;
+    case PrimitiveType::C64:
+    case PrimitiveType::C128:
+      // Only where the code knows complex arithmetic: elsewhere (a dot's
+      // multiply-add, say) a vec2 would silently compute componentwise.
+      if (!ComplexCode(h.opcode())) {
+        return NoCode(h, absl::StrCat(HloOpcodeString(h.opcode()), " on ",
+                                      primitive_util::Name(t)));
+      }
+      if (t == PrimitiveType::C128) {
+        if (!f_.float64) return missing("shaderFloat64");
+        if (!f_.int64) return missing("shaderInt64");
+      }
+      break;
     default:
       return NoCode(h, absl::StrCat("element type ", primitive_util::Name(t)));
   }
@@ -324,6 +337,7 @@ absl::StatusOr<std::string> Emitter::Body(const Instruction& x,
       if (rank != 0) return NoCode(x, "a non-scalar constant in a kernel");
       const Literal& lit = x.literal();
       const PrimitiveType t = s.element_type();
+      if (IsComplex(t)) return ret(ComplexConst(t, lit.GetAsComplex({})));
       if (t == PrimitiveType::F64) {
         return ret(FloatConst(t, lit.GetAsDouble({})));
       }
@@ -644,8 +658,8 @@ std::string Emitter::Source(const std::string& main, int num_buffers) {
     need8 |= Bits(x) == 8 || x == PrimitiveType::PRED;
     need16 |= Bits(x) == 16;
     need64 |= x == PrimitiveType::S64 || x == PrimitiveType::U64 ||
-              x == PrimitiveType::F64;
-    needf64 |= x == PrimitiveType::F64;
+              x == PrimitiveType::F64 || x == PrimitiveType::C128;
+    needf64 |= x == PrimitiveType::F64 || x == PrimitiveType::C128;
   }
   absl::StrAppend(&src,
                   "#extension GL_EXT_buffer_reference : require\n"
@@ -672,11 +686,11 @@ std::string Emitter::Source(const std::string& main, int num_buffers) {
     const char* name;
     const char* elem;
     int align;
-  } kBlocks[] = {{"Bu8", "uint8_t", 1},   {"Bi8", "int8_t", 1},
-                 {"Bu16", "uint16_t", 2}, {"Bi16", "int16_t", 2},
-                 {"Bu32", "uint", 4},     {"Bi32", "int", 4},
-                 {"Bf32", "float", 4},    {"Bu64", "uint64_t", 8},
-                 {"Bi64", "int64_t", 8},  {"Bf64", "double", 8}};
+  } kBlocks[] = {
+      {"Bu8", "uint8_t", 1},  {"Bi8", "int8_t", 1},    {"Bu16", "uint16_t", 2},
+      {"Bi16", "int16_t", 2}, {"Bu32", "uint", 4},     {"Bi32", "int", 4},
+      {"Bf32", "float", 4},   {"Bu64", "uint64_t", 8}, {"Bi64", "int64_t", 8},
+      {"Bf64", "double", 8},  {"Bc64", "vec2", 8},     {"Bc128", "dvec2", 16}};
   for (const auto& b : kBlocks) {
     if (!blocks.contains(b.name)) continue;
     absl::StrAppend(&src,
@@ -688,6 +702,8 @@ std::string Emitter::Source(const std::string& main, int num_buffers) {
                   num_buffers, "]; } args;\n");
   absl::StrAppend(&src, GlslPrelude(/*f64=*/needf64, /*i64=*/need64,
                                     /*frem=*/f_.float64));
+  absl::StrAppend(&src, ComplexPrelude(types_.contains(PrimitiveType::C64),
+                                       types_.contains(PrimitiveType::C128)));
   absl::StrAppend(&src, structs_, functions_, main);
   return src;
 }

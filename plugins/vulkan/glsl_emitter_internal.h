@@ -4,6 +4,7 @@
 #ifndef PLEXA_PLUGINS_VULKAN_GLSL_EMITTER_INTERNAL_H_
 #define PLEXA_PLUGINS_VULKAN_GLSL_EMITTER_INTERNAL_H_
 
+#include <complex>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ using Idx = std::vector<std::string>;
 const char* Reg(PrimitiveType t);
 const char* Block(PrimitiveType t);
 bool IsFloat(PrimitiveType t);
+// c64 (vec2) and c128 (dvec2): the instructions ComplexCode names run on
+// the device (glsl_complex.cc), the rest on the host.
+bool IsComplex(PrimitiveType t);
 bool IsSigned(PrimitiveType t);
 bool IsUnsigned(PrimitiveType t);
 int Bits(PrimitiveType t);
@@ -50,6 +54,12 @@ Idx IndexNames(int64_t rank, absl::string_view prefix = "i");
 std::string IntConst(PrimitiveType t, int64_t v);
 std::string FloatConst(PrimitiveType t, double v);
 std::string Const(PrimitiveType t, double v);
+std::string ComplexConst(PrimitiveType t, std::complex<double> v);
+// Whether the device has code for `op` on complex values, and the
+// complex helpers (cmul, cdiv, cabs, cexp, clog, csqrt, csign) for the
+// component types used.
+bool ComplexCode(HloOpcode op);
+std::string ComplexPrelude(bool c64, bool c128);
 
 class Emitter {
  public:
@@ -80,6 +90,9 @@ class Emitter {
                                              const std::string& x);
   absl::StatusOr<std::string> FloatUnary(const Instruction& h, PrimitiveType t,
                                          const std::string& x);
+  // An elementwise instruction with a complex operand or result.
+  absl::StatusOr<std::string> ComplexElementwise(
+      const Instruction& h, const std::vector<std::string>& ops);
   absl::StatusOr<std::string> ScalarFunction(const Computation& c);
   // NoCode when one invocation of x's loop nest would run more iterations
   // than the device's loop limit (DeviceFeatures::max_loop_iterations).

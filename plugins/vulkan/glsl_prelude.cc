@@ -157,13 +157,98 @@ float xerf(float x) {
   q = q * x2 + -1.42647390514189e-02;
   return xc * p / q;
 }
-float xtan(float x) { return sin(x) / cos(x); }
+// sin, cos and tan with the argument reduced exactly (Payne-Hanek):
+// GLSL's sin and cos are accurate only near [-pi, pi] (lavapipe's sin of
+// 7e18 is off in every digit). x = (q + f) * pi/2 with |f| <= 1/2 comes
+// from x's 24-bit mantissa times 192 bits of 2/pi in 32-bit pieces
+// (umulExtended), so no shaderInt64 is needed; then sin/cos of f * pi/2.
+const uint kTwoOverPi[6] = uint[6](0xA2F9836Eu, 0x4E441529u, 0xFC2757D1u,
+                                    0xF534DDC0u, 0xDB629599u, 0x3C439041u);
+uint xword(uint t[7], int i) { return i >= 0 && i <= 6 ? t[6 - i] : 0u; }
+// Bits pos+31..pos of t (bit 0 is t[6]'s lowest).
+uint xbits(uint t[7], int pos) {
+  int w = pos >> 5, b = pos & 31;
+  if (b == 0) return xword(t, w);
+  return (xword(t, w) >> uint(b)) | (xword(t, w + 1) << uint(32 - b));
+}
+float xreduce(float x, out int q) {
+  float ax = abs(x);
+  q = 0;
+  if (ax <= 0.785398163) return x;
+  // (not x - x: the compiler may fold that to 0)
+  if (isinf(x) || isnan(x)) return uintBitsToFloat(0x7fc00000u);
+  uint ia = floatBitsToUint(ax);
+  int e = int(ia >> 23) - 127;
+  uint m = (ia << 8) | 0x80000000u;  // ax = m * 2^(e - 31)
+  uint t[7];
+  uint carry = 0u;
+  for (int j = 5; j >= 0; --j) {
+    uint hi, lo, c;
+    umulExtended(m, kTwoOverPi[j], hi, lo);
+    t[j + 1] = uaddCarry(lo, carry, c);
+    carry = hi + c;
+  }
+  t[0] = carry;
+  // ax * 2/pi * 2^192 = t * 2^(e - 31): the binary point is at bit p.
+  int p = 192 - (e - 31);
+  uint qb = xbits(t, p) & 3u;
+  uint fhi = xbits(t, p - 32), flo = xbits(t, p - 64);
+  float sign = 1.0;
+  if ((fhi & 0x80000000u) != 0u) {  // f >= 1/2: the next quadrant, f - 1
+    qb += 1u;
+    flo = ~flo + 1u;
+    fhi = ~fhi + (flo == 0u ? 1u : 0u);
+    sign = -1.0;
+  }
+  float r = sign * (float(fhi) * 2.3283064365386963e-10 +
+                    float(flo) * 5.421010862427522e-20) * 1.57079632679;
+  q = int(qb & 3u);
+  if (x < 0.0) {
+    q = (4 - q) & 3;
+    r = -r;
+  }
+  return r;
+}
+float xsin(float x) {
+  int q;
+  float r = xreduce(x, q);
+  float s = sin(r), c = cos(r);
+  return q == 0 ? s : q == 1 ? c : q == 2 ? -s : -c;
+}
+float xcos(float x) {
+  int q;
+  float r = xreduce(x, q);
+  float s = sin(r), c = cos(r);
+  return q == 0 ? c : q == 1 ? -s : q == 2 ? -c : s;
+}
+float xtan(float x) {
+  int q;
+  float r = xreduce(x, q);
+  return (q & 1) == 0 ? sin(r) / cos(r) : -cos(r) / sin(r);
+}
 float xcbrt(float x) {
   if (x == 0.0 || isinf(x) || isnan(x)) return x;
   float a = abs(x);
   float y = exp2(log2(a) / 3.0);
   y = y - (y * y * y - a) / (3.0 * y * y);
   return x < 0.0 ? -y : y;
+}
+// atan to about 1 ulp, relative precision kept for small arguments
+// (Cephes' atanf: reduced by tan(pi/8) and tan(3pi/8), then a polynomial).
+float xatanf(float t) {
+  float a = abs(t), y0 = 0.0;
+  if (a > 2.414213562373095) {
+    y0 = 1.5707963267948966;
+    a = -1.0 / a;
+  } else if (a > 0.4142135623730950) {
+    y0 = 0.7853981633974483;
+    a = (a - 1.0) / (a + 1.0);
+  }
+  float z = a * a;
+  float p = (((8.05374449538e-2 * z - 1.38776856032e-1) * z +
+              1.99777106478e-1) * z - 3.33329491539e-1) * z * a + a;
+  float r = y0 + p;
+  return t < 0.0 ? -r : r;
 }
 float xatan2(float y, float x) {
   if (isnan(x) || isnan(y)) return x + y;
@@ -177,7 +262,12 @@ float xatan2(float y, float x) {
     float r = x > 0.0 ? 0.25 * pi : 0.75 * pi;
     return y < 0.0 ? -r : r;
   }
-  return atan(y, x);
+  // atan of the ratio, moved to x's half plane (GLSL's atan(y, x) loses
+  // the relative precision of small angles: 2e-5 at y/x = 3e-20).
+  if (x == 0.0) return y < 0.0 ? -0.5 * pi : 0.5 * pi;
+  float a = xatanf(y / x);
+  if (x > 0.0) return a;
+  return y < 0.0 ? a - pi : a + pi;
 }
 float xpow(float a, float b) {
   if (a == 1.0 || b == 0.0) return 1.0;

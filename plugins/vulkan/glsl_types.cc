@@ -1,3 +1,4 @@
+#include <complex>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -16,6 +17,9 @@ absl::Status NoCode(const Instruction& h, absl::string_view why) {
 bool IsFloat(PrimitiveType t) {
   return t == PrimitiveType::F16 || t == PrimitiveType::BF16 ||
          t == PrimitiveType::F32 || t == PrimitiveType::F64;
+}
+bool IsComplex(PrimitiveType t) {
+  return t == PrimitiveType::C64 || t == PrimitiveType::C128;
 }
 bool IsSigned(PrimitiveType t) {
   return t == PrimitiveType::S8 || t == PrimitiveType::S16 ||
@@ -63,6 +67,10 @@ const char* Reg(PrimitiveType t) {
       return "uint64_t";
     case PrimitiveType::F64:
       return "double";
+    case PrimitiveType::C64:
+      return "vec2";  // (real, imaginary)
+    case PrimitiveType::C128:
+      return "dvec2";
     default:
       return "float";
   }
@@ -92,6 +100,10 @@ const char* Block(PrimitiveType t) {
       return "Bu64";
     case PrimitiveType::F64:
       return "Bf64";
+    case PrimitiveType::C64:
+      return "Bc64";
+    case PrimitiveType::C128:
+      return "Bc128";
     default:
       return "Bf32";
   }
@@ -152,7 +164,15 @@ std::string FloatConst(PrimitiveType t, double v) {
   return absl::StrFormat("uintBitsToFloat(0x%08xu)", bits);
 }
 
+std::string ComplexConst(PrimitiveType t, std::complex<double> v) {
+  const PrimitiveType part =
+      t == PrimitiveType::C128 ? PrimitiveType::F64 : PrimitiveType::F32;
+  return absl::StrCat(Reg(t), "(", FloatConst(part, v.real()), ", ",
+                      FloatConst(part, v.imag()), ")");
+}
+
 std::string Const(PrimitiveType t, double v) {
+  if (IsComplex(t)) return ComplexConst(t, v);
   if (IsFloat(t)) return FloatConst(t, v);
   if (t == PrimitiveType::PRED) return v != 0 ? "true" : "false";
   return IntConst(t, static_cast<int64_t>(v));
