@@ -74,8 +74,9 @@ absl::StatusOr<Literal> Decompress(const Instruction& instr,
         " sparsity packs ", sparse_dot::IndexBits(d.m),
         "-bit positions, which do not divide a u16 metadata element"));
   }
-  if (!ss.IsArray() || !meta.shape().IsArray() || d.dimension < 0 ||
-      d.dimension >= ss.rank() ||
+  if (!ss.IsArray() || !meta.shape().IsArray() || d.n <= 0 || d.m <= d.n ||
+      d.dimension < 0 || d.dimension >= ss.rank() ||
+      ss.dimensions(d.dimension) % d.n != 0 ||
       meta.shape().element_type() != sparse_dot::kMetadataType ||
       meta.shape().dimensions() !=
           sparse_dot::MetadataShape(ss, d).dimensions()) {
