@@ -2,8 +2,8 @@
 # Installs what is needed, builds, and runs every test:
 #   1. the AddressSanitizer + UndefinedBehaviorSanitizer build: every test;
 #   2. the ThreadSanitizer build of what runs threads (the evaluator's
-#      replicas and 8 threads executing one executable through the ABI);
-#   3. the release build of the Python package and its tests.
+#      replicas and 8 threads executing one executable through the ABI).
+# The Python package's tests run in the first (python/CMakeLists.txt).
 # Every test runs in the sanitizer build, which finds what the release
 # build would and more; building the release flavour too doubled a cold
 # CI run (docs/testing.md). PLEXA_TEST_FLAVOURS="release asan" runs the
@@ -43,23 +43,6 @@ if ! bash scripts/build.sh tsan plexa_eval_test plexa_abi_tsan_check; then
 elif ! build/tsan/core/plexa_eval_test --gtest_brief=1; then
   echo "FAILED under ThreadSanitizer: plexa_eval_test"
   status=1
-fi
-
-echo "== release: the Python package's tests =="
-# The Python extension is built in the release flavour only (an
-# uninstrumented python3 cannot load the sanitizer runtimes reliably,
-# python/CMakeLists.txt). Building it also compiles the main job's code
-# (the core and the CPU plugin) with the release flags, so a warning only
-# -O2 shows fails here too.
-if [[ " ${PLEXA_TEST_FLAVOURS:-asan} " != *" release "* ]]; then
-  if ! bash scripts/build.sh release plexa plexa_python plexa_plugin_cpu \
-      plexa_plugin_reference plexa_example_custom_calls \
-      plexa_example_typed_scale; then
-    echo "FAILED: the release build of the Python package"
-    status=1
-  elif ! ctest --test-dir build/release -L python --output-on-failure; then
-    status=1
-  fi
 fi
 
 echo "== all tests finished in $(( $(date +%s) - start )) s; status $status =="
