@@ -180,7 +180,11 @@ PLX_Error* ClientDestroy(PLX_Client_Destroy_Args* args) {
         }
       }
     }
-    c->queue->Drain();
+    // The SDK's queue and the plugin's own threads may feed each other:
+    // drained until neither has anything left.
+    do {
+      c->queue->Drain();
+    } while (c->impl->Quiesce());
     for (auto& d : c->device_handles) {
       for (auto& m : d->memory_handles) UnregisterHandle(m.get());
       UnregisterHandle(d.get());

@@ -606,6 +606,7 @@ PLX_Error* ExecutableExecute(PLX_Executable_Execute_Args* args) {
       }
     }
     const bool synchronous = args->completion_events == nullptr;
+    plan.options.synchronous = synchronous;
     if (synchronous) PLEXA_RETURN_IF_ERROR(AwaitAll(deps));
     // Where the work runs: now, by the plugin that orders it itself, or
     // queued until its dependencies are ready.
@@ -674,6 +675,15 @@ PLX_Error* ExecutableExecute(PLX_Executable_Execute_Args* args) {
       });
       plan.args = shared_plan->args;
     }
+    // A synchronous call waits here; when the execution failed (a plugin
+    // that completes it later reports its error by the completion event)
+    // the call returns the error and hands out no outputs.
+    absl::Status sync_status;
+    if (synchronous) {
+      for (size_t r = 0; r < replicas && sync_status.ok(); ++r) {
+        sync_status = completion[r]->Await();
+      }
+    }
     // The arguments stay alive (a Delete is deferred) until every replica
     // is done with them; donated ones are invalid for the host from now on
     // and freed when the execution is done.
@@ -690,6 +700,7 @@ PLX_Error* ExecutableExecute(PLX_Executable_Execute_Args* args) {
         donated->MarkDonated();
         donated->Delete();
       }
+      if (!sync_status.ok()) continue;
       for (size_t i = 0; i < outputs[r].size(); ++i) {
         // Output shapes were checked when the executable was wrapped.
         PLEXA_ASSIGN_OR_RETURN(args->outputs[r][i],
@@ -700,12 +711,8 @@ PLX_Error* ExecutableExecute(PLX_Executable_Execute_Args* args) {
       for (size_t r = 0; r < replicas; ++r) {
         args->completion_events[r] = WrapEvent(completion[r]);
       }
-      return absl::OkStatus();
     }
-    for (size_t r = 0; r < replicas; ++r) {
-      PLEXA_RETURN_IF_ERROR(completion[r]->Await());
-    }
-    return absl::OkStatus();
+    return sync_status;
   });
 }
 

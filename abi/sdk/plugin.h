@@ -189,6 +189,11 @@ struct ExecuteOptions {
   // outputs (the host can no longer read them).
   std::vector<std::shared_ptr<Event>> wait_events;
   std::vector<int64_t> donated;
+  // The host waits for this execution's completion before the call
+  // returns (PLX_Executable_Execute without completion_events): a plugin
+  // that completes executions later may as well run this one on the
+  // calling thread.
+  bool synchronous = false;
 };
 
 // What PLX_Executable_Statistics reports (ABI 1.2); -1 (an empty
@@ -283,6 +288,13 @@ class Client {
   // Default: replica r on device r % num_devices.
   virtual absl::StatusOr<std::vector<int64_t>> DefaultDeviceAssignment(
       int64_t num_replicas) const;
+  // PLX_Client_Destroy calls it (with no buffer or executable left) before
+  // anything is torn down: a plugin that completes work on threads of its
+  // own (setting events, whose callbacks may free SDK buffers that refer
+  // to this client's devices and memories) blocks here until that work is
+  // done, and returns whether there was any (the SDK then drains its own
+  // queue, which such work may have fed, and asks again). Default: none.
+  virtual bool Quiesce() { return false; }
 };
 
 struct PluginInfo {

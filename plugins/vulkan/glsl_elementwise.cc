@@ -122,11 +122,16 @@ absl::StatusOr<std::string> Emitter::FloatUnary(const Instruction& h,
                                                 const std::string& x) {
   const bool f64 = t == PrimitiveType::F64;
   const std::string r = Reg(t);
-  // GLSL has no double transcendentals: those run on the host.
+  // GLSL has no double transcendentals: exp, log, expm1, log1p, tanh and
+  // logistic have double overloads in the prelude (computed in double
+  // arithmetic); the others run on the host.
   auto f32_only = [&](std::string e) -> absl::StatusOr<std::string> {
     if (f64)
       return NoCode(h, absl::StrCat("f64 ", HloOpcodeString(h.opcode())));
     return e;
+  };
+  auto f64_as = [&](std::string e, const char* fn) -> std::string {
+    return f64 ? absl::StrCat(fn, "(", x, ")") : e;
   };
   switch (h.opcode()) {
     case HloOpcode::kNegate:
@@ -150,17 +155,17 @@ absl::StatusOr<std::string> Emitter::FloatUnary(const Instruction& h,
     case HloOpcode::kIsFinite:
       return absl::StrCat("(!isnan(", x, ") && !isinf(", x, "))");
     case HloOpcode::kExp:
-      return f32_only(absl::StrCat("exp(", x, ")"));
+      return f64_as(absl::StrCat("exp(", x, ")"), "xexp");
     case HloOpcode::kExpm1:
-      return f32_only(absl::StrCat("xexpm1(", x, ")"));
+      return absl::StrCat("xexpm1(", x, ")");
     case HloOpcode::kLog:
-      return f32_only(absl::StrCat("xlog(", x, ")"));
+      return absl::StrCat("xlog(", x, ")");
     case HloOpcode::kLog1p:
-      return f32_only(absl::StrCat("xlog1p(", x, ")"));
+      return absl::StrCat("xlog1p(", x, ")");
     case HloOpcode::kLogistic:
-      return f32_only(absl::StrCat("(1.0 / (1.0 + exp(-", x, ")))"));
+      return f64_as(absl::StrCat("(1.0 / (1.0 + exp(-", x, ")))"), "xlogistic");
     case HloOpcode::kTanh:
-      return f32_only(absl::StrCat("xtanh(", x, ")"));
+      return absl::StrCat("xtanh(", x, ")");
     case HloOpcode::kSin:
       return f32_only(absl::StrCat("xsin(", x, ")"));
     case HloOpcode::kCos:

@@ -1,6 +1,7 @@
 #include "plugins/vulkan/glsl_prelude.h"
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 
 namespace plexa::vulkan {
@@ -119,23 +120,40 @@ float xlog(float x) {
 }
 float xexpm1(float x) {
   if (isnan(x)) return x;
-  // Near 0 the series: exp(x) - 1 cancels and the device's exp is loose.
-  if (abs(x) < 1e-3) return x * (1.0 + x * (0.5 + x * (1.0 / 6.0 + x * (1.0 / 24.0 + x / 120.0))));
+  // Below ln 2 / 2 its Taylor series to degree 8 (exp(x) - 1 cancels
+  // there, and Kahan's (u - 1) x / log(u) leans on the device's log, which
+  // Vulkan lets be 2^-21 off near 1: expm1(-0.0015) was 2e-5 off).
+  if (abs(x) < 0.34657359) {
+    float p = 1.0 / 40320.0;
+    p = p * x + 1.0 / 5040.0;
+    p = p * x + 1.0 / 720.0;
+    p = p * x + 1.0 / 120.0;
+    p = p * x + 1.0 / 24.0;
+    p = p * x + 1.0 / 6.0;
+    p = p * x + 0.5;
+    p = p * x + 1.0;
+    return x * p;
+  }
   float u = xexp(x);
   if (isinf(u)) return u;
-  float um1 = u - 1.0;
-  if (um1 == -1.0) return -1.0;
-  return um1 * x / log(u);
+  return u - 1.0;
 }
 float xlog1p(float x) {
   if (isnan(x)) return x;
   if (x < -1.0) return fnan(x);
   if (x == -1.0) return -finf(x);
   if (isinf(x)) return x;
-  // Near 0 the series (the device's log is loose around 1).
-  if (abs(x) < 1e-3) return x * (1.0 - x * (0.5 - x * (1.0 / 3.0 - x * (0.25 - x * 0.2))));
-  float u = 1.0 + x;
-  return log(u) * (x / (u - 1.0));
+  // Where 1 + x is in [sqrt(1/2), sqrt(2)]: 2 atanh(x / (2 + x)) by its
+  // series (the device's log is loose around 1, and Goldberg's
+  // log(u) * x / (u - 1) does not survive the shader compiler, which folds
+  // (1 + x) - 1 to x).
+  if (x > -0.29289322 && x < 0.41421356) {
+    float s = x / (2.0 + x);
+    float z = s * s;
+    float p = z * (1.0 / 3.0 + z * (0.2 + z * (1.0 / 7.0 + z * (1.0 / 9.0 + z / 11.0))));
+    return 2.0 * s + 2.0 * s * p;
+  }
+  return log(1.0 + x);
 }
 // erf for f32: XLA's and Eigen's rational approximation on [-4, 4]
 // (erf rounds to ±1 beyond).
@@ -315,6 +333,100 @@ int64_t ftotal(double x) {
 }
 )";
 
+// A double as a GLSL double literal that reads back exactly.
+std::string D(double v) {
+  std::string s = absl::StrFormat("%.17g", v);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s + "LF";
+}
+
+// f64 exp, log, expm1, log1p, tanh and logistic: GLSL has no double
+// transcendentals, so these are computed with double arithmetic (Vulkan's
+// shaderFloat64 makes +, -, *, / and fma correctly rounded). exp: n =
+// round(x / ln 2), r = x - n ln 2 in two fma steps (|r| <= ln2 / 2), exp(r)
+// by its Taylor series to degree 13 (the next term is below 2^-60 of the
+// result), scaled by 2^n in two factors (2^n alone may not be a normal
+// double). log: x = m 2^e with m in [sqrt(1/2), sqrt(2)) from the bits
+// (subnormals scaled by 2^54 first), log m = 2 atanh(s), s = (m - 1) / (m +
+// 1), by its series to s^23 (|s| <= 0.172). expm1: its series near 0, else
+// exp(x) - 1 (no cancellation beyond a factor 3.4 there). log1p: the same
+// atanh series on x / (2 + x) where 1 + x is in [sqrt(1/2), sqrt(2)], else
+// log(1 + x). tanh from expm1(2|x|).
+// Each is within a few ulps of the C library's (the tests check 4 ulps).
+std::string F64Math() {
+  std::string exp_poly, expm1_poly, atanh_poly;
+  // exp(r) = sum_{k=0}^{13} r^k / k!, Horner from the top.
+  double fact[20];
+  fact[0] = 1;
+  for (int k = 1; k < 20; ++k) fact[k] = fact[k - 1] * k;
+  exp_poly = absl::StrCat("  double p = ", D(1 / fact[13]), ";\n");
+  for (int k = 12; k >= 0; --k) {
+    absl::StrAppend(&exp_poly, "  p = fma(p, r, ", D(1 / fact[k]), ");\n");
+  }
+  // expm1(x) = x * sum_{k=0}^{15} x^k / (k+1)!.
+  expm1_poly = absl::StrCat("  double p = ", D(1 / fact[16]), ";\n");
+  for (int k = 14; k >= 0; --k) {
+    absl::StrAppend(&expm1_poly, "  p = fma(p, x, ", D(1 / fact[k + 1]),
+                    ");\n");
+  }
+  // atanh(s) / s - 1 = sum_{k=1}^{11} z^k / (2k + 1), z = s^2.
+  atanh_poly = absl::StrCat("  double p = ", D(1.0 / 23), ";\n");
+  for (int k = 10; k >= 1; --k) {
+    absl::StrAppend(&atanh_poly, "  p = fma(p, z, ", D(1.0 / (2 * k + 1)),
+                    ");\n");
+  }
+  // ln 2 = kLn2Hi + kLn2Lo, kLn2Hi with 32 significant bits (n * kLn2Hi
+  // is exact for |n| < 2^21).
+  const double kLn2Hi = 6.93147180369123816490e-01;
+  const double kLn2Lo = 1.90821492927058770002e-10;
+  return absl::StrCat(
+      "double dpow2(int k) { return packDouble2x32(uvec2(0u, uint(k + 1023) "
+      "<< 20)); }\n",
+      // log(1 + f) = 2 atanh(s), s = f / (2 + f), for f in [sqrt(1/2) - 1,
+      // sqrt(2) - 1] (|s| <= 0.172).
+      "double dlog1p_near0(double f) {\n", "  double s = f / (2.0LF + f);\n",
+      "  double z = s * s;\n", atanh_poly,
+      "  return fma(2.0LF * s, z * p, 2.0LF * s);\n", "}\n",
+      "double xexp(double x) {\n", "  if (isnan(x)) return x;\n", "  if (x > ",
+      D(709.782712893384), ") return finf(x);\n", "  if (x < ", D(-745.2),
+      ") return 0.0LF;\n", "  double n = roundEven(x * ", D(1.4426950408889634),
+      ");\n", "  double r = fma(-n, ", D(kLn2Hi), ", x);\n", "  r = fma(-n, ",
+      D(kLn2Lo), ", r);\n", exp_poly, "  int ni = int(n);\n",
+      "  int n1 = ni >> 1;\n", "  return (p * dpow2(n1)) * dpow2(ni - n1);\n",
+      "}\n", "double xlog(double x) {\n", "  if (isnan(x)) return x;\n",
+      "  if (x < 0.0LF) return fnan(x);\n",
+      "  if (x == 0.0LF) return -finf(x);\n", "  if (isinf(x)) return x;\n",
+      "  int e = 0;\n", "  if (x < ", D(2.2250738585072014e-308),
+      ") { x *= ", D(18014398509481984.0), "; e = -54; }\n",
+      "  uvec2 w = unpackDouble2x32(x);\n",
+      "  e += int((w.y >> 20) & 0x7FFu) - 1023;\n",
+      "  w.y = (w.y & 0x800FFFFFu) | 0x3FF00000u;\n",
+      "  double m = packDouble2x32(w);\n", "  if (m > ", D(1.4142135623730951),
+      ") { m *= 0.5LF; e += 1; }\n", "  double f = m - 1.0LF;\n",
+      "  double de = double(e);\n", "  return fma(de, ", D(kLn2Hi),
+      ", fma(de, ", D(kLn2Lo), ", dlog1p_near0(f)));\n", "}\n",
+      "double xexpm1(double x) {\n", "  if (isnan(x)) return x;\n",
+      "  if (x > ", D(709.782712893384), ") return finf(x);\n",
+      "  if (x < -40.0LF) return -1.0LF;\n", "  if (abs(x) < ",
+      D(0.34657359027997264), ") {\n", expm1_poly, "    return x * p;\n",
+      "  }\n", "  return xexp(x) - 1.0LF;\n", "}\n",
+      "double xlog1p(double x) {\n", "  if (isnan(x)) return x;\n",
+      "  if (x < -1.0LF) return fnan(x);\n",
+      "  if (x == -1.0LF) return -finf(x);\n", "  if (isinf(x)) return x;\n",
+      // Near 0 without forming 1 + x (which loses x's low bits; and
+      // compilers may fold Goldberg's x / ((1 + x) - 1) to 1).
+      "  if (x > ", D(-0.29289321881345248), " && x < ", D(0.41421356237309503),
+      ") return dlog1p_near0(x);\n", "  return xlog(1.0LF + x);\n", "}\n",
+      "double xtanh(double x) {\n", "  if (isnan(x)) return x;\n",
+      "  double a = abs(x);\n", "  double r = 1.0LF;\n",
+      "  if (a < 22.0LF) { double t = xexpm1(2.0LF * a); r = t / (t + 2.0LF); "
+      "}\n",
+      "  return x < 0.0LF ? -r : (x == 0.0LF ? x : r);\n", "}\n",
+      "double xlogistic(double x) {\n", "  if (isnan(x)) return x;\n",
+      "  if (x >= 0.0LF) return 1.0LF / (1.0LF + xexp(-x));\n",
+      "  double e = xexp(x);\n", "  return e / (1.0LF + e);\n", "}\n");
+}
+
 // Integer helpers for signed S and unsigned U of width W (32 or 64); the
 // narrow types compute in 32 bits and are wrapped by the caller.
 constexpr const char kInt[] = R"(
@@ -413,7 +525,7 @@ std::string GlslPrelude(bool f64, bool i64, bool frem) {
   if (f64) {
     absl::StrAppend(&out, absl::StrReplaceAll(
                               kFloat, {{"T(", "double("}, {"T ", "double "}}));
-    absl::StrAppend(&out, kF64);
+    absl::StrAppend(&out, kF64, F64Math());
   }
   absl::StrAppend(&out, kF32);
   if (frem) absl::StrAppend(&out, kFrem);

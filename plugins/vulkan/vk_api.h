@@ -60,10 +60,10 @@ namespace plexa::vulkan {
   X(vkCmdPipelineBarrier)                     \
   X(vkCmdCopyBuffer)                          \
   X(vkQueueSubmit)                            \
-  X(vkCreateFence)                            \
-  X(vkDestroyFence)                           \
-  X(vkWaitForFences)                          \
-  X(vkResetFences)                            \
+  X(vkCreateSemaphore)                        \
+  X(vkDestroySemaphore)                       \
+  X(vkWaitSemaphores)                         \
+  X(vkGetSemaphoreCounterValue)               \
   X(vkDeviceWaitIdle)
 
 // The loaded functions. Global ones are valid once Load() succeeded,

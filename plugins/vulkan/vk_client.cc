@@ -1,8 +1,11 @@
 #include "plugins/vulkan/vk_client.h"
 
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -38,7 +41,7 @@ class VulkanBuffer : public Buffer {
   // clients and buffers in.
   VulkanBuffer(Shape shape, Device* device, sdk::Memory* memory,
                std::shared_ptr<VulkanDevice> vk,
-               std::unique_ptr<DeviceMemory> device_memory)
+               std::shared_ptr<DeviceMemory> device_memory)
       : Buffer(std::move(shape), device, memory),
         vk_(std::move(vk)),
         memory_(std::move(device_memory)) {}
@@ -68,6 +71,47 @@ class VulkanBuffer : public Buffer {
     std::lock_guard<std::mutex> lock(mu_);
     return memory_ ? memory_->data() : nullptr;
   }
+  std::shared_ptr<DeviceMemory> shared_memory() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return memory_;
+  }
+
+  // An upload: in staging mode the device copies the data in while the
+  // host goes on (the ready event tells when); mapped memory is written at
+  // once. `data` may be reused when this returns.
+  absl::Status Upload(const void* data) {
+    std::shared_ptr<DeviceMemory> m = shared_memory();
+    if (!m) return absl::FailedPreconditionError("buffer was deleted");
+    auto ready = sdk::Event::Create();
+    set_ready_event(ready);
+    vk_->WriteAsync(std::move(m), data,
+                    [ready](absl::Status s) { ready->Set(std::move(s)); });
+    return absl::OkStatus();
+  }
+
+  // In staging mode the device copies the buffer out while the host goes
+  // on, and the completion thread fills `dst` (relaid, when the host asks
+  // for another layout than the buffer's) and sets the event.
+  absl::StatusOr<std::shared_ptr<sdk::Event>> ToHostAsync(
+      void* dst, const Shape& host_shape) override {
+    std::shared_ptr<DeviceMemory> m = shared_memory();
+    if (!m) return absl::FailedPreconditionError("buffer was deleted");
+    auto done = sdk::Event::Create();
+    if (LayoutUtil::EffectiveLayout(host_shape) ==
+        LayoutUtil::EffectiveLayout(shape())) {
+      vk_->ReadAsync(std::move(m), dst,
+                     [done](absl::Status s) { done->Set(std::move(s)); });
+      return done;
+    }
+    auto literal = std::make_shared<Literal>(shape());
+    const Layout want = LayoutUtil::EffectiveLayout(host_shape);
+    vk_->ReadAsync(std::move(m), literal->mutable_data().data(),
+                   [done, literal, want, dst](absl::Status s) {
+                     if (s.ok()) s = CopyRelaid(*literal, want, dst);
+                     done->Set(std::move(s));
+                   });
+    return done;
+  }
 
   absl::Status ToHost(void* dst, const Shape& host_shape) override {
     std::lock_guard<std::mutex> lock(mu_);
@@ -79,17 +123,11 @@ class VulkanBuffer : public Buffer {
     Literal literal(shape());
     PLEXA_RETURN_IF_ERROR(vk_->Read(
         memory_->data(), literal.mutable_data().data(), memory_->size()));
-    absl::StatusOr<Literal> relaid =
-        literal.Relayout(LayoutUtil::EffectiveLayout(host_shape));
-    if (!relaid.ok()) return relaid.status();
-    if (!relaid->data().empty()) {
-      std::memcpy(dst, relaid->data().data(), relaid->data().size());
-    }
-    return absl::OkStatus();
+    return CopyRelaid(literal, LayoutUtil::EffectiveLayout(host_shape), dst);
   }
 
   void Delete() override {
-    std::unique_ptr<DeviceMemory> m;
+    std::shared_ptr<DeviceMemory> m;
     std::lock_guard<std::mutex> lock(mu_);
     m = std::move(memory_);
   }
@@ -101,18 +139,154 @@ class VulkanBuffer : public Buffer {
  private:
   std::shared_ptr<VulkanDevice> vk_;
   mutable std::mutex mu_;
-  std::unique_ptr<DeviceMemory> memory_;  // guarded by mu_
+  // Shared with asynchronous transfers in flight, which keep it alive.
+  std::shared_ptr<DeviceMemory> memory_;  // guarded by mu_
+
+  // `literal` in layout `want`, into `dst`.
+  static absl::Status CopyRelaid(const Literal& literal, const Layout& want,
+                                 void* dst) {
+    absl::StatusOr<Literal> relaid = literal.Relayout(want);
+    if (!relaid.ok()) return relaid.status();
+    if (!relaid->data().empty()) {
+      std::memcpy(dst, relaid->data().data(), relaid->data().size());
+    }
+    return absl::OkStatus();
+  }
+};
+
+// A client's execution thread: runs the executions handed to it one at a
+// time, in the order they came; drains before it goes.
+class ExecutionQueue {
+ public:
+  ExecutionQueue() = default;
+  ExecutionQueue(const ExecutionQueue&) = delete;
+  ExecutionQueue& operator=(const ExecutionQueue&) = delete;
+  ~ExecutionQueue() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stopping_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+  void Add(std::function<void()> work) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      queue_.push_back(std::move(work));
+      ++pending_;
+      if (!thread_.joinable()) thread_ = std::thread([this] { Loop(); });
+    }
+    cv_.notify_one();
+  }
+  // Nothing queued or running.
+  bool Idle() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return pending_ == 0;
+  }
+  // Blocks until Idle (at once on the queue's own thread); returns whether
+  // anything was queued or running.
+  bool Drain() {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (thread_.get_id() == std::this_thread::get_id()) return false;
+    const bool busy = pending_ > 0;
+    idle_cv_.wait(lock, [&] { return pending_ == 0; });
+    return busy;
+  }
+
+ private:
+  void Loop() {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;
+      std::function<void()> work = std::move(queue_.front());
+      queue_.pop_front();
+      lock.unlock();
+      work();
+      work = nullptr;
+      lock.lock();
+      if (--pending_ == 0) idle_cv_.notify_all();
+    }
+  }
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::condition_variable idle_cv_;
+  std::deque<std::function<void()>> queue_;  // guarded by mu_
+  int64_t pending_ = 0;                      // guarded by mu_: queued + running
+  bool stopping_ = false;                    // guarded by mu_
+  std::thread thread_;
+};
+
+// Set on a thread while it runs an execution: an execution started from
+// within one (a custom call that runs a program) runs at once on that
+// thread instead of waiting behind the one that started it.
+thread_local bool tls_in_execution = false;
+
+// One execution, with everything it reads and writes.
+struct PendingRun {
+  std::shared_ptr<const VulkanProgram> program;
+  std::shared_ptr<VulkanDevice> device;
+  std::shared_ptr<RngStateTable> rng_states;
+  std::vector<std::vector<std::shared_ptr<DeviceMemory>>> inputs, results;
+  std::vector<std::vector<Shape>> input_shapes;
+  std::shared_ptr<HostFeeds> feeds;
+  std::shared_ptr<Profiler> profiler;
+  std::shared_ptr<const sdk::CallFrameContext> call_frames;
+  DeviceGrid grid;
+
+  absl::Status Run() {
+    const size_t replicas = inputs.size();
+    std::vector<std::vector<const void*>> arg_ptrs(replicas);
+    std::vector<std::vector<void*>> result_ptrs(replicas);
+    // Arguments in another layout than the program's are relaid into
+    // device memory of their own for the run.
+    std::vector<std::unique_ptr<DeviceMemory>> relaid;
+    for (size_t r = 0; r < replicas; ++r) {
+      for (size_t i = 0; i < inputs[r].size(); ++i) {
+        uint8_t* p = inputs[r][i]->data();
+        const Shape& have = input_shapes[r][i];
+        const Layout want =
+            LayoutUtil::EffectiveLayout(program->parameter_shapes()[i]);
+        if (!(LayoutUtil::EffectiveLayout(have) == want)) {
+          Literal lit(have);
+          PLEXA_RETURN_IF_ERROR(
+              device->Read(p, lit.mutable_data().data(), lit.data().size()));
+          absl::StatusOr<Literal> moved = lit.Relayout(want);
+          if (!moved.ok()) return moved.status();
+          absl::StatusOr<std::unique_ptr<DeviceMemory>> m =
+              device->Allocate(moved->data().size());
+          if (!m.ok()) return m.status();
+          PLEXA_RETURN_IF_ERROR(device->Write(
+              (*m)->data(), moved->data().data(), moved->data().size()));
+          p = (*m)->data();
+          relaid.push_back(*std::move(m));
+        }
+        arg_ptrs[r].push_back(p);
+      }
+      for (const auto& m : results[r]) result_ptrs[r].push_back(m->data());
+    }
+    // Every replica of every partition.
+    return backend::RunOnDevices(
+        grid, [&](int64_t d, backend::ReplicaHub* hub) {
+          return program->Run(arg_ptrs[d], result_ptrs[d], d, grid, hub,
+                              feeds.get(), profiler.get(), call_frames.get(),
+                              rng_states.get());
+        });
+  }
 };
 
 class VulkanExecutable : public sdk::Executable {
  public:
   VulkanExecutable(std::shared_ptr<const VulkanProgram> program,
                    std::shared_ptr<VulkanDevice> device,
-                   std::vector<Device*> replica_devices, int64_t num_partitions)
+                   std::vector<Device*> replica_devices, int64_t num_partitions,
+                   std::shared_ptr<ExecutionQueue> queue)
       : program_(std::move(program)),
         device_(std::move(device)),
         replica_devices_(std::move(replica_devices)),
-        num_partitions_(num_partitions) {}
+        num_partitions_(num_partitions),
+        queue_(std::move(queue)) {}
 
   const std::vector<Shape>& parameter_shapes() const override {
     return program_->parameter_shapes();
@@ -131,61 +305,67 @@ class VulkanExecutable : public sdk::Executable {
     return shape.ToString();
   }
 
+  // The outputs are made at once; the run itself goes to the client's
+  // execution thread (in submission order), and the outputs' ready events
+  // and the completion events tell when it is done, carrying its error if
+  // it fails. With async_execution=0, or when called from a run (a custom
+  // call that executes a program), it runs on the calling thread.
   absl::StatusOr<sdk::ExecuteResult> ExecuteWithOptions(
       absl::Span<const std::vector<Buffer*>> args,
       const sdk::ExecuteOptions& options) override {
     const int64_t replicas = static_cast<int64_t>(args.size());
     sdk::ExecuteResult out;
     out.outputs.resize(replicas);
-    std::vector<std::vector<const void*>> arg_ptrs(replicas);
-    std::vector<std::vector<void*>> result_ptrs(replicas);
-    // Arguments in another layout than the program's are relaid into
-    // device memory of their own for the run.
-    std::vector<std::unique_ptr<DeviceMemory>> relaid;
+    // What the run reads and writes: kept alive by it, whatever the host
+    // does with the buffers' handles meanwhile.
+    auto run = std::make_shared<PendingRun>();
+    run->program = program_;
+    run->device = device_;
+    run->rng_states = rng_states_;
+    run->inputs.resize(replicas);
+    run->input_shapes.resize(replicas);
+    run->results.resize(replicas);
     for (int64_t r = 0; r < replicas; ++r) {
       for (size_t i = 0; i < args[r].size(); ++i) {
         auto* b = static_cast<VulkanBuffer*>(args[r][i]);
-        uint8_t* p = b->data();
-        if (p == nullptr) {
+        std::shared_ptr<DeviceMemory> m = b->shared_memory();
+        if (m == nullptr) {
           return absl::FailedPreconditionError(
               absl::StrCat("argument ", i, " of replica ", r, " was deleted"));
         }
-        const Layout want =
-            LayoutUtil::EffectiveLayout(program_->parameter_shapes()[i]);
-        if (!(LayoutUtil::EffectiveLayout(b->shape()) == want)) {
-          Literal lit(b->shape());
-          PLEXA_RETURN_IF_ERROR(
-              device_->Read(p, lit.mutable_data().data(), lit.data().size()));
-          absl::StatusOr<Literal> moved = lit.Relayout(want);
-          if (!moved.ok()) return moved.status();
-          absl::StatusOr<std::unique_ptr<DeviceMemory>> m =
-              device_->Allocate(moved->data().size());
-          if (!m.ok()) return m.status();
-          PLEXA_RETURN_IF_ERROR(device_->Write(
-              (*m)->data(), moved->data().data(), moved->data().size()));
-          p = (*m)->data();
-          relaid.push_back(*std::move(m));
-        }
-        arg_ptrs[r].push_back(p);
+        run->inputs[r].push_back(std::move(m));
+        run->input_shapes[r].push_back(b->shape());
       }
       for (const Shape& s : program_->result_shapes()) {
         absl::StatusOr<std::unique_ptr<VulkanBuffer>> b =
             VulkanBuffer::Create(device_, s, replica_devices_[r]);
         if (!b.ok()) return b.status();
-        result_ptrs[r].push_back((*b)->data());
+        run->results[r].push_back((*b)->shared_memory());
         out.outputs[r].push_back(*std::move(b));
       }
     }
-    HostFeeds* feeds = options.feeds.get();
-    Profiler* profiler = options.profiler.get();
-    const sdk::CallFrameContext* call_frames = options.call_frames.get();
-    // Every replica of every partition.
-    const DeviceGrid grid{replicas / num_partitions_, num_partitions_};
-    PLEXA_RETURN_IF_ERROR(
-        backend::RunOnDevices(grid, [&](int64_t d, backend::ReplicaHub* hub) {
-          return program_->Run(arg_ptrs[d], result_ptrs[d], d, grid, hub, feeds,
-                               profiler, call_frames, &rng_states_);
-        }));
+    run->feeds = options.feeds;
+    run->profiler = options.profiler;
+    run->call_frames = options.call_frames;
+    run->grid = DeviceGrid{replicas / num_partitions_, num_partitions_};
+    // A caller that waits anyway, with nothing queued before it, runs on
+    // its own thread (no hand-over: 25 us a call on lavapipe).
+    if (queue_ == nullptr || tls_in_execution ||
+        (options.synchronous && queue_->Idle())) {
+      PLEXA_RETURN_IF_ERROR(run->Run());
+      return out;
+    }
+    auto done = sdk::Event::Create();
+    for (auto& replica : out.outputs) {
+      for (auto& b : replica) b->set_ready_event(done);
+    }
+    out.completion.assign(replicas, done);
+    queue_->Add([run, done] {
+      tls_in_execution = true;
+      absl::Status s = run->Run();
+      tls_in_execution = false;
+      done->Set(std::move(s));
+    });
     return out;
   }
 
@@ -208,10 +388,13 @@ class VulkanExecutable : public sdk::Executable {
  private:
   std::shared_ptr<const VulkanProgram> program_;
   // rng-get-and-update-state's states: this executable's, across runs.
-  RngStateTable rng_states_;
+  std::shared_ptr<RngStateTable> rng_states_ =
+      std::make_shared<RngStateTable>();
   std::shared_ptr<VulkanDevice> device_;
   std::vector<Device*> replica_devices_;  // replicas x partitions
   int64_t num_partitions_;
+  // The client's execution thread; null: runs on the calling thread.
+  std::shared_ptr<ExecutionQueue> queue_;
 };
 
 sdk::OptionValue IntValue(int64_t v) {
@@ -233,6 +416,7 @@ struct ClientConfig {
   int64_t num_devices = 1;
   bool report = false;
   bool validation = false;
+  bool async_execution = true;
   StagingMode staging = StagingMode::kAuto;
   std::string dump_dir;
   std::string dump_program;           // program_dump.h
@@ -281,6 +465,14 @@ class VulkanClient : public sdk::Client {
 
   absl::Span<Device* const> devices() const override { return devices_; }
 
+  // The execution thread's runs and the device's transfer completions set
+  // events whose callbacks may free SDK buffers of this client's devices.
+  bool Quiesce() override {
+    const bool ran = queue_ != nullptr && queue_->Drain();
+    const bool completed = device_->DrainCompletions();
+    return ran || completed;
+  }
+
   absl::StatusOr<std::unique_ptr<Buffer>> BufferFromHost(
       const void* data, const Shape& shape, Device* device) override {
     return BufferFromHostOn(data, shape, device, device->default_memory());
@@ -293,8 +485,7 @@ class VulkanClient : public sdk::Client {
     absl::StatusOr<std::unique_ptr<VulkanBuffer>> b =
         VulkanBuffer::Create(device_, shape, device, memory);
     if (!b.ok()) return b.status();
-    PLEXA_RETURN_IF_ERROR(
-        device_->Write((*b)->data(), data, (*b)->on_device_size()));
+    PLEXA_RETURN_IF_ERROR((*b)->Upload(data));
     return std::unique_ptr<Buffer>(*std::move(b));
   }
 
@@ -310,7 +501,7 @@ class VulkanClient : public sdk::Client {
       PLEXA_RETURN_IF_ERROR(Dump(*cached));
       return std::make_unique<VulkanExecutable>(std::move(cached), device_,
                                                 std::move(*devices),
-                                                options.num_partitions);
+                                                options.num_partitions, queue_);
     }
     ProgramOptions popts;
     popts.grid = DeviceGrid{options.num_replicas, options.num_partitions};
@@ -340,7 +531,7 @@ class VulkanClient : public sdk::Client {
     cache_.Insert(key, shared);
     return std::make_unique<VulkanExecutable>(std::move(shared), device_,
                                               std::move(*devices),
-                                              options.num_partitions);
+                                              options.num_partitions, queue_);
   }
 
  private:
@@ -356,6 +547,11 @@ class VulkanClient : public sdk::Client {
   std::vector<std::unique_ptr<Device>> devices_owned_;
   std::vector<Device*> devices_;
   backend::CompileCache<VulkanProgram> cache_;
+  // Executions run here, one at a time in the order they were issued
+  // (null with async_execution=0). Executables share it; it drains before
+  // it goes.
+  std::shared_ptr<ExecutionQueue> queue_ =
+      config_.async_execution ? std::make_shared<ExecutionQueue>() : nullptr;
 };
 
 }  // namespace
@@ -372,15 +568,16 @@ sdk::PluginInfo VulkanPluginInfo() {
   info.capabilities = PLX_CAPABILITY_CUSTOM_CALL_ORIGINAL |
                       PLX_CAPABILITY_REPLICAS | PLX_CAPABILITY_PARTITIONS |
                       PLX_CAPABILITY_FEEDS | PLX_CAPABILITY_TUPLE_PARAMETERS |
-                      PLX_CAPABILITY_PROFILER;
+                      PLX_CAPABILITY_PROFILER | PLX_CAPABILITY_ASYNC_TRANSFERS;
   return info;
 }
 
 absl::StatusOr<std::unique_ptr<sdk::Client>> MakeVulkanClient(
     const sdk::Options& options) {
   static constexpr const char* kKnown[] = {
-      "device",     "num_devices",  "report",    "dump_dir", "disable_features",
-      "validation", "dump_program", "cache_dir", "staging",  "kernel_dir"};
+      "device",           "num_devices", "report",         "dump_dir",
+      "disable_features", "validation",  "dump_program",   "cache_dir",
+      "staging",          "kernel_dir",  "async_execution"};
   if (absl::Status s = sdk::CheckKnownOptions(options, kKnown, "vulkan");
       !s.ok()) {
     return s;
@@ -447,6 +644,12 @@ absl::StatusOr<std::unique_ptr<sdk::Client>> MakeVulkanClient(
       sdk::GetIntOptionInRange(options, "validation", 0, 0, 1);
   if (!validation.ok()) return validation.status();
   config.validation = *validation != 0;
+  // async_execution: 1 (default) runs executions on the client's execution
+  // thread, returning at once; 0 on the calling thread.
+  absl::StatusOr<int64_t> async_execution =
+      sdk::GetIntOptionInRange(options, "async_execution", 1, 0, 1);
+  if (!async_execution.ok()) return async_execution.status();
+  config.async_execution = *async_execution != 0;
   // staging: 1 always through staging copies, 0 never, absent: decided by
   // the device's memory (vk_device.h). PLEXA_VULKAN_STAGING=0/1 when the
   // option is absent.

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -238,6 +239,12 @@ absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
                                  " lacks bufferDeviceAddress, which the "
                                  "plugin needs"));
   }
+  // Core in Vulkan 1.2 and required there; checked all the same.
+  if (!f12.timelineSemaphore) {
+    return NoDevice(absl::StrCat(d->name_,
+                                 " lacks timelineSemaphore, which the "
+                                 "plugin needs"));
+  }
   d->features_.float64 = f2.features.shaderFloat64;
   d->features_.int64 = f2.features.shaderInt64;
   d->features_.int16 = f2.features.shaderInt16;
@@ -251,6 +258,7 @@ absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
   e12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
   e12.pNext = &e11;
   e12.bufferDeviceAddress = VK_TRUE;
+  e12.timelineSemaphore = VK_TRUE;
   e12.shaderInt8 = d->features_.int8;
   e12.storageBuffer8BitAccess = d->features_.storage8;
   VkPhysicalDeviceFeatures2 e2{};
@@ -291,6 +299,18 @@ absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
                                  ") failed: ", VkResultName(r)));
   }
   vk.vkGetDeviceQueue(d->device_, d->queue_family_, 0, &d->queue_);
+  VkSemaphoreTypeCreateInfo stci{};
+  stci.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO;
+  stci.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  stci.initialValue = 0;
+  VkSemaphoreCreateInfo sci{};
+  sci.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO;
+  sci.pNext = &stci;
+  if (VkResult r =
+          vk.vkCreateSemaphore(d->device_, &sci, nullptr, &d->timeline_);
+      r != VK_SUCCESS) {
+    return VkError("vkCreateSemaphore (timeline)", r);
+  }
 
   // The memory types, among those a storage buffer may use (buffers are
   // also copy sources and destinations, for the staging path).
@@ -330,14 +350,35 @@ absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Create(
 }
 
 VulkanDevice::~VulkanDevice() {
+  if (device_ != VK_NULL_HANDLE) api_.vkDeviceWaitIdle(device_);
+  // Every submission is complete: what the completion thread has not yet
+  // run is run now, and the thread stops. When the last reference to the
+  // device went in one of its completions, this runs on that thread: the
+  // rest are run here and the thread, which touches only `completions_`
+  // from now on, is detached and ends when that completion returns.
+  std::deque<std::pair<uint64_t, Done>> rest;
+  {
+    std::lock_guard<std::mutex> lock(completions_->mu);
+    completions_->stopping = true;
+    if (completions_->thread.get_id() == std::this_thread::get_id()) {
+      rest.swap(completions_->pending);
+      completions_->thread.detach();
+    }
+  }
+  completions_->cv.notify_all();
+  for (auto& [value, done] : rest) done(absl::OkStatus());
+  rest.clear();
+  if (completions_->thread.joinable()) completions_->thread.join();
+  staging_pool_.clear();
   if (device_ != VK_NULL_HANDLE) {
-    api_.vkDeviceWaitIdle(device_);
+    if (timeline_ != VK_NULL_HANDLE) {
+      api_.vkDestroySemaphore(device_, timeline_, nullptr);
+    }
     if (pipeline_cache_ != VK_NULL_HANDLE) {
       api_.vkDestroyPipelineCache(device_, pipeline_cache_, nullptr);
     }
     for (auto& s : streams_) {
       s->staging.reset();
-      api_.vkDestroyFence(device_, s->fence, nullptr);
       api_.vkDestroyCommandPool(device_, s->pool, nullptr);
     }
     api_.vkDestroyDevice(device_, nullptr);
@@ -504,11 +545,7 @@ absl::StatusOr<VulkanDevice::Stream*> VulkanDevice::AcquireStream() {
   cbai.commandPool = s->pool;
   cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   cbai.commandBufferCount = 1;
-  VkFenceCreateInfo fci{};
-  fci.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
   VkResult r = api_.vkAllocateCommandBuffers(device_, &cbai, &s->cb);
-  if (r == VK_SUCCESS)
-    r = api_.vkCreateFence(device_, &fci, nullptr, &s->fence);
   Stream* raw = s.get();
   {
     std::lock_guard<std::mutex> lock(streams_mu_);
@@ -523,7 +560,7 @@ void VulkanDevice::ReleaseStream(Stream* s) {
   free_streams_.push_back(s);
 }
 
-absl::Status VulkanDevice::RunOn(
+absl::StatusOr<uint64_t> VulkanDevice::Enqueue(
     Stream* s, const std::function<void(VkCommandBuffer)>& record) {
   api_.vkResetCommandPool(device_, s->pool, 0);
   VkCommandBufferBeginInfo begin{};
@@ -532,8 +569,9 @@ absl::Status VulkanDevice::RunOn(
   VkResult r = api_.vkBeginCommandBuffer(s->cb, &begin);
   if (r == VK_SUCCESS) {
     // Earlier submissions' shader and copy writes are visible to this
-    // one's shaders and copies (a barrier's first scope reaches back over
-    // earlier submissions; their fences were waited for already).
+    // one's shaders and copies, and this one's work starts after theirs (a
+    // barrier's first scope reaches back over earlier submissions to the
+    // queue, complete or not).
     const VkPipelineStageFlags work =
         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
     VkMemoryBarrier before{};
@@ -546,8 +584,8 @@ absl::Status VulkanDevice::RunOn(
     api_.vkCmdPipelineBarrier(s->cb, work, work, 0, 1, &before, 0, nullptr, 0,
                               nullptr);
     record(s->cb);
-    // Shader and copy writes become visible to the host once the fence
-    // signals.
+    // Shader and copy writes become visible to the host once the timeline
+    // reaches this submission's value.
     VkMemoryBarrier after{};
     after.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
     after.srcAccessMask =
@@ -557,20 +595,113 @@ absl::Status VulkanDevice::RunOn(
                               &after, 0, nullptr, 0, nullptr);
     r = api_.vkEndCommandBuffer(s->cb);
   }
+  uint64_t value = 0;
   if (r == VK_SUCCESS) {
+    std::lock_guard<std::mutex> lock(queue_mu_);
+    value = next_value_ + 1;
+    VkTimelineSemaphoreSubmitInfo tsi{};
+    tsi.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO;
+    tsi.signalSemaphoreValueCount = 1;
+    tsi.pSignalSemaphoreValues = &value;
     VkSubmitInfo si{};
     si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+    si.pNext = &tsi;
     si.commandBufferCount = 1;
     si.pCommandBuffers = &s->cb;
-    std::lock_guard<std::mutex> lock(queue_mu_);
-    r = api_.vkQueueSubmit(queue_, 1, &si, s->fence);
+    si.signalSemaphoreCount = 1;
+    si.pSignalSemaphores = &timeline_;
+    r = api_.vkQueueSubmit(queue_, 1, &si, VK_NULL_HANDLE);
+    if (r == VK_SUCCESS) next_value_ = value;
   }
-  if (r == VK_SUCCESS) {
-    r = api_.vkWaitForFences(device_, 1, &s->fence, VK_TRUE, UINT64_MAX);
-    api_.vkResetFences(device_, 1, &s->fence);
+  if (r != VK_SUCCESS) return VkError("submitting a Vulkan command buffer", r);
+  if (absl::Status v = TakeValidationErrors(); !v.ok()) {
+    // The work was submitted: it completes before the error is returned,
+    // so that nothing it touches is freed under it.
+    WaitFor(value).IgnoreError();
+    return v;
   }
-  if (r != VK_SUCCESS) return VkError("running a Vulkan command buffer", r);
+  return value;
+}
+
+absl::Status VulkanDevice::WaitFor(uint64_t value) {
+  VkSemaphoreWaitInfo wi{};
+  wi.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO;
+  wi.semaphoreCount = 1;
+  wi.pSemaphores = &timeline_;
+  wi.pValues = &value;
+  if (VkResult r = api_.vkWaitSemaphores(device_, &wi, UINT64_MAX);
+      r != VK_SUCCESS) {
+    return VkError("waiting for a Vulkan submission", r);
+  }
   return TakeValidationErrors();
+}
+
+absl::Status VulkanDevice::RunOn(
+    Stream* s, const std::function<void(VkCommandBuffer)>& record) {
+  absl::StatusOr<uint64_t> value = Enqueue(s, record);
+  if (!value.ok()) return value.status();
+  return WaitFor(*value);
+}
+
+uint64_t VulkanDevice::submitted() const {
+  std::lock_guard<std::mutex> lock(queue_mu_);
+  return next_value_;
+}
+
+uint64_t VulkanDevice::completed() const {
+  uint64_t value = 0;
+  api_.vkGetSemaphoreCounterValue(device_, timeline_, &value);
+  return value;
+}
+
+void VulkanDevice::WhenReached(uint64_t value, Done done) {
+  Completions& c = *completions_;
+  {
+    std::lock_guard<std::mutex> lock(c.mu);
+    c.pending.emplace_back(value, std::move(done));
+    if (!c.thread.joinable()) {
+      c.thread = std::thread(&VulkanDevice::CompletionLoop, completions_, this);
+    }
+  }
+  c.cv.notify_one();
+}
+
+void VulkanDevice::CompletionLoop(std::shared_ptr<Completions> c,
+                                  VulkanDevice* device) {
+  std::unique_lock<std::mutex> lock(c->mu);
+  for (;;) {
+    c->cv.wait(lock, [&] { return c->stopping || !c->pending.empty(); });
+    // Stopping: the destructor waited for the device to go idle and runs
+    // what is left itself (or this thread drains it, which no longer
+    // waits: every value is reached).
+    if (c->pending.empty()) return;
+    const uint64_t value = c->pending.front().first;
+    lock.unlock();
+    absl::Status status = device->WaitFor(value);
+    lock.lock();
+    if (c->pending.empty()) return;  // the destructor ran it (detached)
+    Done done = std::move(c->pending.front().second);
+    c->pending.pop_front();
+    c->running = true;
+    lock.unlock();
+    done(std::move(status));
+    // When `done` held the last reference to the device, the destructor
+    // ran on this thread, emptied the queue and detached it: `device` is
+    // gone and the loop ends at the next check.
+    done = nullptr;
+    lock.lock();
+    c->running = false;
+    if (c->pending.empty()) c->idle_cv.notify_all();
+  }
+}
+
+bool VulkanDevice::DrainCompletions() {
+  Completions& c = *completions_;
+  std::unique_lock<std::mutex> lock(c.mu);
+  if (c.thread.get_id() == std::this_thread::get_id()) return false;
+  const bool busy = c.running || !c.pending.empty();
+  c.idle_cv.wait(lock, [&] { return c.pending.empty() && !c.running; });
+  return busy;
 }
 
 absl::Status VulkanDevice::Submit(

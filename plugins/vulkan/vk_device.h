@@ -21,15 +21,29 @@
 //     host-visible staging buffer with vkCmdCopyBuffer, Copy is one
 //     vkCmdCopyBuffer on the device.
 // Allocations in MemoryPlace::kHostVisible are always mapped.
+//
+// Submission. Every command buffer submitted to the device's one queue
+// signals its timeline semaphore with the next value, in submission order.
+// A synchronous submission (Submit, Read, Write, Copy) waits for its value
+// on the calling thread. An asynchronous one (WriteAsync, ReadAsync: the
+// plugin's uploads and downloads in staging mode) returns at once; the
+// device's completion thread waits for the values in order and runs each
+// one's completion (what sets the ABI's events). Each submission begins
+// with a barrier whose first scope covers every earlier submission, so
+// work runs in submission order whatever thread submitted it.
 #ifndef PLEXA_PLUGINS_VULKAN_VK_DEVICE_H_
 #define PLEXA_PLUGINS_VULKAN_VK_DEVICE_H_
 
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -103,7 +117,8 @@ absl::StatusOr<MemoryPlan> PlanMemory(
     const VkPhysicalDeviceMemoryProperties& mp, uint32_t allowed,
     StagingMode mode);
 
-// One allocation. Freed (and forgotten by AddressOf) on destruction.
+// One allocation. Freed (and forgotten by AddressOf) on destruction, which
+// must come before the device's (holders keep the device alive).
 class DeviceMemory {
  public:
   ~DeviceMemory();
@@ -205,6 +220,31 @@ class VulkanDevice {
   // mapped, else one vkCmdCopyBuffer.
   absl::Status Copy(void* dst, const void* src, size_t bytes);
 
+  // A completion: called once with the transfer's status.
+  using Done = std::function<void(absl::Status)>;
+  // Asynchronous host transfers of a whole allocation. WriteAsync copies
+  // `src` into a staging buffer of its own before it returns (the host may
+  // reuse `src` at once) and has the device copy that into `dst`;
+  // ReadAsync has the device copy `src` into a staging buffer, and `dst`
+  // is filled from it on the completion thread (it must stay valid until
+  // `done`). `done` runs exactly once: on the calling thread before the
+  // call returns when there is no device work (mapped memory: a memcpy)
+  // or when the transfer fails to start, otherwise on the completion
+  // thread once the copy is complete. The allocation stays alive until
+  // then (it is shared). When a staging buffer of the whole size cannot be
+  // had (over the device's largest allocation, or memory exhausted) the
+  // transfer is done synchronously in chunks, as Write and Read do.
+  void WriteAsync(std::shared_ptr<DeviceMemory> dst, const void* src,
+                  Done done);
+  void ReadAsync(std::shared_ptr<DeviceMemory> src, void* dst, Done done);
+  // Blocks until the completion thread has nothing pending or running
+  // (at once on that thread itself); returns whether it had anything.
+  bool DrainCompletions();
+  // Submissions made so far and completed so far (the timeline's values;
+  // for tests and statistics).
+  uint64_t submitted() const;
+  uint64_t completed() const;
+
   absl::StatusOr<std::unique_ptr<ComputePipeline>> CreatePipeline(
       absl::Span<const uint32_t> spirv, uint32_t push_constant_bytes);
 
@@ -226,9 +266,21 @@ class VulkanDevice {
   struct Stream {
     VkCommandPool pool = VK_NULL_HANDLE;
     VkCommandBuffer cb = VK_NULL_HANDLE;
-    VkFence fence = VK_NULL_HANDLE;
-    // Host-visible, mapped; made on the first staged transfer.
+    // Host-visible, mapped; made on the first synchronous staged transfer.
     std::unique_ptr<DeviceMemory> staging;
+  };
+  // The completion thread's queue: asynchronous submissions' timeline
+  // values and what runs once each is reached, in registration order.
+  // Shared with the thread, which outlives the device when a completion
+  // releases the last reference to it (see ~VulkanDevice).
+  struct Completions {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::condition_variable idle_cv;                // pending empty, !running
+    std::deque<std::pair<uint64_t, Done>> pending;  // guarded by mu
+    bool running = false;                           // guarded by mu
+    bool stopping = false;                          // guarded by mu
+    std::thread thread;                             // started on first use
   };
   // Where a slot address lies.
   struct Located {
@@ -254,9 +306,31 @@ class VulkanDevice {
   void ReleaseStream(Stream* s);
   // Records with `record` into `s`'s command buffer (between barriers that
   // order it after every earlier submission and make its writes visible
-  // to the host), submits it and waits.
+  // to the host) and submits it; returns the timeline value it signals.
+  absl::StatusOr<uint64_t> Enqueue(
+      Stream* s, const std::function<void(VkCommandBuffer)>& record);
+  // Blocks until the timeline reaches `value`.
+  absl::Status WaitFor(uint64_t value);
+  // Enqueue, then WaitFor.
   absl::Status RunOn(Stream* s,
                      const std::function<void(VkCommandBuffer)>& record);
+  // Runs `done` on the completion thread once the timeline reaches
+  // `value`. Completions run in the order they were registered: two
+  // threads may register theirs out of value order, and then the later
+  // value's wait covers the earlier one.
+  void WhenReached(uint64_t value, Done done);
+  static void CompletionLoop(std::shared_ptr<Completions> c,
+                             VulkanDevice* device);
+  // Host-visible staging buffers for asynchronous transfers, reused: sizes
+  // are powers of two from 64 KiB, and at most kStagingPoolBytes of them
+  // are kept (a fresh allocation costs a page fault per 4 KiB on first
+  // touch, which dominated a transfer's time on lavapipe).
+  static constexpr size_t kStagingPoolBytes = size_t{128} << 20;
+  absl::StatusOr<std::shared_ptr<DeviceMemory>> TakeStaging(size_t bytes);
+  void GiveStaging(std::shared_ptr<DeviceMemory> m);
+  // The asynchronous transfer behind WriteAsync and ReadAsync.
+  void StageAsync(std::shared_ptr<DeviceMemory> memory, uint8_t* host,
+                  bool to_device, Done done);
   absl::StatusOr<Located> Locate(const void* p, size_t bytes) const;
   // `bytes` bytes between host memory and unmapped device memory `at`.
   absl::Status Stage(const Located& at, uint8_t* host, size_t bytes,
@@ -288,7 +362,14 @@ class VulkanDevice {
   DeviceFeatures features_;
   DeviceLimits limits_;
 
-  std::mutex queue_mu_;
+  mutable std::mutex queue_mu_;
+  VkSemaphore timeline_ = VK_NULL_HANDLE;
+  uint64_t next_value_ = 0;  // guarded by queue_mu_: the last one signalled
+  std::shared_ptr<Completions> completions_ = std::make_shared<Completions>();
+  std::mutex staging_pool_mu_;
+  std::multimap<size_t, std::shared_ptr<DeviceMemory>>
+      staging_pool_;               // guarded
+  size_t staging_pool_bytes_ = 0;  // guarded
   std::mutex streams_mu_;
   std::vector<std::unique_ptr<Stream>> streams_;  // all, guarded
   std::vector<Stream*> free_streams_;             // guarded

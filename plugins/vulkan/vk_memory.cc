@@ -337,6 +337,97 @@ absl::Status VulkanDevice::Read(const void* src, void* dst, size_t bytes) {
   return Stage(*at, static_cast<uint8_t*>(dst), bytes, /*to_device=*/false);
 }
 
+absl::StatusOr<std::shared_ptr<DeviceMemory>> VulkanDevice::TakeStaging(
+    size_t bytes) {
+  size_t size = size_t{64} << 10;
+  while (size < bytes) size *= 2;
+  {
+    std::lock_guard<std::mutex> lock(staging_pool_mu_);
+    auto it = staging_pool_.find(size);
+    if (it != staging_pool_.end()) {
+      std::shared_ptr<DeviceMemory> m = std::move(it->second);
+      staging_pool_.erase(it);
+      staging_pool_bytes_ -= size;
+      return m;
+    }
+  }
+  absl::StatusOr<std::unique_ptr<DeviceMemory>> m =
+      Allocate(size, MemoryPlace::kHostVisible);
+  if (!m.ok()) return m.status();
+  return std::shared_ptr<DeviceMemory>(*std::move(m));
+}
+
+void VulkanDevice::GiveStaging(std::shared_ptr<DeviceMemory> m) {
+  std::lock_guard<std::mutex> lock(staging_pool_mu_);
+  if (staging_pool_bytes_ + m->size() > kStagingPoolBytes) return;
+  staging_pool_bytes_ += m->size();
+  staging_pool_.emplace(m->size(), std::move(m));
+}
+
+void VulkanDevice::WriteAsync(std::shared_ptr<DeviceMemory> dst,
+                              const void* src, Done done) {
+  StageAsync(std::move(dst), static_cast<uint8_t*>(const_cast<void*>(src)),
+             /*to_device=*/true, std::move(done));
+}
+
+void VulkanDevice::ReadAsync(std::shared_ptr<DeviceMemory> src, void* dst,
+                             Done done) {
+  StageAsync(std::move(src), static_cast<uint8_t*>(dst),
+             /*to_device=*/false, std::move(done));
+}
+
+void VulkanDevice::StageAsync(std::shared_ptr<DeviceMemory> memory,
+                              uint8_t* host, bool to_device, Done done) {
+  const size_t bytes = memory->size();
+  if (bytes == 0) return done(absl::OkStatus());
+  if (memory->mapped()) {
+    if (to_device) {
+      std::memcpy(memory->data(), host, bytes);
+    } else {
+      std::memcpy(host, memory->data(), bytes);
+    }
+    return done(absl::OkStatus());
+  }
+  absl::StatusOr<std::shared_ptr<DeviceMemory>> staging = TakeStaging(bytes);
+  if (!staging.ok()) {
+    // No staging buffer of the whole size: synchronously, in chunks.
+    return done(to_device ? Write(memory->data(), host, bytes)
+                          : Read(memory->data(), host, bytes));
+  }
+  std::shared_ptr<DeviceMemory> stage = *std::move(staging);
+  if (to_device) std::memcpy(stage->data(), host, bytes);
+  absl::StatusOr<Stream*> stream = AcquireStream();
+  if (!stream.ok()) return done(stream.status());
+  VkBufferCopy region{};
+  region.size = bytes;
+  absl::StatusOr<uint64_t> value = Enqueue(*stream, [&](VkCommandBuffer cb) {
+    if (to_device) {
+      api_.vkCmdCopyBuffer(cb, stage->buffer_, memory->buffer_, 1, &region);
+    } else {
+      api_.vkCmdCopyBuffer(cb, memory->buffer_, stage->buffer_, 1, &region);
+    }
+  });
+  if (!value.ok()) {
+    ReleaseStream(*stream);
+    return done(value.status());
+  }
+  {
+    std::lock_guard<std::mutex> lock(registry_mu_);
+    staged_ += bytes;
+  }
+  // The device memory, the staging buffer and the command buffer stay
+  // alive and unused by anything else until the copy is complete.
+  WhenReached(*value, [this, stream = *stream, memory = std::move(memory),
+                       stage = std::move(stage), host, bytes, to_device,
+                       done = std::move(done)](absl::Status s) mutable {
+    if (s.ok() && !to_device) std::memcpy(host, stage->data(), bytes);
+    GiveStaging(std::move(stage));
+    memory.reset();
+    ReleaseStream(stream);
+    done(std::move(s));
+  });
+}
+
 absl::Status VulkanDevice::Copy(void* dst, const void* src, size_t bytes) {
   if (bytes == 0 || dst == src) return absl::OkStatus();
   absl::StatusOr<Located> to = Locate(dst, bytes);

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iomanip>
 #include <limits>
 #include <map>
 #include <set>
@@ -58,6 +59,20 @@ class VulkanPluginTest : public ::testing::Test {
       host::Client& client, host::Executable& exe,
       const std::vector<Literal>& args) {
     return abi_test::RunOnce(client, exe, args);
+  }
+  // Compiles `text` on a client that prints its report, expects every
+  // instruction on the device, and runs it once on `args`.
+  absl::StatusOr<std::vector<Literal>> RunAllOnDevice(
+      const std::string& text, const std::vector<Literal>& args) {
+    auto client = NewClient({{"report", PLX_Value_INT64, "", 1}});
+    if (client == nullptr) return absl::InternalError("no Vulkan client");
+    testing::internal::CaptureStderr();
+    auto exe = client->Compile(text, "hlo-text");
+    const std::string report = testing::internal::GetCapturedStderr();
+    if (!exe.ok()) return exe.status();
+    EXPECT_THAT(report, HasSubstr(" 0 instructions on the host evaluator"))
+        << report;
+    return Run(*client, **exe, args);
   }
   // The device's attributes (PLX_Device_Describe), by name.
   std::map<std::string, PLX_NamedValue> Attributes(host::Client& client) {
@@ -493,13 +508,13 @@ TEST_F(VulkanPluginTest, DonatedArgumentsChainAndAreInvalidAfterwards) {
 TEST_F(VulkanPluginTest, TheReportCountsKernelsAndHostInstructions) {
   auto client = NewClient({{"report", PLX_Value_INT64, "", 1}});
   ASSERT_NE(client, nullptr);
-  // f64 exp has no shader (GLSL has no double exp): it runs on the host
+  // f64 sine has no shader (GLSL has no double sin): it runs on the host
   // evaluator, in place on the device memory, between the two kernels.
-  constexpr char kNegExpScale[] = R"(HloModule neg_exp_scale
+  constexpr char kNegExpScale[] = R"(HloModule neg_sin_scale
 ENTRY main {
   x = f64[5] parameter(0)
   n = f64[5] negate(x)
-  e = f64[5] exponential(n)
+  e = f64[5] sine(n)
   ROOT s = f64[5] add(e, e)
 }
 )";
@@ -509,12 +524,12 @@ ENTRY main {
   ASSERT_TRUE(exe.ok()) << exe.status();
   EXPECT_THAT(err, HasSubstr("2 kernels on the device"));
   EXPECT_THAT(err, HasSubstr("1 instructions on the host evaluator"));
-  EXPECT_THAT(err, HasSubstr("exponential"));
+  EXPECT_THAT(err, HasSubstr("sine"));
   const double xs[] = {3, -1, 0, 2, 5};
   auto out = Run(*client, **exe, {Literal::CreateR1<double>(xs)});
   ASSERT_TRUE(out.ok()) << out.status();
   for (int i = 0; i < 5; ++i) {
-    EXPECT_DOUBLE_EQ((*out)[0].Get<double>({i}), 2 * std::exp(-xs[i])) << i;
+    EXPECT_DOUBLE_EQ((*out)[0].Get<double>({i}), 2 * std::sin(-xs[i])) << i;
   }
 }
 
@@ -800,15 +815,7 @@ TEST_F(VulkanPluginTest, ComplexArithmeticOnTheDeviceMatchesTheEvaluator) {
   absl::StatusOr<Literal> want = Evaluator().Run(**m, {a, b});
   ASSERT_TRUE(want.ok()) << want.status();
 
-  auto client = NewClient({{"report", PLX_Value_INT64, "", 1}});
-  ASSERT_NE(client, nullptr);
-  testing::internal::CaptureStderr();
-  auto exe = client->Compile(text, "hlo-text");
-  const std::string report = testing::internal::GetCapturedStderr();
-  ASSERT_TRUE(exe.ok()) << exe.status();
-  EXPECT_THAT(report, HasSubstr(" 0 instructions on the host evaluator"))
-      << report;
-  auto got = Run(*client, **exe, {a, b});
+  auto got = RunAllOnDevice(text, {a, b});
   ASSERT_TRUE(got.ok()) << got.status();
   ASSERT_EQ(got->size(), want->tuple_element_count());
   auto same = [](double x, double y) {
@@ -832,6 +839,218 @@ TEST_F(VulkanPluginTest, ComplexArithmeticOnTheDeviceMatchesTheEvaluator) {
           << "): the evaluator gives (" << wv.real() << ", " << wv.imag()
           << "), the device (" << gv.real() << ", " << gv.imag() << ")";
     }
+  }
+}
+
+// Executions on the client's execution thread: ten chained asynchronous
+// runs (each reads the previous one's pending output) and a synchronous
+// one behind them give x + 11; a run that fails on the device thread
+// (an infeed with no feeds) carries its error in its completion event and
+// its output's ready event, and a synchronous call of it returns the error
+// and no outputs.
+TEST_F(VulkanPluginTest, AsynchronousExecutionsKeepTheirOrderAndErrors) {
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  auto inc = client->Compile(R"(HloModule inc
+ENTRY main {
+  x = f32[3] parameter(0)
+  one = f32[] constant(1)
+  b = f32[3] broadcast(one), dimensions={}
+  ROOT y = f32[3] add(x, b)
+}
+)",
+                             "hlo-text");
+  ASSERT_TRUE(inc.ok()) << inc.status();
+  auto x = client->BufferFromLiteral(Literal::CreateR1<float>({1, -2, 0.5}));
+  ASSERT_TRUE(x.ok()) << x.status();
+  std::vector<std::unique_ptr<host::Buffer>> chain;
+  std::vector<std::unique_ptr<host::Event>> done;
+  host::Buffer* last = x->get();
+  for (int i = 0; i < 10; ++i) {
+    auto run = (*inc)->ExecuteAsync({{last}});
+    ASSERT_TRUE(run.ok()) << run.status();
+    last = run->outputs[0][0].get();
+    chain.push_back(std::move(run->outputs[0][0]));
+    done.push_back(std::move(run->completion[0]));
+  }
+  auto sync = (*inc)->Execute({{last}});
+  ASSERT_TRUE(sync.ok()) << sync.status();
+  for (auto& e : done) EXPECT_TRUE(e->IsReady());
+  auto y = (*sync)[0][0]->ToLiteral();
+  ASSERT_TRUE(y.ok()) << y.status();
+  EXPECT_EQ(*y, Literal::CreateR1<float>({12, 9, 11.5}));
+
+  auto feed = client->Compile(R"(HloModule feed
+ENTRY main {
+  x = f32[2] parameter(0)
+  tok = token[] after-all()
+  in = (f32[2], token[]) infeed(tok)
+  v = f32[2] get-tuple-element(in), index=0
+  ROOT a = f32[2] add(v, x)
+}
+)",
+                              "hlo-text");
+  ASSERT_TRUE(feed.ok()) << feed.status();
+  auto two = client->BufferFromLiteral(Literal::CreateR1<float>({1, 2}));
+  ASSERT_TRUE(two.ok()) << two.status();
+  auto failing = (*feed)->ExecuteAsync({{two->get()}});
+  ASSERT_TRUE(failing.ok()) << failing.status();
+  absl::Status completion = failing->completion[0]->Await();
+  EXPECT_FALSE(completion.ok());
+  EXPECT_THAT(completion.message(), HasSubstr("infeed"));
+  auto ready = failing->outputs[0][0]->ReadyEvent();
+  ASSERT_TRUE(ready.ok()) << ready.status();
+  EXPECT_EQ((*ready)->Await(), completion);
+  auto lit = failing->outputs[0][0]->ToLiteral();
+  EXPECT_FALSE(lit.ok());
+  auto sync_fail = (*feed)->Execute({{two->get()}});
+  ASSERT_FALSE(sync_fail.ok());
+  EXPECT_THAT(sync_fail.status().message(), HasSubstr("infeed"));
+}
+
+// f64 exp, log, expm1, log1p, tanh and logistic run on the device (the
+// prelude's double-arithmetic versions): within 4 ulps of the long-double C
+// library (x86's 64-bit significand, rounded to double) over special
+// values, the edges of each function's range and a sweep of magnitudes
+// from 1e-300 to 800 of both signs.
+TEST_F(VulkanPluginTest, F64TranscendentalsRunOnTheDeviceWithinFourUlps) {
+  if (Attributes(*NewClient())["shader_float64"].int64_value == 0) {
+    GTEST_SKIP() << "the device lacks shaderFloat64";
+  }
+  std::vector<double> xs = {0.0,
+                            -0.0,
+                            1.0,
+                            -1.0,
+                            std::numeric_limits<double>::infinity(),
+                            -std::numeric_limits<double>::infinity(),
+                            std::numeric_limits<double>::quiet_NaN(),
+                            std::numeric_limits<double>::denorm_min(),
+                            4.9e-320,
+                            2.2250738585072014e-308,
+                            std::numeric_limits<double>::max(),
+                            -std::numeric_limits<double>::max(),
+                            709.78,
+                            709.79,
+                            -745.1,
+                            -745.2,
+                            -708.5,
+                            -40,
+                            40,
+                            -36.7,
+                            0.34657,
+                            0.34658,
+                            -0.34657,
+                            -0.34658,
+                            21.99,
+                            22.01,
+                            -22.01,
+                            0.7071067811865476,
+                            1.4142135623730951,
+                            1.4142135623730954,
+                            -0.9999999999,
+                            1e-17,
+                            -1e-17};
+  for (int k = 0; k <= 700; ++k) {
+    const double v = std::pow(10.0, -300 + k * (302.9 / 700));  // to ~800
+    xs.push_back(v);
+    xs.push_back(-v);
+  }
+  const int64_t n = static_cast<int64_t>(xs.size());
+  const std::string d = absl::StrCat("f64[", n, "]");
+  const std::string text = absl::StrCat(
+      "HloModule f64_math\nENTRY main {\n  x = ", d, " parameter(0)\n  e = ", d,
+      " exponential(x)\n  l = ", d, " log(x)\n  em = ", d,
+      " exponential-minus-one(x)\n  lp = ", d, " log-plus-one(x)\n  t = ", d,
+      " tanh(x)\n  s = ", d, " logistic(x)\n  ROOT r = (", d, ", ", d, ", ", d,
+      ", ", d, ", ", d, ", ", d, ") tuple(e, l, em, lp, t, s)\n}\n");
+  auto got = RunAllOnDevice(text, {Literal::CreateR1<double>(xs)});
+  ASSERT_TRUE(got.ok()) << got.status();
+  ASSERT_EQ(got->size(), 6u);
+  using Ref = long double (*)(long double);
+  const Ref refs[] = {[](long double x) { return expl(x); },
+                      [](long double x) { return logl(x); },
+                      [](long double x) { return expm1l(x); },
+                      [](long double x) { return log1pl(x); },
+                      [](long double x) { return tanhl(x); },
+                      [](long double x) { return 1.0L / (1.0L + expl(-x)); }};
+  const char* const names[] = {"exp",   "log",  "expm1",
+                               "log1p", "tanh", "logistic"};
+  // Within 4 ulps of the reference (the ulp of the double it rounds to).
+  auto close = [](double got, double want) {
+    if (std::isnan(want) || std::isnan(got)) {
+      return std::isnan(want) && std::isnan(got);
+    }
+    if (std::isinf(want) || std::isinf(got)) return got == want;
+    if (want == 0)
+      return std::abs(got) <= 4 * std::numeric_limits<double>::denorm_min();
+    const double ulp = std::nextafter(std::abs(want),
+                                      std::numeric_limits<double>::infinity()) -
+                       std::abs(want);
+    return std::abs(got - want) <= 4 * ulp;
+  };
+  for (int k = 0; k < 6; ++k) {
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const double want = static_cast<double>(refs[k](xs[i]));
+      const double g = (*got)[k].Get<double>({i});
+      if (!close(g, want) && wrong++ < 5) {
+        ADD_FAILURE() << names[k] << "(" << std::setprecision(17) << xs[i]
+                      << "): the device gives " << g << ", want " << want;
+      }
+    }
+    EXPECT_EQ(wrong, 0) << names[k];
+  }
+}
+
+// f32 log1p and expm1 where 1 + x and exp(x) are near 1 (where a loose
+// device log, or a compiler folding (1 + x) - 1 to x, would show): within
+// 4 float ulps of the C library in double, rounded to float.
+TEST_F(VulkanPluginTest, F32Log1pAndExpm1NearZeroWithinFourUlps) {
+  std::vector<float> xs = {0.0f,   -0.0f,   1e-30f,  -1e-30f, 1e-8f,   -1e-8f,
+                           1e-4f,  -1e-4f,  9.9e-4f, 1.1e-3f, 1.5e-3f, -1.5e-3f,
+                           0.01f,  -0.01f,  0.1f,    -0.1f,   0.29f,   -0.29f,
+                           0.293f, -0.293f, 0.41f,   0.415f,  0.5f,    -0.5f,
+                           0.9f,   2.0f,    -0.9f,   10.0f,   -10.0f};
+  for (int k = 0; k <= 200; ++k) {
+    const float v = static_cast<float>(std::pow(10.0, -7 + k * 7.0 / 200));
+    xs.push_back(v);
+    xs.push_back(-std::min(v, 0.999f));
+  }
+  const int64_t n = static_cast<int64_t>(xs.size());
+  const std::string f = absl::StrCat("f32[", n, "]");
+  const std::string text =
+      absl::StrCat("HloModule f32_near0\nENTRY main {\n  x = ", f,
+                   " parameter(0)\n  lp = ", f, " log-plus-one(x)\n  em = ", f,
+                   " exponential-minus-one(x)\n  ROOT r = (", f, ", ", f,
+                   ") tuple(lp, em)\n}\n");
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  auto exe = client->Compile(text, "hlo-text");
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  auto got = Run(*client, **exe, {Literal::CreateR1<float>(xs)});
+  ASSERT_TRUE(got.ok()) << got.status();
+  ASSERT_EQ(got->size(), 2u);
+  const char* const names[] = {"log1p", "expm1"};
+  for (int k = 0; k < 2; ++k) {
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const float want =
+          static_cast<float>(k == 0 ? std::log1p(static_cast<double>(xs[i]))
+                                    : std::expm1(static_cast<double>(xs[i])));
+      const float g = (*got)[k].Get<float>({i});
+      const float ulp =
+          want == 0 ? std::numeric_limits<float>::denorm_min()
+                    : std::nextafter(std::abs(want),
+                                     std::numeric_limits<float>::infinity()) -
+                          std::abs(want);
+      const bool ok =
+          std::isnan(want) ? std::isnan(g) : std::abs(g - want) <= 4 * ulp;
+      if (!ok && wrong++ < 5) {
+        ADD_FAILURE() << names[k] << "(" << std::setprecision(9) << xs[i]
+                      << "): the device gives " << g << ", want " << want;
+      }
+    }
+    EXPECT_EQ(wrong, 0) << names[k];
   }
 }
 
