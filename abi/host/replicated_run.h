@@ -35,6 +35,11 @@ class ReplicatedRun {
   // per replica. `feeds` is used during the call only.
   absl::StatusOr<std::vector<Literal>> Run(HostFeeds* feeds = nullptr,
                                            Profiler* profiler = nullptr) const;
+  // The same through ABI 1.2's asynchronous calls: ExecuteAsync, then a
+  // ToLiteralAsync of every output before any is awaited (for a plugin
+  // without the 1.2 slots, what Run does).
+  absl::StatusOr<std::vector<Literal>> RunAsync(
+      HostFeeds* feeds = nullptr, Profiler* profiler = nullptr) const;
 
   const Executable& executable() const { return *executable_; }
 
@@ -43,6 +48,11 @@ class ReplicatedRun {
   std::unique_ptr<Executable> executable_;
   Shape result_shape_;
   std::vector<std::vector<std::unique_ptr<Buffer>>> inputs_;
+  // The arguments' handles, replica by replica.
+  std::vector<std::vector<Buffer*>> Arguments() const;
+  // Each replica's output leaves assembled into the entry result.
+  absl::StatusOr<std::vector<Literal>> Assemble(
+      std::vector<std::vector<Literal>> leaves) const;
 };
 
 }  // namespace plexa::host

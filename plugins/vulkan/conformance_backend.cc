@@ -3,7 +3,8 @@
 // libplexa_plugin_vulkan.so, with four virtual devices for the replicated
 // cases; "vulkanvalidated" runs them again under the Khronos validation
 // layer (scripts/setup.sh installs it), where any validation error fails
-// the case; "vulkanstaging" (below) through the staging path.
+// the case; "vulkanstaging" (below) through the staging path, and
+// "vulkanasync" through it with asynchronous calls.
 #include "tools/conformance/plugin_backend.h"
 
 PLEXA_REGISTER_CONFORMANCE_BACKEND(
@@ -25,3 +26,13 @@ PLEXA_REGISTER_CONFORMANCE_BACKEND(
     plexa::MakePluginBackend("vulkanstaging", PLEXA_VULKAN_PLUGIN,
                              {{"num_devices", PLX_Value_INT64, "", 4},
                               {"staging", PLX_Value_INT64, "", 1}}));
+
+// "vulkanasync": the staging path through ABI 1.2's asynchronous calls
+// (ReplicatedRun::RunAsync): every execution on the client's execution
+// thread, every download completed on the device's completion thread.
+PLEXA_REGISTER_CONFORMANCE_BACKEND(
+    vulkanasync,
+    plexa::MakePluginBackend("vulkanasync", PLEXA_VULKAN_PLUGIN,
+                             {{"num_devices", PLX_Value_INT64, "", 4},
+                              {"staging", PLX_Value_INT64, "", 1}},
+                             {}, /*asynchronous=*/true));

@@ -108,6 +108,11 @@ TEST_P(HostAsyncTest, AChainGatedByAUserEvent) {
   EXPECT_EQ(Values(copied), (std::vector<float>{-1, 2, -3, 4.5f}));
   EXPECT_TRUE(upload->done_with_host->Await().ok());
   EXPECT_TRUE((*ready)->Await().ok());
+  // The callback runs on the thread that set the event, which may wake
+  // the waiters before it has run it (docs/abi.md, "Events").
+  for (int i = 0; i < 10000 && called.load() == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   EXPECT_EQ(called.load(), 1);
 }
 

@@ -24,7 +24,7 @@ absl::StatusOr<std::vector<Literal>> RunOnPlugin(
     const std::string& path, std::vector<host::Plugin::Option> options,
     const std::vector<std::string>& custom_call_libraries, const Module& module,
     const std::vector<std::vector<Literal>>& per_replica_inputs,
-    HostFeeds* feeds = nullptr) {
+    bool asynchronous, HostFeeds* feeds = nullptr) {
   auto plugin = host::Plugin::Load(path);
   if (!plugin.ok()) return plugin.status();
   auto client = (*plugin)->CreateClient(options);
@@ -46,7 +46,7 @@ absl::StatusOr<std::vector<Literal>> RunOnPlugin(
       module.entry_computation()->root_instruction()->shape(),
       per_replica_inputs);
   if (!run.ok()) return run.status();
-  return (*run)->Run(feeds);
+  return asynchronous ? (*run)->RunAsync(feeds) : (*run)->Run(feeds);
 }
 
 }  // namespace
@@ -54,16 +54,17 @@ absl::StatusOr<std::vector<Literal>> RunOnPlugin(
 ConformanceBackend MakePluginBackend(
     std::string name, std::string path,
     std::vector<host::Plugin::Option> options,
-    std::vector<std::string> custom_call_libraries) {
+    std::vector<std::string> custom_call_libraries, bool asynchronous) {
   ConformanceBackend backend;
   backend.name = std::move(name);
-  backend.run = [path, options, custom_call_libraries](
+  backend.run = [path, options, custom_call_libraries, asynchronous](
                     const Module& module,
                     const std::vector<std::vector<Literal>>& inputs) {
-    return RunOnPlugin(path, options, custom_call_libraries, module, inputs);
+    return RunOnPlugin(path, options, custom_call_libraries, module, inputs,
+                       asynchronous);
   };
   // Host feed queues through the ABI's PLX_FeedsExtension.
-  backend.run_with_feeds = [path, options, custom_call_libraries](
+  backend.run_with_feeds = [path, options, custom_call_libraries, asynchronous](
                                const Module& module,
                                const std::vector<Literal>& inputs,
                                const std::vector<Literal>& infeed)
@@ -71,7 +72,7 @@ ConformanceBackend MakePluginBackend(
     return RunWithFeedQueues(
         infeed, [&](HostFeeds* feeds) -> absl::StatusOr<Literal> {
           auto results = RunOnPlugin(path, options, custom_call_libraries,
-                                     module, {inputs}, feeds);
+                                     module, {inputs}, asynchronous, feeds);
           if (!results.ok()) return results.status();
           return std::move(results->front());
         });
