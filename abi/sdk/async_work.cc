@@ -231,9 +231,17 @@ void WorkQueue::RunAfter(const EventList& after,
       });
 }
 
-void WorkQueue::Drain() {
+bool WorkQueue::Idle() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return scheduled_ == 0;
+}
+
+bool WorkQueue::Drain() {
   std::unique_lock<std::mutex> lock(mu_);
+  if (thread_.get_id() == std::this_thread::get_id()) return false;
+  const bool busy = scheduled_ > 0;
   cv_.wait(lock, [this] { return scheduled_ == 0; });
+  return busy;
 }
 
 void WorkQueue::Loop() {

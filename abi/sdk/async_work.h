@@ -127,10 +127,15 @@ class WorkQueue {
 
   // Runs work(status) on the queue's thread once every event in `after`
   // is ready; status is the first error among them, or OK. The work must
-  // not block on other queued work.
+  // not block on other queued work. Work with no events to wait for runs
+  // in the order it was handed over.
   void RunAfter(const EventList& after, std::function<void(absl::Status)> work);
-  // Returns when nothing is scheduled or running any more.
-  void Drain();
+  // Nothing scheduled or running.
+  bool Idle();
+  // Returns when nothing is scheduled or running any more, and whether
+  // anything was. On the queue's own thread it returns false at once (the
+  // work running there would wait for itself).
+  bool Drain();
 
  private:
   void Loop();

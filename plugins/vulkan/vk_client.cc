@@ -1,17 +1,15 @@
 #include "plugins/vulkan/vk_client.h"
 
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <functional>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <tuple>
 #include <vector>
 
+#include "abi/sdk/async_work.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "core/base/status_macros.h"
@@ -154,70 +152,6 @@ class VulkanBuffer : public Buffer {
   }
 };
 
-// A client's execution thread: runs the executions handed to it one at a
-// time, in the order they came; drains before it goes.
-class ExecutionQueue {
- public:
-  ExecutionQueue() = default;
-  ExecutionQueue(const ExecutionQueue&) = delete;
-  ExecutionQueue& operator=(const ExecutionQueue&) = delete;
-  ~ExecutionQueue() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      stopping_ = true;
-    }
-    cv_.notify_all();
-    if (thread_.joinable()) thread_.join();
-  }
-  void Add(std::function<void()> work) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      queue_.push_back(std::move(work));
-      ++pending_;
-      if (!thread_.joinable()) thread_ = std::thread([this] { Loop(); });
-    }
-    cv_.notify_one();
-  }
-  // Nothing queued or running.
-  bool Idle() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return pending_ == 0;
-  }
-  // Blocks until Idle (at once on the queue's own thread); returns whether
-  // anything was queued or running.
-  bool Drain() {
-    std::unique_lock<std::mutex> lock(mu_);
-    if (thread_.get_id() == std::this_thread::get_id()) return false;
-    const bool busy = pending_ > 0;
-    idle_cv_.wait(lock, [&] { return pending_ == 0; });
-    return busy;
-  }
-
- private:
-  void Loop() {
-    std::unique_lock<std::mutex> lock(mu_);
-    for (;;) {
-      cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;
-      std::function<void()> work = std::move(queue_.front());
-      queue_.pop_front();
-      lock.unlock();
-      work();
-      work = nullptr;
-      lock.lock();
-      if (--pending_ == 0) idle_cv_.notify_all();
-    }
-  }
-
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  std::condition_variable idle_cv_;
-  std::deque<std::function<void()>> queue_;  // guarded by mu_
-  int64_t pending_ = 0;                      // guarded by mu_: queued + running
-  bool stopping_ = false;                    // guarded by mu_
-  std::thread thread_;
-};
-
 // Set on a thread while it runs an execution: an execution started from
 // within one (a custom call that runs a program) runs at once on that
 // thread instead of waiting behind the one that started it.
@@ -281,7 +215,7 @@ class VulkanExecutable : public sdk::Executable {
   VulkanExecutable(std::shared_ptr<const VulkanProgram> program,
                    std::shared_ptr<VulkanDevice> device,
                    std::vector<Device*> replica_devices, int64_t num_partitions,
-                   std::shared_ptr<ExecutionQueue> queue)
+                   std::shared_ptr<sdk::WorkQueue> queue)
       : program_(std::move(program)),
         device_(std::move(device)),
         replica_devices_(std::move(replica_devices)),
@@ -360,7 +294,9 @@ class VulkanExecutable : public sdk::Executable {
       for (auto& b : replica) b->set_ready_event(done);
     }
     out.completion.assign(replicas, done);
-    queue_->Add([run, done] {
+    // A client's execution thread: the SDK's work queue, whose work with
+    // no events to wait for runs in the order it came.
+    queue_->RunAfter({}, [run, done](absl::Status) {
       tls_in_execution = true;
       absl::Status s = run->Run();
       tls_in_execution = false;
@@ -394,7 +330,7 @@ class VulkanExecutable : public sdk::Executable {
   std::vector<Device*> replica_devices_;  // replicas x partitions
   int64_t num_partitions_;
   // The client's execution thread; null: runs on the calling thread.
-  std::shared_ptr<ExecutionQueue> queue_;
+  std::shared_ptr<sdk::WorkQueue> queue_;
 };
 
 sdk::OptionValue IntValue(int64_t v) {
@@ -550,8 +486,8 @@ class VulkanClient : public sdk::Client {
   // Executions run here, one at a time in the order they were issued
   // (null with async_execution=0). Executables share it; it drains before
   // it goes.
-  std::shared_ptr<ExecutionQueue> queue_ =
-      config_.async_execution ? std::make_shared<ExecutionQueue>() : nullptr;
+  std::shared_ptr<sdk::WorkQueue> queue_ =
+      config_.async_execution ? std::make_shared<sdk::WorkQueue>() : nullptr;
 };
 
 }  // namespace
