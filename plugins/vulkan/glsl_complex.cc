@@ -2,13 +2,14 @@
 // imaginary), with the evaluator's semantics (std::complex): data movement
 // and index maps, add, subtract, negate, multiply, divide (Smith's
 // scaling), complex, real, imag, abs (scaled, no overflow), sign, compare
-// EQ/NE, select, convert, sqrt and rsqrt; exp and log for c64 (GLSL has
-// no double-precision exp, log, sin or cos); reductions through their
+// EQ/NE, select, convert, sqrt, rsqrt, exp and log (c128's on the double
+// functions of the prelude and glsl_f64_math.cc); reductions through their
 // reducers. Other complex functions, and dot or convolution of complex
 // values, run on the host (UseType refuses them by opcode).
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
@@ -161,24 +162,28 @@ C csqrt(C a) {
 C crsqrt(C a) { return cdiv(C(R(1), R(0)), csqrt(a)); }
 )";
 
-// exp and log need float transcendentals: c64 only.
-constexpr char kComplexF32[] = R"(
-vec2 cexp(vec2 a) {
+// exp and log, instantiated like the template above with EXP and LOG
+// (the f64 ones are the prelude's and glsl_f64_math.cc's) and NAN.
+constexpr char kComplexExpLog[] = R"(
+C cexp(C a) {
   if (isinf(a.x) && (isinf(a.y) || isnan(a.y))) {
     // (a NaN constant: the compiler may fold y - y to 0)
-    return a.x < 0.0 ? vec2(0.0, 0.0)
-                     : vec2(a.x, uintBitsToFloat(0x7fc00000u));
+    return a.x < R(0) ? C(R(0), R(0)) : C(a.x, NAN);
   }
-  float e = exp(a.x);
-  if (a.y == 0.0) return vec2(e, a.y);
-  return vec2(e * xcos(a.y), e * xsin(a.y));
+  R e = EXP(a.x);
+  if (a.y == R(0)) return C(e, a.y);
+  return C(e * xcos(a.y), e * xsin(a.y));
 }
-vec2 clog(vec2 a) { return vec2(log(cabs(a)), xatan2(a.y, a.x)); }
+C clog(C a) { return C(LOG(cabs(a)), xatan2(a.y, a.x)); }
 )";
 
 }  // namespace
 
-std::string ComplexPrelude(bool c64, bool c128) {
+std::string ComplexPrelude(bool c64, bool c128, absl::string_view body) {
+  // exp and log only where called: c128's pull in the double sin, cos and
+  // atan2 (glsl_f64_math.cc).
+  const bool exp_log =
+      absl::StrContains(body, "cexp(") || absl::StrContains(body, "clog(");
   std::string out;
   if (c64) {
     out += absl::StrReplaceAll(
@@ -192,7 +197,16 @@ std::string ComplexPrelude(bool c64, bool c128) {
          {"S(m, s)",
           "uintBitsToFloat((floatBitsToUint(m) & 0x7fffffffu) | "
           "(floatBitsToUint(s) & 0x80000000u))"}});
-    out += kComplexF32;
+    if (exp_log) {
+      out += absl::StrReplaceAll(kComplexExpLog,
+                                 {{"C(", "vec2("},
+                                  {"C ", "vec2 "},
+                                  {"R(", "float("},
+                                  {"R ", "float "},
+                                  {"EXP", "exp"},
+                                  {"LOG", "log"},
+                                  {"NAN", "uintBitsToFloat(0x7fc00000u)"}});
+    }
   }
   if (c128) {
     out += absl::StrReplaceAll(
@@ -206,6 +220,16 @@ std::string ComplexPrelude(bool c64, bool c128) {
                             "packDouble2x32(uvec2(unpackDouble2x32(m).x, "
                             "(unpackDouble2x32(m).y & 0x7fffffffu) | "
                             "(unpackDouble2x32(s).y & 0x80000000u)))"}});
+    if (exp_log) {
+      out += absl::StrReplaceAll(
+          kComplexExpLog, {{"C(", "dvec2("},
+                           {"C ", "dvec2 "},
+                           {"R(", "double("},
+                           {"R ", "double "},
+                           {"EXP", "xexp"},
+                           {"LOG", "xlog"},
+                           {"NAN", "packDouble2x32(uvec2(0u, 0x7ff80000u))"}});
+    }
   }
   return out;
 }
@@ -247,10 +271,6 @@ absl::StatusOr<std::string> Emitter::ComplexElementwise(
       return absl::StrCat(Reg(out), "(", a, ", ", b, ")");
     case HloOpcode::kExp:
     case HloOpcode::kLog:
-      if (t == PrimitiveType::C128) {
-        return NoCode(h, absl::StrCat("c128 ", HloOpcodeString(h.opcode()),
-                                      " (no double-precision exp or log)"));
-      }
       return call(h.opcode() == HloOpcode::kExp ? "cexp" : "clog");
     case HloOpcode::kSelect:
       return absl::StrCat("(", a, " ? ", b, " : ", ops[2], ")");

@@ -123,13 +123,8 @@ absl::StatusOr<std::string> Emitter::FloatUnary(const Instruction& h,
   const bool f64 = t == PrimitiveType::F64;
   const std::string r = Reg(t);
   // GLSL has no double transcendentals: exp, log, expm1, log1p, tanh and
-  // logistic have double overloads in the prelude (computed in double
-  // arithmetic); the others run on the host.
-  auto f32_only = [&](std::string e) -> absl::StatusOr<std::string> {
-    if (f64)
-      return NoCode(h, absl::StrCat("f64 ", HloOpcodeString(h.opcode())));
-    return e;
-  };
+  // logistic have double overloads in the prelude, sin, cos, tan, erf and
+  // cbrt in glsl_f64_math.cc (computed in double arithmetic).
   auto f64_as = [&](std::string e, const char* fn) -> std::string {
     return f64 ? absl::StrCat(fn, "(", x, ")") : e;
   };
@@ -167,15 +162,15 @@ absl::StatusOr<std::string> Emitter::FloatUnary(const Instruction& h,
     case HloOpcode::kTanh:
       return absl::StrCat("xtanh(", x, ")");
     case HloOpcode::kSin:
-      return f32_only(absl::StrCat("xsin(", x, ")"));
+      return absl::StrCat("xsin(", x, ")");
     case HloOpcode::kCos:
-      return f32_only(absl::StrCat("xcos(", x, ")"));
+      return absl::StrCat("xcos(", x, ")");
     case HloOpcode::kTan:
-      return f32_only(absl::StrCat("xtan(", x, ")"));
+      return absl::StrCat("xtan(", x, ")");
     case HloOpcode::kErf:
-      return f32_only(absl::StrCat("xerf(", x, ")"));
+      return absl::StrCat("xerf(", x, ")");
     case HloOpcode::kCbrt:
-      return f32_only(absl::StrCat("xcbrt(", x, ")"));
+      return absl::StrCat("xcbrt(", x, ")");
     default:
       return NoCode(h, HloOpcodeString(h.opcode()));
   }
@@ -404,10 +399,8 @@ absl::StatusOr<std::string> Emitter::Elementwise(
     case HloOpcode::kBitcastConvert:
       return BitcastConvert(h, t, out, a);
     case HloOpcode::kAtan2:
-      if (t == PrimitiveType::F64) return NoCode(h, "f64 atan2");
       return Round(t, absl::StrCat("xatan2(", a, ", ", b, ")"));
     case HloOpcode::kPower:
-      if (t == PrimitiveType::F64) return NoCode(h, "f64 power");
       // Integers: square and multiply, wrapping; a negative exponent gives
       // 1 for base 1 and 0 otherwise (XLA, the evaluator).
       if (!fp) return Wrap(t, absl::StrCat("ipow(", a, ", ", b, ")"));

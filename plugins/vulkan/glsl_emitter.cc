@@ -16,6 +16,7 @@
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
 #include "plugins/vulkan/glsl_emitter_internal.h"
+#include "plugins/vulkan/glsl_f64_math.h"
 #include "plugins/vulkan/glsl_prelude.h"
 
 namespace plexa::vulkan {
@@ -702,9 +703,15 @@ std::string Emitter::Source(const std::string& main, int num_buffers) {
                   num_buffers, "]; } args;\n");
   absl::StrAppend(&src, GlslPrelude(/*f64=*/needf64, /*i64=*/need64,
                                     /*frem=*/f_.float64));
-  absl::StrAppend(&src, ComplexPrelude(types_.contains(PrimitiveType::C64),
-                                       types_.contains(PrimitiveType::C128)));
-  absl::StrAppend(&src, structs_, functions_, main);
+  const std::string body = absl::StrCat(structs_, functions_, main);
+  const std::string rest =
+      absl::StrCat(ComplexPrelude(types_.contains(PrimitiveType::C64),
+                                  types_.contains(PrimitiveType::C128), body),
+                   body);
+  // The double overloads of sin, cos, tan, atan2, pow, cbrt and erf that
+  // the rest calls (only those: each is a page of code or more).
+  if (needf64) absl::StrAppend(&src, F64MathFor(rest));
+  absl::StrAppend(&src, rest);
   return src;
 }
 

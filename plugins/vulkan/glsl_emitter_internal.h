@@ -59,7 +59,7 @@ std::string ComplexConst(PrimitiveType t, std::complex<double> v);
 // complex helpers (cmul, cdiv, cabs, cexp, clog, csqrt, csign) for the
 // component types used.
 bool ComplexCode(HloOpcode op);
-std::string ComplexPrelude(bool c64, bool c128);
+std::string ComplexPrelude(bool c64, bool c128, absl::string_view body);
 
 class Emitter {
  public:

@@ -1,8 +1,8 @@
 #include "plugins/vulkan/glsl_prelude.h"
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
+#include "plugins/vulkan/glsl_f64_math.h"
 
 namespace plexa::vulkan {
 namespace {
@@ -333,12 +333,7 @@ int64_t ftotal(double x) {
 }
 )";
 
-// A double as a GLSL double literal that reads back exactly.
-std::string D(double v) {
-  std::string s = absl::StrFormat("%.17g", v);
-  if (s.find_first_of(".e") == std::string::npos) s += ".0";
-  return s + "LF";
-}
+std::string D(double v) { return GlslDouble(v); }
 
 // f64 exp, log, expm1, log1p, tanh and logistic: GLSL has no double
 // transcendentals, so these are computed with double arithmetic (Vulkan's
@@ -382,34 +377,40 @@ std::string F64Math() {
   return absl::StrCat(
       "double dpow2(int k) { return packDouble2x32(uvec2(0u, uint(k + 1023) "
       "<< 20)); }\n",
+      // x = m 2^e with m in [1, 2), for finite x > 0 (subnormals scaled by
+      // 2^54 first).
+      "double dmant(double x, out int e) {\n", "  e = 0;\n", "  if (x < ",
+      D(2.2250738585072014e-308), ") { x *= ", D(18014398509481984.0),
+      "; e = -54; }\n", "  uvec2 w = unpackDouble2x32(x);\n",
+      "  e += int((w.y >> 20) & 0x7FFu) - 1023;\n",
+      "  w.y = (w.y & 0x000FFFFFu) | 0x3FF00000u;\n",
+      "  return packDouble2x32(w);\n", "}\n",
       // log(1 + f) = 2 atanh(s), s = f / (2 + f), for f in [sqrt(1/2) - 1,
       // sqrt(2) - 1] (|s| <= 0.172).
       "double dlog1p_near0(double f) {\n", "  double s = f / (2.0LF + f);\n",
       "  double z = s * s;\n", atanh_poly,
       "  return fma(2.0LF * s, z * p, 2.0LF * s);\n", "}\n",
-      "double xexp(double x) {\n", "  if (isnan(x)) return x;\n", "  if (x > ",
-      D(709.782712893384), ") return finf(x);\n", "  if (x < ", D(-745.2),
-      ") return 0.0LF;\n", "  double n = roundEven(x * ", D(1.4426950408889634),
-      ");\n", "  double r = fma(-n, ", D(kLn2Hi), ", x);\n", "  r = fma(-n, ",
-      D(kLn2Lo), ", r);\n", exp_poly, "  int ni = int(n);\n",
-      "  int n1 = ni >> 1;\n", "  return (p * dpow2(n1)) * dpow2(ni - n1);\n",
-      "}\n", "double xlog(double x) {\n", "  if (isnan(x)) return x;\n",
+      // exp(x + lo) for |lo| <= ulp(x) (pow's double-double argument).
+      "double dexp_dd(double x, double lo) {\n", "  if (isnan(x)) return x;\n",
+      "  if (x > ", D(709.782712893384), ") return finf(x);\n", "  if (x < ",
+      D(-745.2), ") return 0.0LF;\n", "  double n = roundEven(x * ",
+      D(1.4426950408889634), ");\n", "  double r = fma(-n, ", D(kLn2Hi),
+      ", x);\n", "  r = fma(-n, ", D(kLn2Lo), ", r) + lo;\n", exp_poly,
+      "  int ni = int(n);\n", "  int n1 = ni >> 1;\n",
+      "  return (p * dpow2(n1)) * dpow2(ni - n1);\n", "}\n",
+      "double xexp(double x) { return dexp_dd(x, 0.0LF); }\n",
+      "double xlog(double x) {\n", "  if (isnan(x)) return x;\n",
       "  if (x < 0.0LF) return fnan(x);\n",
       "  if (x == 0.0LF) return -finf(x);\n", "  if (isinf(x)) return x;\n",
-      "  int e = 0;\n", "  if (x < ", D(2.2250738585072014e-308),
-      ") { x *= ", D(18014398509481984.0), "; e = -54; }\n",
-      "  uvec2 w = unpackDouble2x32(x);\n",
-      "  e += int((w.y >> 20) & 0x7FFu) - 1023;\n",
-      "  w.y = (w.y & 0x800FFFFFu) | 0x3FF00000u;\n",
-      "  double m = packDouble2x32(w);\n", "  if (m > ", D(1.4142135623730951),
-      ") { m *= 0.5LF; e += 1; }\n", "  double f = m - 1.0LF;\n",
-      "  double de = double(e);\n", "  return fma(de, ", D(kLn2Hi),
-      ", fma(de, ", D(kLn2Lo), ", dlog1p_near0(f)));\n", "}\n",
-      "double xexpm1(double x) {\n", "  if (isnan(x)) return x;\n",
-      "  if (x > ", D(709.782712893384), ") return finf(x);\n",
-      "  if (x < -40.0LF) return -1.0LF;\n", "  if (abs(x) < ",
-      D(0.34657359027997264), ") {\n", expm1_poly, "    return x * p;\n",
-      "  }\n", "  return xexp(x) - 1.0LF;\n", "}\n",
+      "  int e;\n", "  double m = dmant(x, e);\n", "  if (m > ",
+      D(1.4142135623730951), ") { m *= 0.5LF; e += 1; }\n",
+      "  double f = m - 1.0LF;\n", "  double de = double(e);\n",
+      "  return fma(de, ", D(kLn2Hi), ", fma(de, ", D(kLn2Lo),
+      ", dlog1p_near0(f)));\n", "}\n", "double xexpm1(double x) {\n",
+      "  if (isnan(x)) return x;\n", "  if (x > ", D(709.782712893384),
+      ") return finf(x);\n", "  if (x < -40.0LF) return -1.0LF;\n",
+      "  if (abs(x) < ", D(0.34657359027997264), ") {\n", expm1_poly,
+      "    return x * p;\n", "  }\n", "  return xexp(x) - 1.0LF;\n", "}\n",
       "double xlog1p(double x) {\n", "  if (isnan(x)) return x;\n",
       "  if (x < -1.0LF) return fnan(x);\n",
       "  if (x == -1.0LF) return -finf(x);\n", "  if (isinf(x)) return x;\n",

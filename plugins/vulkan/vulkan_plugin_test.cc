@@ -508,13 +508,13 @@ TEST_F(VulkanPluginTest, DonatedArgumentsChainAndAreInvalidAfterwards) {
 TEST_F(VulkanPluginTest, TheReportCountsKernelsAndHostInstructions) {
   auto client = NewClient({{"report", PLX_Value_INT64, "", 1}});
   ASSERT_NE(client, nullptr);
-  // f64 sine has no shader (GLSL has no double sin): it runs on the host
-  // evaluator, in place on the device memory, between the two kernels.
+  // f64 reduce-precision has no shader: it runs on the host evaluator, in
+  // place on the device memory, between the two kernels.
   constexpr char kNegExpScale[] = R"(HloModule neg_sin_scale
 ENTRY main {
   x = f64[5] parameter(0)
   n = f64[5] negate(x)
-  e = f64[5] sine(n)
+  e = f64[5] reduce-precision(n), exponent_bits=8, mantissa_bits=23
   ROOT s = f64[5] add(e, e)
 }
 )";
@@ -524,12 +524,14 @@ ENTRY main {
   ASSERT_TRUE(exe.ok()) << exe.status();
   EXPECT_THAT(err, HasSubstr("2 kernels on the device"));
   EXPECT_THAT(err, HasSubstr("1 instructions on the host evaluator"));
-  EXPECT_THAT(err, HasSubstr("sine"));
+  EXPECT_THAT(err, HasSubstr("reduce-precision"));
   const double xs[] = {3, -1, 0, 2, 5};
   auto out = Run(*client, **exe, {Literal::CreateR1<double>(xs)});
   ASSERT_TRUE(out.ok()) << out.status();
   for (int i = 0; i < 5; ++i) {
-    EXPECT_DOUBLE_EQ((*out)[0].Get<double>({i}), 2 * std::sin(-xs[i])) << i;
+    EXPECT_DOUBLE_EQ((*out)[0].Get<double>({i}),
+                     2 * static_cast<double>(static_cast<float>(-xs[i])))
+        << i;
   }
 }
 
@@ -908,6 +910,22 @@ ENTRY main {
   EXPECT_THAT(sync_fail.status().message(), HasSubstr("infeed"));
 }
 
+// Within 4 ulps of a reference (the ulp of the double it rounds to); NaN
+// and infinities exactly.
+bool WithinFourUlps(double got, double want) {
+  if (std::isnan(want) || std::isnan(got)) {
+    return std::isnan(want) && std::isnan(got);
+  }
+  if (std::isinf(want) || std::isinf(got)) return got == want;
+  if (want == 0) {
+    return std::abs(got) <= 4 * std::numeric_limits<double>::denorm_min();
+  }
+  const double ulp =
+      std::nextafter(std::abs(want), std::numeric_limits<double>::infinity()) -
+      std::abs(want);
+  return std::abs(got - want) <= 4 * ulp;
+}
+
 // f64 exp, log, expm1, log1p, tanh and logistic run on the device (the
 // prelude's double-arithmetic versions): within 4 ulps of the long-double C
 // library (x86's 64-bit significand, rounded to double) over special
@@ -975,30 +993,136 @@ TEST_F(VulkanPluginTest, F64TranscendentalsRunOnTheDeviceWithinFourUlps) {
                       [](long double x) { return 1.0L / (1.0L + expl(-x)); }};
   const char* const names[] = {"exp",   "log",  "expm1",
                                "log1p", "tanh", "logistic"};
-  // Within 4 ulps of the reference (the ulp of the double it rounds to).
-  auto close = [](double got, double want) {
-    if (std::isnan(want) || std::isnan(got)) {
-      return std::isnan(want) && std::isnan(got);
-    }
-    if (std::isinf(want) || std::isinf(got)) return got == want;
-    if (want == 0)
-      return std::abs(got) <= 4 * std::numeric_limits<double>::denorm_min();
-    const double ulp = std::nextafter(std::abs(want),
-                                      std::numeric_limits<double>::infinity()) -
-                       std::abs(want);
-    return std::abs(got - want) <= 4 * ulp;
-  };
   for (int k = 0; k < 6; ++k) {
     int64_t wrong = 0;
     for (int64_t i = 0; i < n; ++i) {
       const double want = static_cast<double>(refs[k](xs[i]));
       const double g = (*got)[k].Get<double>({i});
-      if (!close(g, want) && wrong++ < 5) {
+      if (!WithinFourUlps(g, want) && wrong++ < 5) {
         ADD_FAILURE() << names[k] << "(" << std::setprecision(17) << xs[i]
                       << "): the device gives " << g << ", want " << want;
       }
     }
     EXPECT_EQ(wrong, 0) << names[k];
+  }
+}
+
+// f64 sin, cos, tan, cbrt, erf, atan2 and pow run on the device
+// (glsl_f64_math.cc): within 4 ulps of the long-double C library over
+// special values, the edges of each method (pi/4, the switch from Cody and
+// Waite's reduction to Payne and Hanek's at 1e5, erf's last table entry),
+// doubles next to multiples of pi/2 up to the largest double, and sweeps
+// of magnitudes.
+TEST_F(VulkanPluginTest, F64TrigPowAtan2CbrtErfRunOnTheDeviceWithinFourUlps) {
+  if (Attributes(*NewClient())["shader_float64"].int64_value == 0) {
+    GTEST_SKIP() << "the device lacks shaderFloat64";
+  }
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double tiny = std::numeric_limits<double>::denorm_min();
+  const double huge = std::numeric_limits<double>::max();
+  std::vector<double> xs = {
+      0.0, -0.0, inf, -inf, nan, tiny, -4.9e-320, 2.2250738585072014e-308,
+      1e-300, 1e-17, -1e-9, 0.5, 1.0, -1.0, 2.0, 0.7853981633974483,
+      0.78539816339744839, -0.7853981633974482, 1.5707963267948966,
+      3.141592653589793, 4.71238898038469, 6.283185307179586, 99999.99999999999,
+      100000.0, 100000.00000000001, 1e6, 1e10, 1e15, 1e22, 1e100, 1e200, 1e300,
+      huge, -huge, 5.9375, 5.9374999999999991, 5.93751, 0.0625,
+      0.0625000000000001, 27.0, -8.0, 1e-310,
+      // 6381956970095103 2^797, the double closest
+      // to a multiple of pi/2 (Kahan, McDonald).
+      std::ldexp(6381956970095103.0, 797)};
+  // Doubles next to k pi/2 (the nearest double and its neighbours).
+  for (int k = 1; k < 40000; k = k * 3 + 1) {
+    const double v = static_cast<double>(k * 1.5707963267948966192313216916L);
+    xs.push_back(v);
+    xs.push_back(std::nextafter(v, inf));
+    xs.push_back(-std::nextafter(v, 0.0));
+  }
+  for (int k = 0; k <= 600; ++k) {
+    const double v = std::pow(10.0, -300 + k * (608.0 / 600));
+    xs.push_back(k % 2 ? v : -v);
+  }
+  for (int k = 0; k <= 400; ++k) xs.push_back(-7.0 + k * 0.0351);
+  const int64_t n = static_cast<int64_t>(xs.size());
+  // atan2 and pow: every pair of some special values, then sweeps.
+  const std::vector<double> specials = {0.0, -0.0, inf,    -inf,  nan,
+                                        1.0, -1.0, 0.5,    -0.5,  2.0,
+                                        3.0, -3.0, 1e-310, 1e300, -2.5};
+  std::vector<double> as, bs;
+  for (double a : specials) {
+    for (double b : specials) {
+      as.push_back(a);
+      bs.push_back(b);
+    }
+  }
+  for (int k = 0; k <= 300; ++k) {
+    // atan2 over every octant; pow over bases 1e-3..1e3 and exponents up
+    // to where the result leaves the doubles.
+    const double t = k * (6.283185307179586 / 300);
+    as.push_back(std::sin(t) * std::pow(10.0, (k % 13) - 6));
+    bs.push_back(std::cos(t) * std::pow(10.0, (k % 7) - 3));
+    as.push_back(std::pow(10.0, -3 + (k % 61) * 0.1));
+    bs.push_back((k % 2 ? -1 : 1) * std::pow(10.0, (k % 41) * 0.07 - 0.5));
+  }
+  for (double b : {1e9, -1e9, 7.1e8, 2.5e15}) {
+    as.push_back(1.0000001);  // b log a near the ends of exp's range
+    bs.push_back(b);
+  }
+  as.push_back(-2.0);
+  bs.push_back(1023.0);  // an odd power of a negative base, near the top
+  as.push_back(2.0);
+  bs.push_back(-1074.0);  // the smallest subnormal
+  as.push_back(10.0);
+  bs.push_back(-323.5);  // a subnormal result
+  const int64_t m = static_cast<int64_t>(as.size());
+  const std::string d = absl::StrCat("f64[", n, "]");
+  const std::string p = absl::StrCat("f64[", m, "]");
+  const std::string text = absl::StrCat(
+      "HloModule f64_math2\nENTRY main {\n  x = ", d,
+      " parameter(0)\n  a = ", p, " parameter(1)\n  b = ", p,
+      " parameter(2)\n  s = ", d, " sine(x)\n  c = ", d,
+      " cosine(x)\n  t = ", d, " tan(x)\n  r = ", d, " cbrt(x)\n  e = ", d,
+      " erf(x)\n  y = ", p, " atan2(a, b)\n  w = ", p,
+      " power(a, b)\n  ROOT out = (", d, ", ", d, ", ", d, ", ", d, ", ", d,
+      ", ", p, ", ", p, ") tuple(s, c, t, r, e, y, w)\n}\n");
+  auto got = RunAllOnDevice(
+      text, {Literal::CreateR1<double>(xs), Literal::CreateR1<double>(as),
+             Literal::CreateR1<double>(bs)});
+  ASSERT_TRUE(got.ok()) << got.status();
+  ASSERT_EQ(got->size(), 7u);
+  using Unary = long double (*)(long double);
+  const Unary unary[] = {[](long double x) { return sinl(x); },
+                         [](long double x) { return cosl(x); },
+                         [](long double x) { return tanl(x); },
+                         [](long double x) { return cbrtl(x); },
+                         [](long double x) { return erfl(x); }};
+  const char* const names[] = {"sin", "cos", "tan", "cbrt", "erf"};
+  for (int k = 0; k < 5; ++k) {
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const double want = static_cast<double>(unary[k](xs[i]));
+      const double g = (*got)[k].Get<double>({i});
+      if (!WithinFourUlps(g, want) && wrong++ < 5) {
+        ADD_FAILURE() << names[k] << "(" << std::setprecision(17) << xs[i]
+                      << "): the device gives " << g << ", want " << want;
+      }
+    }
+    EXPECT_EQ(wrong, 0) << names[k];
+  }
+  for (int k = 5; k < 7; ++k) {
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < m; ++i) {
+      const double want = static_cast<double>(k == 5 ? atan2l(as[i], bs[i])
+                                                     : powl(as[i], bs[i]));
+      const double g = (*got)[k].Get<double>({i});
+      if (!WithinFourUlps(g, want) && wrong++ < 5) {
+        ADD_FAILURE() << (k == 5 ? "atan2(" : "pow(") << std::setprecision(17)
+                      << as[i] << ", " << bs[i] << "): the device gives " << g
+                      << ", want " << want;
+      }
+    }
+    EXPECT_EQ(wrong, 0) << (k == 5 ? "atan2" : "pow");
   }
 }
 
