@@ -2,11 +2,13 @@
 // imaginary), with the evaluator's semantics (std::complex): data movement
 // and index maps, add, subtract, negate, multiply, divide (Smith's
 // scaling), complex, real, imag, abs (scaled, no overflow), sign, compare
-// EQ/NE, select, convert, sqrt, rsqrt, exp and log (c128's on the double
-// functions of the prelude and glsl_f64_math.cc); reductions through their
-// reducers. Other complex functions, and dot or convolution of complex
-// values, run on the host (UseType refuses them by opcode).
+// EQ/NE, select, convert, sqrt, rsqrt, exp, log, sin, cos, tan, sinh,
+// cosh, tanh, expm1, log1p, cbrt, logistic, power and atan2 (c128's on the
+// double functions of the prelude and glsl_f64_math.cc); reductions
+// through their reducers. The inverse functions, and dot or convolution
+// of complex values, run on the host (UseType refuses them by opcode).
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -54,6 +56,18 @@ bool ComplexCode(HloOpcode op) {
     case HloOpcode::kRsqrt:
     case HloOpcode::kExp:
     case HloOpcode::kLog:
+    case HloOpcode::kSin:
+    case HloOpcode::kCos:
+    case HloOpcode::kTan:
+    case HloOpcode::kSinh:
+    case HloOpcode::kCosh:
+    case HloOpcode::kTanh:
+    case HloOpcode::kExpm1:
+    case HloOpcode::kLog1p:
+    case HloOpcode::kCbrt:
+    case HloOpcode::kLogistic:
+    case HloOpcode::kPower:
+    case HloOpcode::kAtan2:
       return true;
     default:
       return false;
@@ -162,9 +176,15 @@ C csqrt(C a) {
 C crsqrt(C a) { return cdiv(C(R(1), R(0)), csqrt(a)); }
 )";
 
-// exp and log, instantiated like the template above with EXP and LOG
-// (the f64 ones are the prelude's and glsl_f64_math.cc's) and NAN.
-constexpr char kComplexExpLog[] = R"(
+// The complex functions, instantiated like the template above, with EXP
+// and LOG (the f64 ones are the prelude's and glsl_f64_math.cc's), NAN and
+// TANH_BIG (past it sinh(x)^2 overflows and tanh(x) is +-1). As the
+// evaluator's std::complex (glibc): exp and log; sinh, cosh and tanh with
+// C's Annex G special values, and sin, cos, tan from them (sin z = -i
+// sinh(iz), cos z = cosh(iz), tan z = -i tanh(iz)); expm1, log1p, cbrt,
+// logistic, power and atan2 by the evaluator's own formulas
+// (core/eval/elementwise.cc).
+constexpr char kComplexFunctions[] = R"(
 C cexp(C a) {
   if (isinf(a.x) && (isinf(a.y) || isnan(a.y))) {
     // (a NaN constant: the compiler may fold y - y to 0)
@@ -175,61 +195,161 @@ C cexp(C a) {
   return C(e * xcos(a.y), e * xsin(a.y));
 }
 C clog(C a) { return C(LOG(cabs(a)), xatan2(a.y, a.x)); }
+bool cfinite(R v) { return !isinf(v) && !isnan(v); }
+C csinh(C z) {
+  R x = z.x, y = z.y;
+  if (cfinite(x) && cfinite(y)) {
+    if (y == R(0)) return C(xsinh(x), y);
+    R c = xcos(y), s = xsin(y);
+    if (abs(x) < TANH_BIG * R(2)) return C(xsinh(x) * c, xcosh(x) * s);
+    R h = EXP(R(0.5) * abs(x));  // e^|x| / 2 in two factors
+    R re = (R(0.5) * h * c) * h;
+    return C(x < R(0) ? -re : re, (R(0.5) * h * s) * h);
+  }
+  if (isinf(x)) {
+    if (y == R(0)) return C(x, y);
+    if (cfinite(y)) {
+      R re = csgn(INF, xcos(y));
+      return C(x < R(0) ? -re : re, csgn(INF, xsin(y)));
+    }
+    return C(INF, NAN);  // the sign is unspecified: glibc's +inf
+  }
+  if (cfinite(x)) return C(x == R(0) ? x : NAN, NAN);
+  return C(NAN, y == R(0) ? y : NAN);
+}
+C ccosh(C z) {
+  R x = z.x, y = z.y;
+  if (cfinite(x) && cfinite(y)) {
+    if (y == R(0)) return C(xcosh(x), csgn(R(1), x) * y);
+    R c = xcos(y), s = xsin(y);
+    if (abs(x) < TANH_BIG * R(2)) return C(xcosh(x) * c, xsinh(x) * s);
+    R h = EXP(R(0.5) * abs(x));
+    R im = (R(0.5) * h * s) * h;
+    return C((R(0.5) * h * c) * h, x < R(0) ? -im : im);
+  }
+  if (isinf(x)) {
+    if (y == R(0)) return C(INF, csgn(R(1), x) * y);
+    if (cfinite(y)) {
+      R im = csgn(INF, xsin(y));
+      return C(csgn(INF, xcos(y)), x < R(0) ? -im : im);
+    }
+    return C(INF, NAN);
+  }
+  if (cfinite(x)) return C(NAN, x == R(0) ? R(0) : NAN);
+  return C(NAN, y == R(0) ? y : NAN);
+}
+C ctanh(C z) {
+  R x = z.x, y = z.y;
+  if (isinf(x)) {
+    R im = !cfinite(y) ? R(0) : (y == R(0) ? y : csgn(R(0), xsin(y) * xcos(y)));
+    return C(csgn(R(1), x), im);
+  }
+  if (isnan(x)) return C(NAN, y == R(0) ? y : NAN);
+  if (!cfinite(y)) return C(x == R(0) ? x : NAN, NAN);
+  if (abs(x) > TANH_BIG) {
+    R e = EXP(R(-2) * abs(x));
+    return C(csgn(R(1), x), R(4) * xsin(y) * xcos(y) * e);
+  }
+  R sx = xsinh(x), cx = xcosh(x), s = xsin(y), c = xcos(y);
+  R den = sx * sx + c * c;
+  return C(sx * cx / den, s * c / den);
+}
+C csin(C z) {
+  C w = csinh(C(-z.y, z.x));
+  // NaN + i inf: the infinity's sign is unspecified; glibc's is +.
+  return C(w.y, isnan(w.y) && isinf(w.x) ? INF : -w.x);
+}
+C ccos(C z) { return ccosh(C(-z.y, z.x)); }
+C ctan(C z) { C w = ctanh(C(-z.y, z.x)); return C(w.y, -w.x); }
+C cexpm1(C z) {
+  R s = xsin(R(0.5) * z.y);
+  return C(xexpm1(z.x) * xcos(z.y) - R(2) * s * s, EXP(z.x) * xsin(z.y));
+}
+C clog1p(C z) {
+  if (abs(z.x) < R(0.5) && abs(z.y) < R(0.5)) {
+    return C(R(0.5) * xlog1p(z.x * (R(2) + z.x) + z.y * z.y),
+             xatan2(z.y, R(1) + z.x));
+  }
+  // 1 + z, its imaginary part 0 + y spelled out: the compiler folds 0 + y
+  // to y (even `precise`), which is -0 for y = -0 where IEEE gives +0,
+  // and log's imaginary part would be -pi instead of +pi.
+  return clog(C(R(1) + z.x, z.y == R(0) ? R(0) : z.y));
+}
+C ccbrt(C z) {
+  if (z.x == R(0) && z.y == R(0)) return z;
+  return cexp(clog(z) / R(3));
+}
+C clogistic(C z) { return cdiv(C(R(1), R(0)), C(R(1), R(0)) + cexp(-z)); }
+// XLA's special cases (Kahan's "Branch Cuts for Complex Elementary
+// Functions", section 10), then C's cpow: exp(y log x).
+C cpow(C x, C y) {
+  if ((x.x == R(1) && x.y == R(0)) || (y.x == R(0) && y.y == R(0))) {
+    return C(R(1), R(0));
+  }
+  bool x_pos_inf = x.y == R(0) && x.x > R(0) && isinf(x.x);
+  if (x_pos_inf && y.y == R(0) && y.x > R(0)) return x;
+  if (x_pos_inf && y.y == R(0) && y.x < R(0)) return C(R(0), R(0));
+  return cexp(cmul(y, clog(x)));
+}
+// atan2(y, x) = -i log((x + iy) / sqrt(x^2 + y^2)), as XLA.
+C catan2(C y, C x) {
+  C i = C(R(0), R(1));
+  C q = cdiv(x + cmul(i, y), csqrt(cmul(x, x) + cmul(y, y)));
+  return cmul(-i, clog(q));
+}
 )";
+
+// The complex functions a shader's code calls (each name followed by "(").
+constexpr const char* kComplexFunctionNames[] = {
+    "cexp", "clog",   "csinh",  "ccosh", "ctanh",     "csin", "ccos",
+    "ctan", "cexpm1", "clog1p", "ccbrt", "clogistic", "cpow", "catan2"};
 
 }  // namespace
 
 std::string ComplexPrelude(bool c64, bool c128, absl::string_view body) {
-  // exp and log only where called: c128's pull in the double sin, cos and
-  // atan2 (glsl_f64_math.cc).
-  const bool exp_log =
-      absl::StrContains(body, "cexp(") || absl::StrContains(body, "clog(");
+  // The functions only where called: c128's pull in the double sin, cos
+  // and atan2 (glsl_f64_math.cc).
+  bool functions = false;
+  for (const char* name : kComplexFunctionNames) {
+    functions |= absl::StrContains(body, absl::StrCat(name, "("));
+  }
   std::string out;
   if (c64) {
-    out += absl::StrReplaceAll(
-        kComplexTemplate,
-        {{"C(", "vec2("},
-         {"C ", "vec2 "},
-         {"R(", "float("},
-         {"R ", "float "},
-         {"INF", "uintBitsToFloat(0x7f800000u)"},
-         {"BIG", "1.0e37"},
-         {"S(m, s)",
-          "uintBitsToFloat((floatBitsToUint(m) & 0x7fffffffu) | "
-          "(floatBitsToUint(s) & 0x80000000u))"}});
-    if (exp_log) {
-      out += absl::StrReplaceAll(kComplexExpLog,
-                                 {{"C(", "vec2("},
-                                  {"C ", "vec2 "},
-                                  {"R(", "float("},
-                                  {"R ", "float "},
-                                  {"EXP", "exp"},
-                                  {"LOG", "log"},
-                                  {"NAN", "uintBitsToFloat(0x7fc00000u)"}});
-    }
+    const std::vector<std::pair<std::string, std::string>> f32 = {
+        {"C(", "vec2("},
+        {"C ", "vec2 "},
+        {"R(", "float("},
+        {"R ", "float "},
+        {"INF", "uintBitsToFloat(0x7f800000u)"},
+        {"BIG", "1.0e37"},
+        {"S(m, s)",
+         "uintBitsToFloat((floatBitsToUint(m) & 0x7fffffffu) | "
+         "(floatBitsToUint(s) & 0x80000000u))"},
+        {"EXP", "exp"},
+        {"LOG", "log"},
+        {"NAN", "uintBitsToFloat(0x7fc00000u)"},
+        {"TANH_BIG", "44.0"}};
+    out += absl::StrReplaceAll(kComplexTemplate, f32);
+    if (functions) out += absl::StrReplaceAll(kComplexFunctions, f32);
   }
   if (c128) {
-    out += absl::StrReplaceAll(
-        kComplexTemplate, {{"C(", "dvec2("},
-                           {"C ", "dvec2 "},
-                           {"R(", "double("},
-                           {"R ", "double "},
-                           {"INF", "packDouble2x32(uvec2(0u, 0x7ff00000u))"},
-                           {"BIG", "1.0e307lf"},
-                           {"S(m, s)",
-                            "packDouble2x32(uvec2(unpackDouble2x32(m).x, "
-                            "(unpackDouble2x32(m).y & 0x7fffffffu) | "
-                            "(unpackDouble2x32(s).y & 0x80000000u)))"}});
-    if (exp_log) {
-      out += absl::StrReplaceAll(
-          kComplexExpLog, {{"C(", "dvec2("},
-                           {"C ", "dvec2 "},
-                           {"R(", "double("},
-                           {"R ", "double "},
-                           {"EXP", "xexp"},
-                           {"LOG", "xlog"},
-                           {"NAN", "packDouble2x32(uvec2(0u, 0x7ff80000u))"}});
-    }
+    const std::vector<std::pair<std::string, std::string>> f64 = {
+        {"C(", "dvec2("},
+        {"C ", "dvec2 "},
+        {"R(", "double("},
+        {"R ", "double "},
+        {"INF", "packDouble2x32(uvec2(0u, 0x7ff00000u))"},
+        {"BIG", "1.0e307lf"},
+        {"S(m, s)",
+         "packDouble2x32(uvec2(unpackDouble2x32(m).x, "
+         "(unpackDouble2x32(m).y & 0x7fffffffu) | "
+         "(unpackDouble2x32(s).y & 0x80000000u)))"},
+        {"EXP", "xexp"},
+        {"LOG", "xlog"},
+        {"NAN", "packDouble2x32(uvec2(0u, 0x7ff80000u))"},
+        {"TANH_BIG", "354.0lf"}};
+    out += absl::StrReplaceAll(kComplexTemplate, f64);
+    if (functions) out += absl::StrReplaceAll(kComplexFunctions, f64);
   }
   return out;
 }
@@ -270,8 +390,33 @@ absl::StatusOr<std::string> Emitter::ComplexElementwise(
     case HloOpcode::kComplex:
       return absl::StrCat(Reg(out), "(", a, ", ", b, ")");
     case HloOpcode::kExp:
+      return call("cexp");
     case HloOpcode::kLog:
-      return call(h.opcode() == HloOpcode::kExp ? "cexp" : "clog");
+      return call("clog");
+    case HloOpcode::kSin:
+      return call("csin");
+    case HloOpcode::kCos:
+      return call("ccos");
+    case HloOpcode::kTan:
+      return call("ctan");
+    case HloOpcode::kSinh:
+      return call("csinh");
+    case HloOpcode::kCosh:
+      return call("ccosh");
+    case HloOpcode::kTanh:
+      return call("ctanh");
+    case HloOpcode::kExpm1:
+      return call("cexpm1");
+    case HloOpcode::kLog1p:
+      return call("clog1p");
+    case HloOpcode::kCbrt:
+      return call("ccbrt");
+    case HloOpcode::kLogistic:
+      return call("clogistic");
+    case HloOpcode::kPower:
+      return call("cpow");
+    case HloOpcode::kAtan2:
+      return call("catan2");
     case HloOpcode::kSelect:
       return absl::StrCat("(", a, " ? ", b, " : ", ops[2], ")");
     case HloOpcode::kCompare: {

@@ -161,6 +161,22 @@ absl::StatusOr<std::string> Emitter::FloatUnary(const Instruction& h,
       return f64_as(absl::StrCat("(1.0 / (1.0 + exp(-", x, ")))"), "xlogistic");
     case HloOpcode::kTanh:
       return absl::StrCat("xtanh(", x, ")");
+    case HloOpcode::kAsin:
+      return absl::StrCat("xasin(", x, ")");
+    case HloOpcode::kAcos:
+      return absl::StrCat("xacos(", x, ")");
+    case HloOpcode::kAtan:
+      return absl::StrCat("xatan(", x, ")");
+    case HloOpcode::kAsinh:
+      return absl::StrCat("xasinh(", x, ")");
+    case HloOpcode::kAcosh:
+      return absl::StrCat("xacosh(", x, ")");
+    case HloOpcode::kAtanh:
+      return absl::StrCat("xatanh(", x, ")");
+    case HloOpcode::kSinh:
+      return absl::StrCat("xsinh(", x, ")");
+    case HloOpcode::kCosh:
+      return absl::StrCat("xcosh(", x, ")");
     case HloOpcode::kSin:
       return absl::StrCat("xsin(", x, ")");
     case HloOpcode::kCos:
@@ -299,11 +315,8 @@ absl::StatusOr<std::string> Emitter::Elementwise(
       return Wrap(t, absl::StrCat("idiv(", a, ", ", b, ")"));
     case HloOpcode::kRemainder:
       if (pred) break;
-      if (t == PrimitiveType::F64) return NoCode(h, "f64 remainder");
-      if (fp) {
-        if (!f_.float64) return NoCode(h, "remainder without shaderFloat64");
-        return Round(t, absl::StrCat("frem(", a, ", ", b, ")"));
-      }
+      // Exact, on the significands as integers (the prelude's xrem).
+      if (fp) return Round(t, absl::StrCat("xrem(", a, ", ", b, ")"));
       return Wrap(t, absl::StrCat("irem(", a, ", ", b, ")"));
     case HloOpcode::kMaximum:
       if (pred) return absl::StrCat("(", a, " || ", b, ")");

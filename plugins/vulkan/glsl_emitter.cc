@@ -701,8 +701,7 @@ std::string Emitter::Source(const std::string& main, int num_buffers) {
   }
   absl::StrAppend(&src, "layout(push_constant) uniform Args { uvec2 a[",
                   num_buffers, "]; } args;\n");
-  absl::StrAppend(&src, GlslPrelude(/*f64=*/needf64, /*i64=*/need64,
-                                    /*frem=*/f_.float64));
+  absl::StrAppend(&src, GlslPrelude(/*f64=*/needf64, /*i64=*/need64));
   const std::string body = absl::StrCat(structs_, functions_, main);
   const std::string rest =
       absl::StrCat(ComplexPrelude(types_.contains(PrimitiveType::C64),

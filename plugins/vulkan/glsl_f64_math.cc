@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "plugins/vulkan/glsl_prelude.h"
 
 namespace plexa::vulkan {
 namespace {
@@ -451,13 +452,17 @@ std::string GlslDouble(double v) {
 std::string F64MathFor(absl::string_view code) {
   const bool trig =
       Calls(code, "xsin") || Calls(code, "xcos") || Calls(code, "xtan");
-  const bool atan2 = Calls(code, "xatan2");
+  const bool inverse = Calls(code, "xasin") || Calls(code, "xacos") ||
+                       Calls(code, "xatan") || Calls(code, "xasinh") ||
+                       Calls(code, "xacosh") || Calls(code, "xatanh");
+  const bool atan2 = Calls(code, "xatan2") || inverse;
   const bool pow = Calls(code, "xpow");
   std::string out;
   const bool cbrt = Calls(code, "xcbrt");
   if (trig || pow || cbrt) absl::StrAppend(&out, kErrorFree);
   if (trig) absl::StrAppend(&out, TrigSource());
   if (atan2) absl::StrAppend(&out, Atan2Source());
+  if (inverse) absl::StrAppend(&out, GlslInverseFunctions(true));
   if (pow) absl::StrAppend(&out, PowSource());
   if (cbrt) absl::StrAppend(&out, kCbrt);
   if (Calls(code, "xerf")) absl::StrAppend(&out, ErfSource());

@@ -306,14 +306,34 @@ float xpow(float a, float b) {
 }
 )";
 
-constexpr const char kFrem[] = R"(
-float frem(float a, float b) {
-  if (isnan(a) || isnan(b) || isinf(a) || b == 0.0) return fnan(a);
-  if (isinf(b)) return a;
-  double q = trunc(double(a) / double(b));
-  float r = float(double(a) - q * double(b));
-  if (r == 0.0) return floatBitsToInt(a) < 0 ? -0.0 : 0.0;
-  return r;
+// The floating-point remainder (C's fmod), exact: the significands as
+// integers, shifted and subtracted once per binade between the operands
+// (at most 277 steps for float, 2,098 for double), as long division does
+// by hand. Written for T with its unsigned integer type U, MB significand
+// bits, BITS/FROM its bit casts. (The f32 one computed a double quotient
+// before: wrong once a / b passed 2^53.)
+constexpr const char kRem[] = R"(
+T xrem(T a, T b) {
+  if (isnan(a) || isnan(b) || isinf(a) || b == T(0)) return fnan(a);
+  T x = abs(a), y = abs(b);
+  if (isinf(b) || x < y) return a;
+  U mx = BITS(x), my = BITS(y);
+  int ex = int(mx >> MB), ey = int(my >> MB);
+  U lead = U(1) << MB;
+  mx &= lead - U(1);
+  my &= lead - U(1);
+  if (ex == 0) { ex = 1; while (mx < lead) { mx <<= 1; --ex; } } else mx |= lead;
+  if (ey == 0) { ey = 1; while (my < lead) { my <<= 1; --ey; } } else my |= lead;
+  for (; ex > ey; --ex) {
+    if (mx >= my) mx -= my;
+    mx <<= 1;
+  }
+  if (mx >= my) mx -= my;
+  if (mx == U(0)) return a < T(0) ? -T(0) : T(0);
+  while (mx < lead) { mx <<= 1; --ex; }
+  U r = ex > 0 ? ((mx & (lead - U(1))) | (U(ex) << MB)) : (mx >> uint(1 - ex));
+  T res = FROM(r);
+  return a < T(0) ? -res : res;
 }
 )";
 
@@ -428,6 +448,57 @@ std::string F64Math() {
       "  double e = xexp(x);\n", "  return e / (1.0LF + e);\n", "}\n");
 }
 
+// sinh and cosh for T = float and double, after the T exp and expm1: sinh
+// from expm1 below 1 (no cancellation), past BIG (where exp(|x|)
+// overflows before sinh does) e^(|x|/2) squared in two factors.
+constexpr const char kHyperbolic[] = R"(
+T xsinh(T x) {
+  T a = abs(x);
+  T s;
+  if (a < T(1)) { T t = xexpm1(a); s = T(0.5) * (t + t / (t + T(1))); }
+  else if (a < BIG) { T e = xexp(a); s = T(0.5) * (e - T(1) / e); }
+  else { T h = xexp(T(0.5) * a); s = (T(0.5) * h) * h; }
+  return x < T(0) ? -s : (x == T(0) ? x : s);
+}
+T xcosh(T x) {
+  T a = abs(x);
+  if (a < BIG) { T e = xexp(a); return T(0.5) * (e + T(1) / e); }
+  T h = xexp(T(0.5) * a);
+  return (T(0.5) * h) * h;
+}
+)";
+
+// The inverse functions for T = float and double, from atan2, log, log1p
+// and sqrt: asin x = atan2(x, sqrt((1 - x)(1 + x))), acos x = atan2(sqrt((1
+// - x)(1 + x)), x), atan x = atan2(x, 1); asinh from log1p below 1/2 and
+// as log|x| + ln 2 where x^2 would overflow (past BIGSQ), acosh x =
+// log1p((x - 1) + sqrt((x - 1)(x + 1))), atanh x = log1p(2x / (1 - x)) / 2.
+// NaN and out-of-domain arguments come out NaN through sqrt and log1p.
+constexpr const char kInverse[] = R"(
+T xasin(T x) { return xatan2(x, fsqrt((T(1) - x) * (T(1) + x))); }
+T xacos(T x) { return xatan2(fsqrt((T(1) - x) * (T(1) + x)), x); }
+T xatan(T x) { return xatan2(x, T(1)); }
+T xasinh(T x) {
+  T a = abs(x);
+  T r;
+  if (a > BIGSQ) r = xlog(a) + LN2;
+  else if (a < T(0.5)) { T a2 = a * a; r = xlog1p(a + a2 / (T(1) + fsqrt(T(1) + a2))); }
+  else r = xlog(a + fsqrt(a * a + T(1)));
+  return x < T(0) ? -r : (x == T(0) ? x : r);
+}
+T xacosh(T x) {
+  if (x < T(1)) return fnan(x);
+  if (x > BIGSQ) return xlog(x) + LN2;
+  T t = x - T(1);
+  return xlog1p(t + fsqrt(t * (x + T(1))));
+}
+T xatanh(T x) {
+  T a = abs(x);
+  T r = T(0.5) * xlog1p(T(2) * a / (T(1) - a));
+  return x < T(0) ? -r : (x == T(0) ? x : r);
+}
+)";
+
 // Integer helpers for signed S and unsigned U of width W (32 or 64); the
 // narrow types compute in 32 bits and are wrapped by the caller.
 constexpr const char kInt[] = R"(
@@ -519,7 +590,20 @@ std::string IntHelpers(bool wide) {
 
 }  // namespace
 
-std::string GlslPrelude(bool f64, bool i64, bool frem) {
+std::string GlslInverseFunctions(bool f64) {
+  if (f64) {
+    return absl::StrReplaceAll(kInverse, {{"T(", "double("},
+                                          {"T ", "double "},
+                                          {"BIGSQ", "1.0e150LF"},
+                                          {"LN2", "0.6931471805599453LF"}});
+  }
+  return absl::StrReplaceAll(kInverse, {{"T(", "float("},
+                                        {"T ", "float "},
+                                        {"BIGSQ", "1.0e18"},
+                                        {"LN2", "0.6931471805599453"}});
+}
+
+std::string GlslPrelude(bool f64, bool i64) {
   std::string out = kHalf;
   absl::StrAppend(
       &out, absl::StrReplaceAll(kFloat, {{"T(", "float("}, {"T ", "float "}}));
@@ -527,9 +611,35 @@ std::string GlslPrelude(bool f64, bool i64, bool frem) {
     absl::StrAppend(&out, absl::StrReplaceAll(
                               kFloat, {{"T(", "double("}, {"T ", "double "}}));
     absl::StrAppend(&out, kF64, F64Math());
+    absl::StrAppend(
+        &out, absl::StrReplaceAll(
+                  kHyperbolic,
+                  {{"T(", "double("}, {"T ", "double "}, {"BIG", "709.0LF"}}));
+    absl::StrAppend(
+        &out,
+        "uint64_t dbits(double x) { return pack64(unpackDouble2x32(x)); }\n"
+        "double dfrom(uint64_t b) { return packDouble2x32(unpack32(b)); }\n",
+        absl::StrReplaceAll(kRem, {{"T(", "double("},
+                                   {"T ", "double "},
+                                   {"U(", "uint64_t("},
+                                   {"U ", "uint64_t "},
+                                   {"MB", "52u"},
+                                   {"BITS", "dbits"},
+                                   {"FROM", "dfrom"}}));
   }
   absl::StrAppend(&out, kF32);
-  if (frem) absl::StrAppend(&out, kFrem);
+  absl::StrAppend(&out, absl::StrReplaceAll(kHyperbolic, {{"T(", "float("},
+                                                          {"T ", "float "},
+                                                          {"BIG", "88.0"}}));
+  absl::StrAppend(&out, GlslInverseFunctions(false));
+  absl::StrAppend(&out,
+                  absl::StrReplaceAll(kRem, {{"T(", "float("},
+                                             {"T ", "float "},
+                                             {"U(", "uint("},
+                                             {"U ", "uint "},
+                                             {"MB", "23u"},
+                                             {"BITS", "floatBitsToUint"},
+                                             {"FROM", "uintBitsToFloat"}}));
   absl::StrAppend(&out, IntHelpers(false), kBits32);
   if (i64) absl::StrAppend(&out, IntHelpers(true), kBits64);
   return out;

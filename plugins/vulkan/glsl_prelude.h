@@ -10,9 +10,12 @@
 
 namespace plexa::vulkan {
 
-// `f64`: the double overloads; `i64`: the 64-bit integer ones; `frem`: the
-// f32 remainder, which computes in double.
-std::string GlslPrelude(bool f64, bool i64, bool frem);
+// `f64`: the double overloads; `i64`: the 64-bit integer ones.
+std::string GlslPrelude(bool f64, bool i64);
+
+// asin, acos, atan, asinh, acosh and atanh for float (in every prelude) or
+// double (glsl_f64_math.cc's, after its atan2: only where called).
+std::string GlslInverseFunctions(bool f64);
 
 }  // namespace plexa::vulkan
 

@@ -26,8 +26,10 @@
 #include "abi/host/plugin_host.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "core/eval/evaluator.h"
 #include "core/literal/literal.h"
+#include "core/shape/primitive_type.h"
 #include "core/shape/shape_util.h"
 #include "core/text/hlo_parser.h"
 #include "gmock/gmock.h"
@@ -63,8 +65,10 @@ class VulkanPluginTest : public ::testing::Test {
   // Compiles `text` on a client that prints its report, expects every
   // instruction on the device, and runs it once on `args`.
   absl::StatusOr<std::vector<Literal>> RunAllOnDevice(
-      const std::string& text, const std::vector<Literal>& args) {
-    auto client = NewClient({{"report", PLX_Value_INT64, "", 1}});
+      const std::string& text, const std::vector<Literal>& args,
+      std::vector<host::Plugin::Option> options = {}) {
+    options.push_back({"report", PLX_Value_INT64, "", 1});
+    auto client = NewClient(options);
     if (client == nullptr) return absl::InternalError("no Vulkan client");
     testing::internal::CaptureStderr();
     auto exe = client->Compile(text, "hlo-text");
@@ -772,6 +776,26 @@ ENTRY main {
 // host instruction). Parts must agree to 2e-5 relative (GLSL's exp, log,
 // sin and cos against libm's), in kind (NaN, infinity and its sign)
 // exactly.
+// A c64 or c128 array of the given values.
+template <typename T>
+Literal ComplexLiteral(PrimitiveType type,
+                       const std::vector<std::complex<T>>& values) {
+  const int64_t n = static_cast<int64_t>(values.size());
+  Literal out(ShapeUtil::MakeShape(type, {n}));
+  for (int64_t i = 0; i < n; ++i) {
+    EXPECT_TRUE(out.SetFromComplex({i}, std::complex<double>(values[i])).ok());
+  }
+  return out;
+}
+
+// HLO text on the evaluator: the reference of the device tests.
+absl::StatusOr<Literal> Evaluate(const std::string& text,
+                                 const std::vector<Literal>& args) {
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseHloModule(text);
+  if (!m.ok()) return m.status();
+  return Evaluator().Run(**m, args);
+}
+
 TEST_F(VulkanPluginTest, ComplexArithmeticOnTheDeviceMatchesTheEvaluator) {
   const float inf = std::numeric_limits<float>::infinity();
   const float nan = std::numeric_limits<float>::quiet_NaN();
@@ -806,15 +830,9 @@ TEST_F(VulkanPluginTest, ComplexArithmeticOnTheDeviceMatchesTheEvaluator) {
       ", ", c, ", ", c, ", ", p, ", ", p, ", ", c, ", ", c, ", ", c,
       ") tuple(add, sub, mul, div, neg, abs, sign, sqrt, rsqrt, exp, log, cx, "
       "eq, ne, sel, back, from_re)\n}\n");
-  Literal a(ShapeUtil::MakeShape(PrimitiveType::C64, {n}));
-  Literal b(ShapeUtil::MakeShape(PrimitiveType::C64, {n}));
-  for (int64_t i = 0; i < n; ++i) {
-    ASSERT_TRUE(a.SetFromComplex({i}, as[i]).ok());
-    ASSERT_TRUE(b.SetFromComplex({i}, bs[i]).ok());
-  }
-  absl::StatusOr<std::unique_ptr<Module>> m = ParseHloModule(text);
-  ASSERT_TRUE(m.ok()) << m.status() << "\n" << text;
-  absl::StatusOr<Literal> want = Evaluator().Run(**m, {a, b});
+  const Literal a = ComplexLiteral(PrimitiveType::C64, as);
+  const Literal b = ComplexLiteral(PrimitiveType::C64, bs);
+  absl::StatusOr<Literal> want = Evaluate(text, {a, b});
   ASSERT_TRUE(want.ok()) << want.status();
 
   auto got = RunAllOnDevice(text, {a, b});
@@ -840,6 +858,102 @@ TEST_F(VulkanPluginTest, ComplexArithmeticOnTheDeviceMatchesTheEvaluator) {
           << "), b = (" << bs[i].real() << ", " << bs[i].imag()
           << "): the evaluator gives (" << wv.real() << ", " << wv.imag()
           << "), the device (" << gv.real() << ", " << gv.imag() << ")";
+    }
+  }
+}
+
+// The complex functions on the device (c64 and c128: sin, cos, tan, sinh,
+// cosh, tanh, expm1, log1p, cbrt, logistic, power, atan2) against the
+// evaluator (std::complex, glibc) on every pair of parts from zeros of
+// both signs, moderate and large values, infinities and NaN: non-finite
+// parts must match exactly (NaN for NaN, the infinity's sign), finite
+// results within 1e-4 (c64) or 1e-12 (c128) of the result's magnitude.
+TEST_F(VulkanPluginTest, ComplexFunctionsOnTheDeviceMatchTheEvaluator) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (PrimitiveType type : {PrimitiveType::C64, PrimitiveType::C128}) {
+    const bool wide = type == PrimitiveType::C128;
+    if (wide && Attributes(*NewClient())["shader_float64"].int64_value == 0) {
+      continue;  // c128 needs the device's doubles
+    }
+    std::vector<double> parts = {0.0,   -0.0,  1.0, -2.5, 0.3,  20.0,
+                                 -60.0, 1e-20, 1e5, inf,  -inf, nan};
+    parts.push_back(wide ? 400.0 : 50.0);    // past tanh's last finite step
+    parts.push_back(wide ? -720.0 : -95.0);  // past exp's overflow
+    std::vector<std::complex<double>> as, bs;
+    for (double r : parts) {
+      for (double i : parts) {
+        as.push_back({r, i});
+        bs.push_back({std::isfinite(i) ? i * 0.25 + 0.5 : i, r - 0.75});
+      }
+    }
+    const int64_t n = static_cast<int64_t>(as.size());
+    const std::string c = absl::StrCat(wide ? "c128[" : "c64[", n, "]");
+    const char* const names[] = {"sine",
+                                 "cosine",
+                                 "tan",
+                                 "sinh",
+                                 "cosh",
+                                 "tanh",
+                                 "exponential-minus-one",
+                                 "log-plus-one",
+                                 "cbrt",
+                                 "logistic"};
+    std::string text =
+        absl::StrCat("HloModule complex_fns\nENTRY main {\n  a = ", c,
+                     " parameter(0)\n  b = ", c, " parameter(1)\n");
+    std::vector<std::string> results;
+    for (int k = 0; k < 10; ++k) {
+      absl::StrAppend(&text, "  r", k, " = ", c, " ", names[k], "(a)\n");
+      results.push_back(absl::StrCat("r", k));
+    }
+    absl::StrAppend(&text, "  r10 = ", c, " power(a, b)\n  r11 = ", c,
+                    " atan2(a, b)\n");
+    results.push_back("r10");
+    results.push_back("r11");
+    std::vector<std::string> shapes(results.size(), c);
+    absl::StrAppend(&text, "  ROOT t = (", absl::StrJoin(shapes, ", "),
+                    ") tuple(", absl::StrJoin(results, ", "), ")\n}\n");
+    const Literal a = ComplexLiteral(type, as);
+    const Literal b = ComplexLiteral(type, bs);
+    absl::StatusOr<Literal> want = Evaluate(text, {a, b});
+    ASSERT_TRUE(want.ok()) << want.status();
+    auto got = RunAllOnDevice(text, {a, b});
+    ASSERT_TRUE(got.ok()) << got.status();
+    ASSERT_EQ(static_cast<int64_t>(got->size()), want->tuple_element_count());
+    const double tol = wide ? 1e-12 : 1e-4;
+    auto same = [&](std::complex<double> w, std::complex<double> g) {
+      const bool finite = std::isfinite(w.real()) && std::isfinite(w.imag()) &&
+                          std::isfinite(g.real()) && std::isfinite(g.imag());
+      if (!finite) {
+        auto part = [](double x, double y) {
+          if (std::isnan(x) || std::isnan(y)) {
+            return std::isnan(x) && std::isnan(y);
+          }
+          if (std::isinf(x) || std::isinf(y)) return x == y;
+          return true;  // a finite part beside a non-finite one
+        };
+        return part(w.real(), g.real()) && part(w.imag(), g.imag());
+      }
+      return std::abs(w - g) <= tol * std::abs(w) + (wide ? 1e-300 : 1e-37);
+    };
+    for (int64_t k = 0; k < want->tuple_element_count(); ++k) {
+      int64_t wrong = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        const std::complex<double> wv =
+            want->tuple_element(k).GetAsComplex({i});
+        const std::complex<double> gv = (*got)[k].GetAsComplex({i});
+        if (!same(wv, gv) && wrong++ < 6) {
+          ADD_FAILURE() << primitive_util::Name(type) << " "
+                        << (k < 10    ? names[k]
+                            : k == 10 ? "power"
+                                      : "atan2")
+                        << " of a = " << as[i] << ", b = " << bs[i]
+                        << ": the evaluator gives " << wv << ", the device "
+                        << gv;
+        }
+      }
+      EXPECT_EQ(wrong, 0) << primitive_util::Name(type) << " result " << k;
     }
   }
 }
@@ -1007,8 +1121,9 @@ TEST_F(VulkanPluginTest, F64TranscendentalsRunOnTheDeviceWithinFourUlps) {
   }
 }
 
-// f64 sin, cos, tan, cbrt, erf, atan2 and pow run on the device
-// (glsl_f64_math.cc): within 4 ulps of the long-double C library over
+// f64 sin, cos, tan, cbrt, erf, asin, acos, atan, asinh, acosh, atanh,
+// sinh, cosh, atan2 and pow run on the device (glsl_f64_math.cc and the
+// prelude): within 4 ulps of the long-double C library over
 // special values, the edges of each method (pi/4, the switch from Cody and
 // Waite's reduction to Payne and Hanek's at 1e5, erf's last table entry),
 // doubles next to multiples of pi/2 up to the largest double, and sweeps
@@ -1044,6 +1159,11 @@ TEST_F(VulkanPluginTest, F64TrigPowAtan2CbrtErfRunOnTheDeviceWithinFourUlps) {
     xs.push_back(k % 2 ? v : -v);
   }
   for (int k = 0; k <= 400; ++k) xs.push_back(-7.0 + k * 0.0351);
+  for (double v : {0.9999999999999999, 0.99999, 0.5000001, 1.0000000000000002,
+                   1.5, 710.0, -711.5, 1e150, 1e160}) {
+    xs.push_back(v);  // the inverse and hyperbolic functions' edges
+    xs.push_back(-v);
+  }
   const int64_t n = static_cast<int64_t>(xs.size());
   // atan2 and pow: every pair of some special values, then sweeps.
   const std::vector<double> specials = {0.0, -0.0, inf,    -inf,  nan,
@@ -1078,51 +1198,150 @@ TEST_F(VulkanPluginTest, F64TrigPowAtan2CbrtErfRunOnTheDeviceWithinFourUlps) {
   const int64_t m = static_cast<int64_t>(as.size());
   const std::string d = absl::StrCat("f64[", n, "]");
   const std::string p = absl::StrCat("f64[", m, "]");
-  const std::string text = absl::StrCat(
-      "HloModule f64_math2\nENTRY main {\n  x = ", d,
-      " parameter(0)\n  a = ", p, " parameter(1)\n  b = ", p,
-      " parameter(2)\n  s = ", d, " sine(x)\n  c = ", d,
-      " cosine(x)\n  t = ", d, " tan(x)\n  r = ", d, " cbrt(x)\n  e = ", d,
-      " erf(x)\n  y = ", p, " atan2(a, b)\n  w = ", p,
-      " power(a, b)\n  ROOT out = (", d, ", ", d, ", ", d, ", ", d, ", ", d,
-      ", ", p, ", ", p, ") tuple(s, c, t, r, e, y, w)\n}\n");
+  using Unary = long double (*)(long double);
+  const struct {
+    const char* op;
+    Unary ref;
+  } unary[] = {{"sine", [](long double x) { return sinl(x); }},
+               {"cosine", [](long double x) { return cosl(x); }},
+               {"tan", [](long double x) { return tanl(x); }},
+               {"cbrt", [](long double x) { return cbrtl(x); }},
+               {"erf", [](long double x) { return erfl(x); }},
+               {"asin", [](long double x) { return asinl(x); }},
+               {"acos", [](long double x) { return acosl(x); }},
+               {"atan", [](long double x) { return atanl(x); }},
+               {"asinh", [](long double x) { return asinhl(x); }},
+               {"acosh", [](long double x) { return acoshl(x); }},
+               {"atanh", [](long double x) { return atanhl(x); }},
+               {"sinh", [](long double x) { return sinhl(x); }},
+               {"cosh", [](long double x) { return coshl(x); }}};
+  constexpr int kUnary = sizeof(unary) / sizeof(unary[0]);
+  std::string text =
+      absl::StrCat("HloModule f64_math2\nENTRY main {\n  x = ", d,
+                   " parameter(0)\n  a = ", p, " parameter(1)\n  b = ", p,
+                   " parameter(2)\n");
+  std::vector<std::string> shapes, results;
+  for (int k = 0; k < kUnary; ++k) {
+    absl::StrAppend(&text, "  u", k, " = ", d, " ", unary[k].op, "(x)\n");
+    shapes.push_back(d);
+    results.push_back(absl::StrCat("u", k));
+  }
+  absl::StrAppend(&text, "  y = ", p, " atan2(a, b)\n  w = ", p,
+                  " power(a, b)\n  ROOT out = (", absl::StrJoin(shapes, ", "),
+                  ", ", p, ", ", p, ") tuple(", absl::StrJoin(results, ", "),
+                  ", y, w)\n}\n");
   auto got = RunAllOnDevice(
       text, {Literal::CreateR1<double>(xs), Literal::CreateR1<double>(as),
              Literal::CreateR1<double>(bs)});
   ASSERT_TRUE(got.ok()) << got.status();
-  ASSERT_EQ(got->size(), 7u);
-  using Unary = long double (*)(long double);
-  const Unary unary[] = {[](long double x) { return sinl(x); },
-                         [](long double x) { return cosl(x); },
-                         [](long double x) { return tanl(x); },
-                         [](long double x) { return cbrtl(x); },
-                         [](long double x) { return erfl(x); }};
-  const char* const names[] = {"sin", "cos", "tan", "cbrt", "erf"};
-  for (int k = 0; k < 5; ++k) {
+  ASSERT_EQ(got->size(), static_cast<size_t>(kUnary + 2));
+  for (int k = 0; k < kUnary; ++k) {
     int64_t wrong = 0;
     for (int64_t i = 0; i < n; ++i) {
-      const double want = static_cast<double>(unary[k](xs[i]));
+      const double want = static_cast<double>(unary[k].ref(xs[i]));
       const double g = (*got)[k].Get<double>({i});
       if (!WithinFourUlps(g, want) && wrong++ < 5) {
-        ADD_FAILURE() << names[k] << "(" << std::setprecision(17) << xs[i]
+        ADD_FAILURE() << unary[k].op << "(" << std::setprecision(17) << xs[i]
                       << "): the device gives " << g << ", want " << want;
       }
     }
-    EXPECT_EQ(wrong, 0) << names[k];
+    EXPECT_EQ(wrong, 0) << unary[k].op;
   }
-  for (int k = 5; k < 7; ++k) {
+  for (int k = 0; k < 2; ++k) {
     int64_t wrong = 0;
     for (int64_t i = 0; i < m; ++i) {
-      const double want = static_cast<double>(k == 5 ? atan2l(as[i], bs[i])
+      const double want = static_cast<double>(k == 0 ? atan2l(as[i], bs[i])
                                                      : powl(as[i], bs[i]));
-      const double g = (*got)[k].Get<double>({i});
+      const double g = (*got)[kUnary + k].Get<double>({i});
       if (!WithinFourUlps(g, want) && wrong++ < 5) {
-        ADD_FAILURE() << (k == 5 ? "atan2(" : "pow(") << std::setprecision(17)
+        ADD_FAILURE() << (k == 0 ? "atan2(" : "pow(") << std::setprecision(17)
                       << as[i] << ", " << bs[i] << "): the device gives " << g
                       << ", want " << want;
       }
     }
-    EXPECT_EQ(wrong, 0) << (k == 5 ? "atan2" : "pow");
+    EXPECT_EQ(wrong, 0) << (k == 0 ? "atan2" : "pow");
+  }
+}
+
+// remainder is C's fmod, exact: on the device for f64 and for f32 (also
+// on a device without doubles), against std::fmod bit for bit (the sign
+// of a zero result too) on quotients far past 2^53, subnormals, and the
+// special values.
+TEST_F(VulkanPluginTest, RemainderIsExactForF32AndF64) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> as = {1e300,
+                            1e300,
+                            -7.5,
+                            7.5,
+                            -0.0,
+                            3.0,
+                            inf,
+                            1.0,
+                            nan,
+                            1.0,
+                            6.0,
+                            -6.0,
+                            2.2250738585072014e-308,
+                            1e-310,
+                            5e-324,
+                            1e38,
+                            -3.4e38,
+                            123456.789,
+                            0.0};
+  std::vector<double> bs = {3.0,    1e-300, 2.0,   -2.0,   1.0, inf,    1.0,
+                            0.0,    1.0,    nan,   3.0,    3.0, 3e-320, 7e-322,
+                            5e-324, 0.1,    1e-30, -0.001, 5.0};
+  for (int k = 0; k < 200; ++k) {
+    // Quotients from 1 to 1e40, both signs.
+    as.push_back((k % 2 ? -1 : 1) * std::pow(10.0, (k % 41) * 0.9) * 1.37);
+    bs.push_back((k % 3 ? 1 : -1) * std::pow(10.0, -(k % 17) * 0.6) * 0.73);
+  }
+  const int64_t n = static_cast<int64_t>(as.size());
+  auto same = [](double got, double want) {
+    if (std::isnan(want)) return std::isnan(got);
+    return got == want && std::signbit(got) == std::signbit(want);
+  };
+  if (Attributes(*NewClient())["shader_float64"].int64_value != 0) {
+    const std::string d = absl::StrCat("f64[", n, "]");
+    auto got = RunAllOnDevice(
+        absl::StrCat("HloModule rem64\nENTRY main {\n  a = ", d,
+                     " parameter(0)\n  b = ", d,
+                     " parameter(1)\n  ROOT r = ", d, " remainder(a, b)\n}\n"),
+        {Literal::CreateR1<double>(as), Literal::CreateR1<double>(bs)});
+    ASSERT_TRUE(got.ok()) << got.status();
+    for (int64_t i = 0; i < n; ++i) {
+      const double want = std::fmod(as[i], bs[i]);
+      EXPECT_TRUE(same((*got)[0].Get<double>({i}), want))
+          << "fmod(" << std::setprecision(17) << as[i] << ", " << bs[i]
+          << "): the device gives " << (*got)[0].Get<double>({i}) << ", want "
+          << want;
+    }
+  }
+  std::vector<float> af, bf;
+  for (int64_t i = 0; i < n; ++i) {
+    af.push_back(static_cast<float>(as[i]));
+    bf.push_back(static_cast<float>(bs[i]));
+  }
+  af.push_back(1.5e-45f);  // float's own subnormals
+  bf.push_back(1.4e-45f);
+  af.push_back(3e38f);
+  bf.push_back(1.1e-38f);
+  const int64_t nf = static_cast<int64_t>(af.size());
+  const std::string f = absl::StrCat("f32[", nf, "]");
+  auto got = RunAllOnDevice(
+      absl::StrCat("HloModule rem32\nENTRY main {\n  a = ", f,
+                   " parameter(0)\n  b = ", f, " parameter(1)\n  ROOT r = ", f,
+                   " remainder(a, b)\n}\n"),
+      {Literal::CreateR1<float>(af), Literal::CreateR1<float>(bf)},
+      {{"disable_features", PLX_Value_STRING, "float64", 0}});
+  ASSERT_TRUE(got.ok()) << got.status();
+  for (int64_t i = 0; i < nf; ++i) {
+    const float want = std::fmod(af[i], bf[i]);
+    EXPECT_TRUE(same((*got)[0].Get<float>({i}), want))
+        << "fmodf(" << std::setprecision(9) << af[i] << ", " << bf[i]
+        << "): the device gives " << (*got)[0].Get<float>({i}) << ", want "
+        << want;
   }
 }
 
@@ -1193,9 +1412,7 @@ TEST_F(VulkanPluginTest, SinCosTanOfLargeArgumentsMatchTheEvaluator) {
       " sine(x)\n  c = ", f, " cosine(x)\n  t = ", f, " tan(x)\n  ROOT r = (",
       f, ", ", f, ", ", f, ") tuple(s, c, t)\n}\n");
   const Literal x = Literal::CreateR1<float>(xs);
-  absl::StatusOr<std::unique_ptr<Module>> m = ParseHloModule(text);
-  ASSERT_TRUE(m.ok()) << m.status();
-  absl::StatusOr<Literal> want = Evaluator().Run(**m, {x});
+  absl::StatusOr<Literal> want = Evaluate(text, {x});
   ASSERT_TRUE(want.ok()) << want.status();
   auto client = NewClient();
   ASSERT_NE(client, nullptr);
