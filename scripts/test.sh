@@ -2,7 +2,8 @@
 # Installs what is needed, builds, and runs every test:
 #   1. the AddressSanitizer + UndefinedBehaviorSanitizer build: every test;
 #   2. the ThreadSanitizer build of what runs threads (the evaluator's
-#      replicas and 8 threads executing one executable through the ABI).
+#      replicas, 8 threads executing one executable through the ABI, the
+#      SDK's work queue and the Vulkan plugin's tests).
 # The Python package's tests run in the first (python/CMakeLists.txt).
 # Every test runs in the sanitizer build, which finds what the release
 # build would and more; building the release flavour too doubled a cold
