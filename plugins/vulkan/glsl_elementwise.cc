@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "plugins/vulkan/glsl_emitter_internal.h"
+#include "plugins/vulkan/glsl_small_float.h"
 
 namespace plexa::vulkan::glsl_internal {
 
@@ -26,8 +27,11 @@ absl::StatusOr<std::string> Emitter::Convert(const Instruction& h,
                         ")");
   }
   if (IsFloat(from) && IsFloat(to)) {
+    // From f64 to a type narrower than f32: rounded to odd first, so the
+    // second rounding is the only one.
     if (from == PrimitiveType::F64 &&
-        (to == PrimitiveType::F16 || to == PrimitiveType::BF16)) {
+        (to == PrimitiveType::F16 || to == PrimitiveType::BF16 ||
+         IsSmallFloat(to))) {
       return Round(to, absl::StrCat("f64_to_f32_odd(", x, ")"));
     }
     return Round(to, absl::StrCat(r, "(", x, ")"));
@@ -74,6 +78,19 @@ absl::StatusOr<std::string> Emitter::BitcastConvert(const Instruction& h,
   }
   // Through the unsigned bits of the width.
   std::string bits;
+  if (IsSmallFloat(from)) {
+    bits = absl::StrCat(SmallFloatFunction(from, "enc"), "(", x, ")");
+  }
+  if (IsSmallFloat(to)) {
+    if (bits.empty()) {
+      bits = Wrap(PrimitiveType::U8, absl::StrCat("uint(", x, ")"));
+    }
+    return absl::StrCat(SmallFloatFunction(to, "dec"), "(", bits, ")");
+  }
+  if (!bits.empty()) {
+    if (to == PrimitiveType::U8) return bits;
+    return Wrap(to, absl::StrCat(Reg(to), "(", bits, ")"));
+  }
   switch (from) {
     case PrimitiveType::F32:
       bits = absl::StrCat("floatBitsToUint(", x, ")");
@@ -217,7 +234,8 @@ absl::StatusOr<std::string> Emitter::ReducePrecision(const Instruction& h,
       from_bits = "uintBitsToFloat(v)";
       break;
     default:
-      return NoCode(h, "f64 reduce-precision");
+      return NoCode(h,
+                    absl::StrCat(primitive_util::Name(t), " reduce-precision"));
   }
   const int exp_bits = h.attrs().exponent_bits;
   const int mant_bits = h.attrs().mantissa_bits;

@@ -18,6 +18,7 @@
 #include "plugins/vulkan/glsl_emitter_internal.h"
 #include "plugins/vulkan/glsl_f64_math.h"
 #include "plugins/vulkan/glsl_prelude.h"
+#include "plugins/vulkan/glsl_small_float.h"
 
 namespace plexa::vulkan {
 namespace glsl_internal {
@@ -34,6 +35,9 @@ std::string Offset(const Shape& s, const Idx& idx) {
 }
 
 std::string Store(PrimitiveType t, const std::string& v) {
+  if (IsSmallFloat(t)) {
+    return absl::StrCat("uint8_t(", SmallFloatFunction(t, "enc"), "(", v, "))");
+  }
   switch (t) {
     case PrimitiveType::PRED:
       return absl::StrCat("uint8_t((", v, ") ? 1 : 0)");
@@ -41,8 +45,12 @@ std::string Store(PrimitiveType t, const std::string& v) {
       return absl::StrCat("uint16_t(f2h(", v, "))");
     case PrimitiveType::BF16:
       return absl::StrCat("uint16_t(f2bf(", v, "))");
+    case PrimitiveType::S2:
+    case PrimitiveType::S4:
     case PrimitiveType::S8:
       return absl::StrCat("int8_t(", v, ")");
+    case PrimitiveType::U2:
+    case PrimitiveType::U4:
     case PrimitiveType::U8:
       return absl::StrCat("uint8_t(", v, ")");
     case PrimitiveType::S16:
@@ -89,8 +97,18 @@ absl::Status Emitter::UseType(const Instruction& h, PrimitiveType t) {
                      " needs the Vulkan device feature ", feature,
                      ", which this device lacks"));
   };
+  if (IsSmallFloat(t)) {
+    if (!f_.storage8) return missing("storageBuffer8BitAccess");
+    if (!f_.int8) return missing("shaderInt8");
+    types_.insert(t);
+    return absl::OkStatus();
+  }
   switch (t) {
     case PrimitiveType::PRED:
+    case PrimitiveType::S2:
+    case PrimitiveType::U2:
+    case PrimitiveType::S4:
+    case PrimitiveType::U4:
     case PrimitiveType::S8:
     case PrimitiveType::U8:
       if (!f_.storage8) return missing("storageBuffer8BitAccess");
@@ -140,6 +158,9 @@ std::string Emitter::Load(int buffer, const Shape& s, const Idx& idx) {
   const PrimitiveType t = s.element_type();
   const std::string raw =
       absl::StrCat(Block(t), "(args.a[", buffer, "]).v[", Offset(s, idx), "]");
+  if (IsSmallFloat(t)) {
+    return absl::StrCat(SmallFloatFunction(t, "dec"), "(uint(", raw, "))");
+  }
   switch (t) {
     case PrimitiveType::PRED:
       return absl::StrCat("(", raw, " != uint8_t(0))");
@@ -147,9 +168,13 @@ std::string Emitter::Load(int buffer, const Shape& s, const Idx& idx) {
       return absl::StrCat("h2f(uint(", raw, "))");
     case PrimitiveType::BF16:
       return absl::StrCat("uintBitsToFloat(uint(", raw, ") << 16)");
+    case PrimitiveType::S2:
+    case PrimitiveType::S4:
     case PrimitiveType::S8:
     case PrimitiveType::S16:
       return absl::StrCat("int(", raw, ")");
+    case PrimitiveType::U2:
+    case PrimitiveType::U4:
     case PrimitiveType::U8:
     case PrimitiveType::U16:
       return absl::StrCat("uint(", raw, ")");
@@ -656,7 +681,7 @@ std::string Emitter::Source(const std::string& main, int num_buffers) {
   std::string src = "#version 460\n";
   bool need8 = false, need16 = false, need64 = false, needf64 = false;
   for (PrimitiveType x : types_) {
-    need8 |= Bits(x) == 8 || x == PrimitiveType::PRED;
+    need8 |= Bits(x) <= 8 || x == PrimitiveType::PRED;
     need16 |= Bits(x) == 16;
     need64 |= x == PrimitiveType::S64 || x == PrimitiveType::U64 ||
               x == PrimitiveType::F64 || x == PrimitiveType::C128;
@@ -702,6 +727,7 @@ std::string Emitter::Source(const std::string& main, int num_buffers) {
   absl::StrAppend(&src, "layout(push_constant) uniform Args { uvec2 a[",
                   num_buffers, "]; } args;\n");
   absl::StrAppend(&src, GlslPrelude(/*f64=*/needf64, /*i64=*/need64));
+  for (PrimitiveType x : types_) absl::StrAppend(&src, SmallFloatFunctions(x));
   const std::string body = absl::StrCat(structs_, functions_, main);
   const std::string rest =
       absl::StrCat(ComplexPrelude(types_.contains(PrimitiveType::C64),

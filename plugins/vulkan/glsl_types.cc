@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "plugins/vulkan/glsl_emitter_internal.h"
+#include "plugins/vulkan/glsl_small_float.h"
 
 namespace plexa::vulkan::glsl_internal {
 
@@ -16,21 +17,33 @@ absl::Status NoCode(const Instruction& h, absl::string_view why) {
 
 bool IsFloat(PrimitiveType t) {
   return t == PrimitiveType::F16 || t == PrimitiveType::BF16 ||
-         t == PrimitiveType::F32 || t == PrimitiveType::F64;
+         t == PrimitiveType::F32 || t == PrimitiveType::F64 || IsSmallFloat(t);
 }
 bool IsComplex(PrimitiveType t) {
   return t == PrimitiveType::C64 || t == PrimitiveType::C128;
 }
 bool IsSigned(PrimitiveType t) {
-  return t == PrimitiveType::S8 || t == PrimitiveType::S16 ||
+  return t == PrimitiveType::S2 || t == PrimitiveType::S4 ||
+         t == PrimitiveType::S8 || t == PrimitiveType::S16 ||
          t == PrimitiveType::S32 || t == PrimitiveType::S64;
 }
 bool IsUnsigned(PrimitiveType t) {
-  return t == PrimitiveType::U8 || t == PrimitiveType::U16 ||
+  return t == PrimitiveType::U2 || t == PrimitiveType::U4 ||
+         t == PrimitiveType::U8 || t == PrimitiveType::U16 ||
          t == PrimitiveType::U32 || t == PrimitiveType::U64;
 }
 int Bits(PrimitiveType t) {
+  // The 8/4-bit floats live one per byte; f4e2m1fn has 4 bits of it (its
+  // bitcasts are to s4/u4).
+  if (t == PrimitiveType::F4E2M1FN) return 4;
+  if (IsSmallFloat(t)) return 8;
   switch (t) {
+    case PrimitiveType::S2:
+    case PrimitiveType::U2:
+      return 2;
+    case PrimitiveType::S4:
+    case PrimitiveType::U4:
+      return 4;
     case PrimitiveType::S8:
     case PrimitiveType::U8:
       return 8;
@@ -53,10 +66,14 @@ const char* Reg(PrimitiveType t) {
   switch (t) {
     case PrimitiveType::PRED:
       return "bool";
+    case PrimitiveType::S2:
+    case PrimitiveType::S4:
     case PrimitiveType::S8:
     case PrimitiveType::S16:
     case PrimitiveType::S32:
       return "int";
+    case PrimitiveType::U2:
+    case PrimitiveType::U4:
     case PrimitiveType::U8:
     case PrimitiveType::U16:
     case PrimitiveType::U32:
@@ -78,10 +95,15 @@ const char* Reg(PrimitiveType t) {
 
 // The buffer block type that holds `t` (GLSL name of a buffer_reference).
 const char* Block(PrimitiveType t) {
+  if (IsSmallFloat(t)) return "Bu8";
   switch (t) {
     case PrimitiveType::PRED:
+    case PrimitiveType::U2:
+    case PrimitiveType::U4:
     case PrimitiveType::U8:
       return "Bu8";
+    case PrimitiveType::S2:
+    case PrimitiveType::S4:
     case PrimitiveType::S8:
       return "Bi8";
     case PrimitiveType::S16:
@@ -113,6 +135,14 @@ const char* Block(PrimitiveType t) {
 // zero-extended) after arithmetic that may leave the type's range.
 std::string Wrap(PrimitiveType t, const std::string& e) {
   switch (t) {
+    case PrimitiveType::S2:
+      return absl::StrCat("(((", e, ") << 30) >> 30)");
+    case PrimitiveType::S4:
+      return absl::StrCat("(((", e, ") << 28) >> 28)");
+    case PrimitiveType::U2:
+      return absl::StrCat("((", e, ") & 0x3u)");
+    case PrimitiveType::U4:
+      return absl::StrCat("((", e, ") & 0xFu)");
     case PrimitiveType::S8:
       return absl::StrCat("(((", e, ") << 24) >> 24)");
     case PrimitiveType::S16:
@@ -126,10 +156,14 @@ std::string Wrap(PrimitiveType t, const std::string& e) {
   }
 }
 
-// f16/bf16 results are rounded to their type after every operation.
+// f16/bf16 and the 8/4-bit float results are rounded to their type after
+// every operation.
 std::string Round(PrimitiveType t, const std::string& e) {
   if (t == PrimitiveType::F16) return absl::StrCat("rf16(", e, ")");
   if (t == PrimitiveType::BF16) return absl::StrCat("rbf16(", e, ")");
+  if (IsSmallFloat(t)) {
+    return absl::StrCat(SmallFloatFunction(t, "rnd"), "(", e, ")");
+  }
   return e;
 }
 
@@ -140,6 +174,8 @@ std::string IntConst(PrimitiveType t, int64_t v) {
       return absl::StrCat("int64_t(", v, "l)");
     case PrimitiveType::U64:
       return absl::StrCat("uint64_t(", static_cast<uint64_t>(v), "ul)");
+    case PrimitiveType::U2:
+    case PrimitiveType::U4:
     case PrimitiveType::U8:
     case PrimitiveType::U16:
     case PrimitiveType::U32:

@@ -1345,6 +1345,114 @@ TEST_F(VulkanPluginTest, RemainderIsExactForF32AndF64) {
   }
 }
 
+// The 8- and 4-bit float types on the device (glsl_small_float.cc), every
+// one of them, against the evaluator (core/literal/float8.cc, itself
+// checked against ml_dtypes' rules and the conformance suite's independent
+// encoder): each of the 256 encodings decoded to f32 (NaN signs included,
+// through a bitcast to u32), and 1,000 f32 values around each type's range
+// (ties, the largest finite value and past it, subnormals, zeros of both
+// signs, infinities, NaNs of both signs) encoded, compared as bits; s4 and
+// u2 wrap and saturate as the evaluator does. All on the device.
+TEST_F(VulkanPluginTest, SmallFloatsAndSubByteIntegersMatchTheEvaluator) {
+  const PrimitiveType types[] = {
+      PrimitiveType::F8E5M2,        PrimitiveType::F8E4M3FN,
+      PrimitiveType::F8E4M3B11FNUZ, PrimitiveType::F8E5M2FNUZ,
+      PrimitiveType::F8E4M3FNUZ,    PrimitiveType::F8E4M3,
+      PrimitiveType::F8E3M4,        PrimitiveType::F4E2M1FN,
+      PrimitiveType::F8E8M0FNU};
+  std::vector<uint8_t> codes(256);
+  for (int i = 0; i < 256; ++i) codes[i] = static_cast<uint8_t>(i);
+  std::vector<float> values = {0.0f,
+                               -0.0f,
+                               std::numeric_limits<float>::infinity(),
+                               -std::numeric_limits<float>::infinity(),
+                               std::numeric_limits<float>::quiet_NaN(),
+                               -std::numeric_limits<float>::quiet_NaN(),
+                               1e-45f,
+                               1e-38f,
+                               3e38f,
+                               -3e38f};
+  for (int k = 0; k < 990; ++k) {
+    // Magnitudes 2^-140 .. 2^130, dense, both signs, and halfway points.
+    const float v = std::ldexp(1.0f + (k % 37) / 32.0f, (k % 271) - 140);
+    values.push_back(k % 2 ? -v : v);
+  }
+  for (PrimitiveType t : types) {
+    const std::string name(primitive_util::Name(t));
+    // f4e2m1fn bitcasts to u4: its 16 encodings, through u8 -> u4.
+    const bool f4 = t == PrimitiveType::F4E2M1FN;
+    const std::vector<uint8_t> encodings(codes.begin(),
+                                         codes.begin() + (f4 ? 16 : 256));
+    const std::string bits = f4 ? "u4" : "u8";
+    const std::string ne = absl::StrCat("[", encodings.size(), "]");
+    const std::string nv = absl::StrCat("[", values.size(), "]");
+    const std::string text = absl::StrCat(
+        "HloModule small\nENTRY main {\n  c8 = u8", ne,
+        " parameter(0)\n  v = f32", nv, " parameter(1)\n  c = ", bits, ne,
+        " convert(c8)\n  f = ", name, ne, " bitcast-convert(c)\n  d = f32", ne,
+        " convert(f)\n  db = u32", ne, " bitcast-convert(d)\n  e = ", name, nv,
+        " convert(v)\n  eb = ", bits, nv, " bitcast-convert(e)\n  eb8 = u8", nv,
+        " convert(eb)\n  ROOT t = (u32", ne, ", u8", nv,
+        ") tuple(db, eb8)\n}\n");
+    const std::vector<Literal> args = {Literal::CreateR1<uint8_t>(encodings),
+                                       Literal::CreateR1<float>(values)};
+    absl::StatusOr<Literal> want = Evaluate(text, args);
+    ASSERT_TRUE(want.ok()) << name << ": " << want.status();
+    auto got = RunAllOnDevice(text, args);
+    ASSERT_TRUE(got.ok()) << name << ": " << got.status();
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < static_cast<int64_t>(encodings.size()); ++i) {
+      const uint32_t w = want->tuple_element(0).Get<uint32_t>({i});
+      const uint32_t g = (*got)[0].Get<uint32_t>({i});
+      // A NaN's sign: the evaluator decodes every NaN encoding to +NaN,
+      // the device keeps the encoding's sign (see glsl_small_float.cc).
+      const bool both_nan =
+          (w & 0x7fffffffu) > 0x7f800000u && (g & 0x7fffffffu) > 0x7f800000u;
+      if (w != g && !both_nan && wrong++ < 5) {
+        ADD_FAILURE() << name << " encoding " << i << " decodes to 0x"
+                      << std::hex << g << " on the device, 0x" << w
+                      << " on the evaluator" << std::dec;
+      }
+    }
+    for (int64_t i = 0; i < static_cast<int64_t>(values.size()); ++i) {
+      const int w = want->tuple_element(1).Get<uint8_t>({i});
+      const int g = (*got)[1].Get<uint8_t>({i});
+      if (w != g && wrong++ < 10) {
+        ADD_FAILURE() << name << "(" << std::setprecision(9) << values[i]
+                      << ") encodes to " << g << " on the device, " << w
+                      << " on the evaluator";
+      }
+    }
+    EXPECT_EQ(wrong, 0) << name;
+  }
+  // s4 and u2: convert from f32 saturates, from s32 wraps, arithmetic wraps.
+  std::vector<float> fs;
+  std::vector<int32_t> is;
+  for (int k = -40; k <= 40; ++k) {
+    fs.push_back(k * 0.37f);
+    is.push_back(k * 3);
+  }
+  const std::string n = absl::StrCat("[", fs.size(), "]");
+  const std::string program = absl::StrCat(
+      "HloModule subbyte\nENTRY main {\n  f = f32", n,
+      " parameter(0)\n  i = s32", n, " parameter(1)\n  a = s4", n,
+      " convert(f)\n  b = s4", n, " convert(i)\n  s = s4", n,
+      " add(a, b)\n  m = s4", n, " multiply(b, b)\n  u = u2", n,
+      " convert(i)\n  v = u2", n, " add(u, u)\n  cs = s32", n,
+      " convert(s)\n  cm = s32", n, " convert(m)\n  ca = s32", n,
+      " convert(a)\n  cv = u32", n, " convert(v)\n  ROOT t = (s32", n, ", s32",
+      n, ", s32", n, ", u32", n, ") tuple(cs, cm, ca, cv)\n}\n");
+  const std::vector<Literal> args = {Literal::CreateR1<float>(fs),
+                                     Literal::CreateR1<int32_t>(is)};
+  absl::StatusOr<Literal> want = Evaluate(program, args);
+  ASSERT_TRUE(want.ok()) << want.status() << "\n" << program;
+  auto got = RunAllOnDevice(program, args);
+  ASSERT_TRUE(got.ok()) << got.status();
+  for (int64_t k = 0; k < 4; ++k) {
+    EXPECT_EQ((*got)[k], want->tuple_element(k)) << "result " << k;
+  }
+}
+
 // f32 log1p and expm1 where 1 + x and exp(x) are near 1 (where a loose
 // device log, or a compiler folding (1 + x) - 1 to x, would show): within
 // 4 float ulps of the C library in double, rounded to float.
