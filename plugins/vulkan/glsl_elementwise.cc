@@ -233,19 +233,29 @@ absl::StatusOr<std::string> Emitter::ReducePrecision(const Instruction& h,
       to_bits = "floatBitsToUint(x)";
       from_bits = "uintBitsToFloat(v)";
       break;
+    case PrimitiveType::F64:
+      width = 64, src_exp = 11, src_mant = 52;
+      to_bits = "pack64(unpackDouble2x32(x))";
+      from_bits = "packDouble2x32(unpack32(v))";
+      break;
     default:
       return NoCode(h,
                     absl::StrCat(primitive_util::Name(t), " reduce-precision"));
   }
+  const bool wide = width == 64;
+  const char* real = wide ? "double" : "float";
+  const char* bits = wide ? "uint64_t" : "uint";
   const int exp_bits = h.attrs().exponent_bits;
   const int mant_bits = h.attrs().mantissa_bits;
   if (exp_bits < 1 || mant_bits < 0)
     return NoCode(h, "these reduce-precision bits");
   const std::string name = NewName("rp");
-  std::string f = absl::StrCat(
-      "float ", name, "(float x) {\n", "  if (isnan(x)) return ",
-      mant_bits > 0 ? "x" : "finf(x)", ";\n", "  uint v = ", to_bits, ";\n");
-  auto hex = [](uint64_t v) {
+  std::string f =
+      absl::StrCat(real, " ", name, "(", real, " x) {\n",
+                   "  if (isnan(x)) return ", mant_bits > 0 ? "x" : "finf(x)",
+                   ";\n", "  ", bits, " v = ", to_bits, ";\n");
+  auto hex = [wide](uint64_t v) {
+    if (wide) return absl::StrCat("0x", absl::Hex(v), "ul");
     return absl::StrCat("0x", absl::Hex(static_cast<uint32_t>(v)), "u");
   };
   if (mant_bits < src_mant) {
@@ -259,9 +269,9 @@ absl::StatusOr<std::string> Emitter::ReducePrecision(const Instruction& h,
     const uint64_t exp_mask = ((uint64_t{1} << src_exp) - 1) << src_mant;
     const uint64_t bias = (uint64_t{1} << (src_exp - 1)) - 1;
     const uint64_t reduced_bias = (uint64_t{1} << (exp_bits - 1)) - 1;
-    absl::StrAppend(&f, "  uint e = v & ", hex(exp_mask), ";\n", "  if (e > ",
-                    hex((bias + reduced_bias) << src_mant), ") v = (v & ",
-                    hex(sign), ") | ", hex(exp_mask), ";\n",
+    absl::StrAppend(&f, "  ", bits, " e = v & ", hex(exp_mask), ";\n",
+                    "  if (e > ", hex((bias + reduced_bias) << src_mant),
+                    ") v = (v & ", hex(sign), ") | ", hex(exp_mask), ";\n",
                     "  else if (e <= ", hex((bias - reduced_bias) << src_mant),
                     ") v = v & ", hex(sign), ";\n");
   }

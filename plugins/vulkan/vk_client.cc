@@ -5,15 +5,18 @@
 #include <cstring>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "abi/sdk/async_work.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "core/base/status_macros.h"
 #include "core/ir/cost_analysis.h"
+#include "core/ir/opcode.h"
 #include "core/literal/literal.h"
 #include "core/shape/layout_util.h"
 #include "core/shape/shape_util.h"
@@ -359,6 +362,7 @@ struct ClientConfig {
   std::string cache_dir;              // shader_cache.h
   std::string kernel_dir;             // device_custom_call.h
   std::vector<std::string> disabled;  // features the shaders must not use
+  absl::flat_hash_set<HloOpcode> host_opcodes;  // run on the host evaluator
 };
 
 class VulkanClient : public sdk::Client {
@@ -445,6 +449,7 @@ class VulkanClient : public sdk::Client {
     popts.cache_dir = config_.cache_dir;
     popts.kernel_dir = config_.kernel_dir;
     popts.features = device_->features();
+    popts.host_opcodes = config_.host_opcodes;
     for (const std::string& f : config_.disabled) {
       if (f == "float64") popts.features.float64 = false;
       if (f == "int64") popts.features.int64 = false;
@@ -511,9 +516,9 @@ sdk::PluginInfo VulkanPluginInfo() {
 absl::StatusOr<std::unique_ptr<sdk::Client>> MakeVulkanClient(
     const sdk::Options& options) {
   static constexpr const char* kKnown[] = {
-      "device",           "num_devices", "report",         "dump_dir",
-      "disable_features", "validation",  "dump_program",   "cache_dir",
-      "staging",          "kernel_dir",  "async_execution"};
+      "device",           "num_devices", "report",          "dump_dir",
+      "disable_features", "validation",  "dump_program",    "cache_dir",
+      "staging",          "kernel_dir",  "async_execution", "host_opcodes"};
   if (absl::Status s = sdk::CheckKnownOptions(options, kKnown, "vulkan");
       !s.ok()) {
     return s;
@@ -529,28 +534,42 @@ absl::StatusOr<std::unique_ptr<sdk::Client>> MakeVulkanClient(
           "vulkan option 'device' must be an index or a name");
     }
   }
-  if (auto it = options.find("dump_dir"); it != options.end()) {
+  // The string options: dump_dir as it is, the lists split at commas.
+  auto string_option =
+      [&](const char* name) -> absl::StatusOr<std::optional<std::string>> {
+    auto it = options.find(name);
+    if (it == options.end()) return std::nullopt;
     if (it->second.kind != PLX_Value_STRING) {
       return absl::InvalidArgumentError(
-          "vulkan option 'dump_dir' must be a string");
+          absl::StrCat("vulkan option '", name, "' must be a string"));
     }
-    config.dump_dir = it->second.string_value;
+    return it->second.string_value;
+  };
+  PLEXA_ASSIGN_OR_RETURN(std::optional<std::string> dump_dir,
+                         string_option("dump_dir"));
+  if (dump_dir.has_value()) config.dump_dir = *dump_dir;
+  PLEXA_ASSIGN_OR_RETURN(std::optional<std::string> disable,
+                         string_option("disable_features"));
+  for (absl::string_view f :
+       absl::StrSplit(disable.value_or(""), ',', absl::SkipEmpty())) {
+    if (f != "float64" && f != "int64" && f != "int16" && f != "int8" &&
+        f != "subgroups") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("vulkan option 'disable_features': unknown feature '", f,
+                       "' (known: float64, int64, int16, int8, subgroups)"));
+    }
+    config.disabled.emplace_back(f);
   }
-  if (auto it = options.find("disable_features"); it != options.end()) {
-    if (it->second.kind != PLX_Value_STRING) {
-      return absl::InvalidArgumentError(
-          "vulkan option 'disable_features' must be a string");
+  PLEXA_ASSIGN_OR_RETURN(std::optional<std::string> host_opcodes,
+                         string_option("host_opcodes"));
+  for (absl::string_view name :
+       absl::StrSplit(host_opcodes.value_or(""), ',', absl::SkipEmpty())) {
+    std::optional<HloOpcode> op = StringToHloOpcode(name);
+    if (!op.has_value()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "vulkan option 'host_opcodes': '", name, "' is not an HLO opcode"));
     }
-    for (absl::string_view f :
-         absl::StrSplit(it->second.string_value, ',', absl::SkipEmpty())) {
-      if (f != "float64" && f != "int64" && f != "int16" && f != "int8" &&
-          f != "subgroups") {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "vulkan option 'disable_features': unknown feature '", f,
-            "' (known: float64, int64, int16, int8, subgroups)"));
-      }
-      config.disabled.emplace_back(f);
-    }
+    config.host_opcodes.insert(*op);
   }
   PLEXA_ASSIGN_OR_RETURN(config.dump_program,
                          backend::DumpProgramOption(options, "vulkan"));

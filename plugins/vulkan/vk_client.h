@@ -21,6 +21,11 @@
 //                comma-separated float64, int64, int16, int8: compile as
 //                for a device without them (a program that needs one is
 //                then a compile error naming the instruction and feature)
+//   host_opcodes comma-separated HLO opcode names ("sine,power"): those
+//                instructions run on the host evaluator (in place on the
+//                device memory, or through staging copies) instead of in
+//                a kernel: to work around a device's bug in one operation,
+//                or to compare; the tests use it for the host path
 #ifndef PLEXA_PLUGINS_VULKAN_VK_CLIENT_H_
 #define PLEXA_PLUGINS_VULKAN_VK_CLIENT_H_
 

@@ -74,6 +74,10 @@ class VulkanThunkEmitter : public backend::ThunkEmitter {
     }
     const int max_buffers =
         static_cast<int>(device_->limits().max_push_constants / 8);
+    if (options_.host_opcodes.contains(h.opcode())) {
+      EmitReference(cc, h);  // the client's host_opcodes option
+      return absl::OkStatus();
+    }
     absl::StatusOr<GlslKernel> kernel = EmitTiledGemm(
         h, device_->limits().max_workgroup_count, options_.features.subgroups,
         options_.features.max_loop_iterations);
@@ -237,26 +241,28 @@ absl::StatusOr<std::unique_ptr<VulkanProgram>> VulkanProgram::Compile(
   const DeviceFeatures features = options.features;
   const int max_buffers =
       static_cast<int>(device->limits().max_push_constants / 8);
-  pipeline.fusion_options.can_fuse = [features,
-                                      max_buffers](const Instruction& inst) {
-    if (inst.opcode() == HloOpcode::kConstant && inst.shape().rank() > 0) {
-      return false;
-    }
-    if (inst.shape().IsArray() && !ShapeUtil::IsDenseArray(inst.shape())) {
-      return false;
-    }
-    for (const Instruction* op : inst.operands()) {
-      if (op->shape().IsArray() && !ShapeUtil::IsDenseArray(op->shape())) {
-        return false;
-      }
-    }
-    if (inst.opcode() == HloOpcode::kParameter ||
-        inst.opcode() == HloOpcode::kConstant) {
-      return true;
-    }
-    return !absl::IsUnimplemented(
-        EmitGlslKernel(inst, features, max_buffers).status());
-  };
+  pipeline.fusion_options.can_fuse =
+      [features, max_buffers,
+       host = options.host_opcodes](const Instruction& inst) {
+        if (host.contains(inst.opcode())) return false;
+        if (inst.opcode() == HloOpcode::kConstant && inst.shape().rank() > 0) {
+          return false;
+        }
+        if (inst.shape().IsArray() && !ShapeUtil::IsDenseArray(inst.shape())) {
+          return false;
+        }
+        for (const Instruction* op : inst.operands()) {
+          if (op->shape().IsArray() && !ShapeUtil::IsDenseArray(op->shape())) {
+            return false;
+          }
+        }
+        if (inst.opcode() == HloOpcode::kParameter ||
+            inst.opcode() == HloOpcode::kConstant) {
+          return true;
+        }
+        return !absl::IsUnimplemented(
+            EmitGlslKernel(inst, features, max_buffers).status());
+      };
   // The default pipeline without its fusion, then long reductions split in
   // two balanced stages (many invocations share them, and no invocation
   // loops past the device's limit), then fusion.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "abi/sdk/custom_call.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "core/ir/module.h"
@@ -37,6 +38,9 @@ struct ProgramOptions {
   // What the shaders may use: the device's features, less those the
   // client's disable_features option names.
   DeviceFeatures features;
+  // Instructions with these opcodes run on the host evaluator (the
+  // client's host_opcodes option), never in a kernel or a fusion.
+  absl::flat_hash_set<HloOpcode> host_opcodes;
 };
 
 class VulkanProgram {

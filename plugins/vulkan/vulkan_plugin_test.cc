@@ -87,6 +87,18 @@ class VulkanPluginTest : public ::testing::Test {
   std::shared_ptr<host::Plugin> plugin_;
 };
 
+TEST_F(VulkanPluginTest, HostOpcodesMustNameOpcodes) {
+  auto bad = plugin_->CreateClient(
+      {{"host_opcodes", PLX_Value_STRING, "sine,no-such-op", 0}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("'no-such-op'"));
+  EXPECT_THAT(bad.status().message(), HasSubstr("host_opcodes"));
+  auto wrong_kind =
+      plugin_->CreateClient({{"host_opcodes", PLX_Value_INT64, "", 3}});
+  ASSERT_FALSE(wrong_kind.ok());
+  EXPECT_THAT(wrong_kind.status().message(), HasSubstr("must be a string"));
+}
+
 TEST_F(VulkanPluginTest, AnAbsentDeviceIsAClearErrorAtClientCreation) {
   auto by_name = plugin_->CreateClient(
       {{"device", PLX_Value_STRING, "no-such-vulkan-device", 0}});
@@ -510,10 +522,12 @@ TEST_F(VulkanPluginTest, DonatedArgumentsChainAndAreInvalidAfterwards) {
 }
 
 TEST_F(VulkanPluginTest, TheReportCountsKernelsAndHostInstructions) {
-  auto client = NewClient({{"report", PLX_Value_INT64, "", 1}});
+  // reduce-precision forced onto the host evaluator (option host_opcodes):
+  // it runs there in place on the device memory, between the two kernels.
+  auto client =
+      NewClient({{"report", PLX_Value_INT64, "", 1},
+                 {"host_opcodes", PLX_Value_STRING, "reduce-precision", 0}});
   ASSERT_NE(client, nullptr);
-  // f64 reduce-precision has no shader: it runs on the host evaluator, in
-  // place on the device memory, between the two kernels.
   constexpr char kNegExpScale[] = R"(HloModule neg_sin_scale
 ENTRY main {
   x = f64[5] parameter(0)

@@ -118,10 +118,12 @@ TEST_F(VulkanStagingTest, TheOptionAndTheEnvironmentChooseTheMode) {
 }
 
 // Uploads and downloads larger than the 8 MiB staging buffer (in chunks),
-// around a kernel, the host evaluator (f64 reduce-precision has no shader)
-// and another kernel.
+// around a kernel, the host evaluator (reduce-precision, forced there with
+// the host_opcodes option) and another kernel.
 TEST_F(VulkanStagingTest, LargeArraysThroughKernelsAndTheHostEvaluator) {
-  auto client = Staged({{"report", PLX_Value_INT64, "", 1}});
+  auto client =
+      Staged({{"report", PLX_Value_INT64, "", 1},
+              {"host_opcodes", PLX_Value_STRING, "reduce-precision", 0}});
   ASSERT_NE(client, nullptr);
   constexpr int64_t kN = (int64_t{1} << 20) + 12345;  // 8.1 MiB of f64
   const std::string program = absl::StrCat(
@@ -345,9 +347,11 @@ ENTRY main {
 // Eight threads running one program at once, each with its own arguments:
 // every host step's copies and every staged transfer are per run.
 TEST_F(VulkanStagingTest, ConcurrentRunsKeepTheirHostCopiesApart) {
-  auto client = Staged();
+  auto client =
+      Staged({{"host_opcodes", PLX_Value_STRING, "reduce-precision", 0}});
   ASSERT_NE(client, nullptr);
-  // f64 reduce-precision on the host evaluator between two kernels.
+  // reduce-precision on the host evaluator (host_opcodes) between two
+  // kernels.
   auto exe = client->Compile(R"(HloModule h
 ENTRY main {
   x = f64[1000] parameter(0)
