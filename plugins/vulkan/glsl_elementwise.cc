@@ -209,6 +209,46 @@ absl::StatusOr<std::string> Emitter::FloatUnary(const Instruction& h,
   }
 }
 
+// stochastic-convert(x, random) to a signed integer, as the evaluator
+// (core/eval/stochastic_convert.cc): NaN -> 0, infinities and values past
+// the type's range saturate; else |x| = t + f (both exact in x's type)
+// rounds up to t + 1 when random < trunc(f 2^w), w the random operand's
+// width; the sign put back.
+absl::StatusOr<std::string> Emitter::StochasticConvert(
+    const Instruction& h, const std::string& x, const std::string& random) {
+  const PrimitiveType from = h.operand(0)->shape().element_type();
+  const PrimitiveType rt = h.operand(1)->shape().element_type();
+  const PrimitiveType to = h.shape().element_type();
+  if (!IsFloat(from) || !IsUnsigned(rt) || !IsSigned(to)) {
+    return NoCode(h, "this stochastic-convert");
+  }
+  const int bits = Bits(to), w = Bits(rt);
+  const bool wide = to == PrimitiveType::S64;
+  const PrimitiveType ft =
+      from == PrimitiveType::F64 ? PrimitiveType::F64 : PrimitiveType::F32;
+  const std::string real = Reg(ft), out = Reg(to), ru = Reg(rt);
+  const std::string ri = wide ? "int64_t" : "int";
+  const int64_t max = static_cast<int64_t>((uint64_t{1} << (bits - 1)) - 1);
+  const std::string max_c =
+      wide ? "int64_t(0x7FFFFFFFFFFFFFFFl)" : IntConst(to, max);
+  const std::string min_c =
+      wide ? "int64_t(0x8000000000000000ul)" : IntConst(to, -max - 1);
+  const std::string name = NewName("sc");
+  absl::StrAppend(
+      &functions_, out, " ", name, "(", real, " x, ", ru, " rnd) {\n",
+      "  if (isnan(x)) return ", out, "(0);\n", "  if (isinf(x)) return x < ",
+      real, "(0) ? ", min_c, " : ", max_c, ";\n",
+      "  if (x >= ", FloatConst(ft, static_cast<double>(max)), ") return ",
+      max_c, ";\n",
+      "  if (x <= ", FloatConst(ft, static_cast<double>(-max - 1)), ") return ",
+      min_c, ";\n", "  ", real, " a = abs(x);\n", "  ", real,
+      " t = floor(a);\n", "  ", real, " f = a - t;\n", "  ", ri, " r = ", ri,
+      "(t);\n", "  if (f != ", real, "(0) && rnd < ", ru, "(ldexp(f, ", w,
+      "))) r += ", ri, "(1);\n", "  if (x < ", real, "(0)) r = -r;\n",
+      "  return ", out, "(r);\n}\n");
+  return absl::StrCat(name, "(", x, ", ", random, ")");
+}
+
 absl::StatusOr<std::string> Emitter::ReducePrecision(const Instruction& h,
                                                      PrimitiveType t,
                                                      const std::string& x) {
@@ -434,6 +474,8 @@ absl::StatusOr<std::string> Emitter::Elementwise(
     }
     case HloOpcode::kConvert:
       return Convert(h, t, out, a);
+    case HloOpcode::kStochasticConvert:
+      return StochasticConvert(h, a, b);
     case HloOpcode::kReducePrecision:
       if (!fp) break;
       return ReducePrecision(h, t, a);

@@ -586,7 +586,10 @@ absl::StatusOr<std::string> Emitter::Body(const Instruction& x,
     default:
       break;
   }
-  if (!IsElementwise(x.opcode())) {
+  // stochastic-convert is elementwise here too (the IR's IsElementwise
+  // leaves it out, so the passes do not fuse it).
+  if (!IsElementwise(x.opcode()) &&
+      x.opcode() != HloOpcode::kStochasticConvert) {
     return NoCode(x, HloOpcodeString(x.opcode()));
   }
   std::vector<std::string> ops;

@@ -113,6 +113,9 @@ class Emitter {
                                                  const Idx& batch,
                                                  int64_t index_vector_dim,
                                                  int64_t k);
+  absl::StatusOr<std::string> StochasticConvert(const Instruction& h,
+                                                const std::string& x,
+                                                const std::string& random);
   absl::StatusOr<std::string> ReducePrecision(const Instruction& h,
                                               PrimitiveType t,
                                               const std::string& x);

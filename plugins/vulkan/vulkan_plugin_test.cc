@@ -1467,6 +1467,48 @@ TEST_F(VulkanPluginTest, SmallFloatsAndSubByteIntegersMatchTheEvaluator) {
   }
 }
 
+// stochastic-convert on the device against the evaluator, for the four
+// float operand types (random bits of their width) and four signed result
+// types: values with every kind of fraction, integers, halves, ties of the
+// random threshold, past the result's range, infinities and NaN.
+TEST_F(VulkanPluginTest, StochasticConvertMatchesTheEvaluator) {
+  std::vector<double> xs = {0.0,  -0.0,  0.5,   -0.5,   2.25, -2.75, 7.0,
+                            1e30, -1e30, 127.9, -128.9, 3e9,  -3e9,  1e19};
+  xs.push_back(std::numeric_limits<double>::infinity());
+  xs.push_back(-std::numeric_limits<double>::infinity());
+  xs.push_back(std::numeric_limits<double>::quiet_NaN());
+  for (int k = 0; k < 83; ++k) xs.push_back((k - 41) * 1.37 + k * 0.001);
+  const int64_t n = static_cast<int64_t>(xs.size());
+  std::vector<uint64_t> rs;
+  for (int64_t i = 0; i < n; ++i) {
+    // Spread over each width: the high bits vary most.
+    rs.push_back(0x9E3779B97F4A7C15ull * static_cast<uint64_t>(i + 1));
+  }
+  // The random operand has the float operand's width (the verifier's rule).
+  const std::pair<const char*, const char*> operands[] = {
+      {"f16", "u16"}, {"bf16", "u16"}, {"f32", "u32"}, {"f64", "u64"}};
+  const char* const results[] = {"s8", "s16", "s32", "s64"};
+  for (const auto& [ft, rt] : operands) {
+    {
+      for (const char* st : results) {
+        const std::string d = absl::StrCat("[", n, "]");
+        const std::string text = absl::StrCat(
+            "HloModule sc\nENTRY main {\n  x64 = f64", d,
+            " parameter(0)\n  r64 = u64", d, " parameter(1)\n  x = ", ft, d,
+            " convert(x64)\n  r = ", rt, d, " convert(r64)\n  ROOT s = ", st, d,
+            " stochastic-convert(x, r)\n}\n");
+        const std::vector<Literal> args = {Literal::CreateR1<double>(xs),
+                                           Literal::CreateR1<uint64_t>(rs)};
+        absl::StatusOr<Literal> want = Evaluate(text, args);
+        ASSERT_TRUE(want.ok()) << want.status();
+        auto got = RunAllOnDevice(text, args);
+        ASSERT_TRUE(got.ok()) << got.status();
+        EXPECT_EQ((*got)[0], *want) << ft << " -> " << st << " with " << rt;
+      }
+    }
+  }
+}
+
 // f32 log1p and expm1 where 1 + x and exp(x) are near 1 (where a loose
 // device log, or a compiler folding (1 + x) - 1 to x, would show): within
 // 4 float ulps of the C library in double, rounded to float.
