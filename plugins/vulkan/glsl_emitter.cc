@@ -453,18 +453,100 @@ absl::StatusOr<std::string> Emitter::Body(const Instruction& x,
       return ret(*v);
     }
     case HloOpcode::kShuffle: {
-      // mode=rotate is an index map: (i + shift) mod n, the shift
-      // normalized into [0, n); the other modes run on the host.
-      if (x.attrs().shuffle_mode != ShuffleMode::kRotate) {
-        return NoCode(x, "a shuffle other than rotate");
+      // An index map in each shuffled dimension d = dimensions[k] (the
+      // evaluator's EvalShuffle): rotate (i + shift) mod n, the shift
+      // normalized into [0, n); permute indices[i broadcast][k];
+      // multi_rotate (i + multi_shifts[i broadcast]) mod n. The index
+      // literals become constant arrays, read with their size-1 dimensions
+      // at 0. An out-of-range permute index runs on the host, whose
+      // evaluator reports it.
+      const InstructionAttrs& a = x.attrs();
+      // The index of each element of `l`, in row-major order.
+      auto each_index = [](const Literal& l, auto fn) {
+        std::vector<int64_t> at(l.shape().rank(), 0);
+        const int64_t count = ShapeUtil::ElementsIn(l.shape());
+        for (int64_t e = 0; e < count; ++e) {
+          int64_t rest = e;
+          for (int64_t i = l.shape().rank() - 1; i >= 0; --i) {
+            at[i] = rest % l.shape().dimensions(i);
+            rest /= l.shape().dimensions(i);
+          }
+          if (!fn(at)) return false;
+        }
+        return true;
+      };
+      // The literal's values in row-major order as a const int array.
+      auto table = [&](const Literal& l) -> std::string {
+        const std::string name = NewName("shuf");
+        std::vector<std::string> v;
+        each_index(l, [&](const std::vector<int64_t>& at) {
+          v.push_back(absl::StrCat(l.GetAsInt64(at)));
+          return true;
+        });
+        absl::StrAppend(&functions_, "const int ", name, "[", v.size(),
+                        "] = int[](", absl::StrJoin(v, ", "), ");\n");
+        return name;
+      };
+      // The offset in such an array of the element `idx` reads (size-1
+      // dimensions at 0, `last` in the extra trailing dimension).
+      auto offset = [&](const Literal& l, const std::string& last) {
+        std::string e = "0";
+        for (int64_t i = 0; i < l.shape().rank(); ++i) {
+          const bool extra = i >= rank;
+          const std::string term =
+              extra ? last : (l.shape().dimensions(i) == 1 ? "0" : idx[i]);
+          e = absl::StrCat("(", e, ") * ", l.shape().dimensions(i), " + ",
+                           term);
+        }
+        return e;
+      };
+      std::string indices, shifts;
+      // A constant array indexed at run time compiles slowly on lavapipe
+      // (672 doubles took 28 s, docs/vulkan.md): larger index literals
+      // run on the host.
+      for (const auto* l :
+           {a.shuffle_indices.get(), a.shuffle_multi_shifts.get()}) {
+        if (l != nullptr && ShapeUtil::ElementsIn(l->shape()) > 256) {
+          return NoCode(x, "a shuffle with more than 256 indices");
+        }
+      }
+      if (a.shuffle_mode == ShuffleMode::kPermute) {
+        if (a.shuffle_indices == nullptr) return NoCode(x, "this shuffle");
+        const Literal& l = *a.shuffle_indices;
+        // Every index in range for its dimension, or the host's error.
+        const bool in_range =
+            each_index(l, [&](const std::vector<int64_t>& at) {
+              const int64_t k = l.shape().rank() > rank ? at.back() : 0;
+              if (k >= static_cast<int64_t>(a.dimensions.size())) return true;
+              const int64_t v = l.GetAsInt64(at);
+              return v >= 0 && v < s.dimensions(a.dimensions[k]);
+            });
+        if (!in_range) {
+          return NoCode(x, "a permute shuffle with an index out of range");
+        }
+        indices = table(l);
+      } else if (a.shuffle_mode == ShuffleMode::kMultiRotate) {
+        if (a.shuffle_multi_shifts == nullptr) return NoCode(x, "this shuffle");
+        shifts = table(*a.shuffle_multi_shifts);
       }
       Idx j = idx;
-      for (size_t k = 0; k < x.attrs().dimensions.size(); ++k) {
-        const int64_t d = x.attrs().dimensions[k];
+      for (size_t k = 0; k < a.dimensions.size(); ++k) {
+        const int64_t d = a.dimensions[k];
         const int64_t n = s.dimensions(d);
         if (n == 0) continue;
-        const int64_t shift = ((x.attrs().shuffle_shifts[k] % n) + n) % n;
-        j[d] = absl::StrCat("((", idx[d], " + ", shift, ") % ", n, ")");
+        if (a.shuffle_mode == ShuffleMode::kPermute) {
+          j[d] = absl::StrCat(indices, "[",
+                              offset(*a.shuffle_indices, absl::StrCat(k)), "]");
+        } else if (a.shuffle_mode == ShuffleMode::kMultiRotate) {
+          // ((i + (v mod n)) mod n), v mod n in [0, n) through irem.
+          const std::string v = absl::StrCat(
+              shifts, "[", offset(*a.shuffle_multi_shifts, "0"), "]");
+          j[d] = absl::StrCat("((", idx[d], " + ((irem(", v, ", ", n, ") + ", n,
+                              ") % ", n, ")) % ", n, ")");
+        } else {
+          const int64_t shift = ((a.shuffle_shifts[k] % n) + n) % n;
+          j[d] = absl::StrCat("((", idx[d], " + ", shift, ") % ", n, ")");
+        }
       }
       absl::StatusOr<std::string> v = operand_at(0, j);
       if (!v.ok()) return v.status();

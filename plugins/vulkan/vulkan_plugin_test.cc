@@ -1509,6 +1509,48 @@ TEST_F(VulkanPluginTest, StochasticConvertMatchesTheEvaluator) {
   }
 }
 
+// shuffle in each mode as an index map on the device, against the
+// evaluator: rotate, permute (indices broadcast over a size-1 dimension),
+// multi_rotate (per-row shifts, negative and past n); a permute index out
+// of range runs on the host, whose evaluator reports it.
+TEST_F(VulkanPluginTest, ShufflesRunOnTheDeviceAsTheEvaluatorDoes) {
+  std::vector<float> xs(12);
+  for (int i = 0; i < 12; ++i) xs[i] = static_cast<float>(i * 10 + 1);
+  const Literal x = Literal::CreateR2<float>({{xs[0], xs[1], xs[2], xs[3]},
+                                              {xs[4], xs[5], xs[6], xs[7]},
+                                              {xs[8], xs[9], xs[10], xs[11]}});
+  const std::string programs[] = {
+      "s = f32[3,4] shuffle(x), dimensions={1}, mode=rotate, shifts={-5}",
+      "s = f32[3,4] shuffle(x), dimensions={0,1}, mode=permute, "
+      "indices=s32[3,1,2]{2,1,0} { { {2, 3} }, { {0, 0} }, { {1, 2} } }",
+      "s = f32[3,4] shuffle(x), dimensions={1}, mode=multi_rotate, "
+      "multi_shifts=s32[3,1]{1,0} { {1}, {-2}, {7} }"};
+  for (const std::string& body : programs) {
+    const std::string text = absl::StrCat(
+        "HloModule shuffle\nENTRY main {\n  x = f32[3,4] parameter(0)\n  ROOT ",
+        body, "\n}\n");
+    absl::StatusOr<Literal> want = Evaluate(text, {x});
+    ASSERT_TRUE(want.ok()) << want.status() << "\n" << text;
+    auto got = RunAllOnDevice(text, {x});
+    ASSERT_TRUE(got.ok()) << got.status() << "\n" << text;
+    EXPECT_EQ((*got)[0], *want) << text;
+  }
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  auto exe = client->Compile(
+      "HloModule bad\nENTRY main {\n  x = f32[3,4] parameter(0)\n  ROOT s = "
+      "f32[3,4] shuffle(x), dimensions={1}, mode=permute, "
+      "indices=s32[1,1]{1,0} { {4} }\n}\n",
+      "hlo-text");
+  if (exe.ok()) {
+    auto out = Run(*client, **exe, {x});
+    ASSERT_FALSE(out.ok());
+    EXPECT_THAT(out.status().message(), HasSubstr("out of range"));
+  } else {
+    EXPECT_THAT(exe.status().message(), HasSubstr("out of range"));
+  }
+}
+
 // f32 log1p and expm1 where 1 + x and exp(x) are near 1 (where a loose
 // device log, or a compiler folding (1 + x) - 1 to x, would show): within
 // 4 float ulps of the C library in double, rounded to float.
