@@ -20,8 +20,8 @@ namespace plexa::vulkan {
 std::string GlslDouble(double v);
 
 // The GLSL of the double overloads that `code` calls (xsin(, xcos(, xtan(,
-// xatan2(, xpow(, xcbrt(, xerf(, xasin( ... xatanh(), with what they need. Goes after the
-// prelude (it uses dpow2 and dexp_dd) and before `code`. Only what is
+// xatan2(, xpow(, xcbrt(, xerf(, xasin( ... xatanh(), with what they need. Goes
+// after the prelude (it uses dpow2 and dexp_dd) and before `code`. Only what is
 // called is included.
 std::string F64MathFor(absl::string_view code);
 
