@@ -22,6 +22,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/eval/eval_internal.h"
+#include "core/infer/shape_inference.h"
 #include "core/ir/sparse_dot.h"
 #include "core/shape/index_util.h"
 
@@ -237,17 +238,6 @@ namespace plexa::eval {
 
 namespace {
 
-// XLA's ScaledDotRewriter: the type an operand and its scale are
-// multiplied in (GetTargetType).
-PrimitiveType ScaledDotTargetType(PrimitiveType a, PrimitiveType b) {
-  const int64_t wa = primitive_util::BitWidth(a);
-  const int64_t wb = primitive_util::BitWidth(b);
-  if (wa < 16 && wb < 16) return PrimitiveType::BF16;
-  if (a == b) return a;
-  if (wa == wb) return PrimitiveType::F32;
-  return wa > wb ? a : b;
-}
-
 // operand * scale, the scale repeated over blocks of operand / scale
 // elements in each dimension, in the target type (one rounding of the
 // exact product). A scalar scale is none: the operand as it is.
@@ -257,8 +247,8 @@ absl::StatusOr<Literal> Dequantize(const Instruction& instr,
   const Shape& os = operand.shape();
   const Shape& ss = scale.shape();
   if (ss.rank() == 0) return Literal(operand);
-  const PrimitiveType t =
-      ScaledDotTargetType(os.element_type(), ss.element_type());
+  const PrimitiveType t = shape_inference::ScaledDotProductType(
+      os.element_type(), ss.element_type());
   if (!primitive_util::IsFloatingPointType(t)) {
     return Invalid(
         instr, absl::StrCat("scaled-dot of ", os.ToString(), " by ",

@@ -91,4 +91,13 @@ absl::StatusOr<Shape> InferScaledDotShape(const Shape& lhs, const Shape& rhs,
   return result;
 }
 
+PrimitiveType ScaledDotProductType(PrimitiveType operand, PrimitiveType scale) {
+  const int64_t wa = primitive_util::BitWidth(operand);
+  const int64_t wb = primitive_util::BitWidth(scale);
+  if (wa < 16 && wb < 16) return PrimitiveType::BF16;
+  if (operand == scale) return operand;
+  if (wa == wb) return PrimitiveType::F32;
+  return wa > wb ? operand : scale;
+}
+
 }  // namespace plexa::shape_inference

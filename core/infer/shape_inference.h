@@ -306,6 +306,10 @@ absl::StatusOr<Shape> InferScaledDotShape(const Shape& lhs, const Shape& rhs,
                                           const Shape& rhs_scale,
                                           const DotDimensionNumbers& dnums,
                                           PrimitiveType preferred_type);
+// The type scaled-dot multiplies an operand and its scale in (XLA's
+// ScaledDotRewriter, GetTargetType): bf16 when both are narrower than 16
+// bits, else the wider type, f32 for two types of one width.
+PrimitiveType ScaledDotProductType(PrimitiveType operand, PrimitiveType scale);
 absl::StatusOr<Shape> InferConvolveShape(
     const Shape& lhs, const Shape& rhs, int64_t feature_group_count,
     int64_t batch_group_count, const Window& window,

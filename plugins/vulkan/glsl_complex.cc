@@ -68,6 +68,10 @@ bool ComplexCode(HloOpcode op) {
     case HloOpcode::kLogistic:
     case HloOpcode::kPower:
     case HloOpcode::kAtan2:
+    case HloOpcode::kDot:  // multiply-add by cmul
+    case HloOpcode::kRaggedDot:
+    case HloOpcode::kTriangularSolve:
+    case HloOpcode::kCholesky:
       return true;
     default:
       return false;

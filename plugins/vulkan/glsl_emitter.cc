@@ -156,8 +156,11 @@ absl::Status Emitter::UseType(const Instruction& h, PrimitiveType t) {
 // Row-major physical offset of `idx` in `s` (its layout's order).
 std::string Emitter::Load(int buffer, const Shape& s, const Idx& idx) {
   const PrimitiveType t = s.element_type();
-  const std::string raw =
-      absl::StrCat(Block(t), "(args.a[", buffer, "]).v[", Offset(s, idx), "]");
+  return Decode(t, absl::StrCat(Block(t), "(args.a[", buffer, "]).v[",
+                                Offset(s, idx), "]"));
+}
+
+std::string Decode(PrimitiveType t, const std::string& raw) {
   if (IsSmallFloat(t)) {
     return absl::StrCat(SmallFloatFunction(t, "dec"), "(uint(", raw, "))");
   }
@@ -641,6 +644,8 @@ absl::StatusOr<std::string> Emitter::Body(const Instruction& x,
     case HloOpcode::kReduceWindow:
       return ReduceWindow(x, idx);
     case HloOpcode::kDot:
+    case HloOpcode::kScaledDot:
+    case HloOpcode::kRaggedDot:
       return Dot(x, idx);
     case HloOpcode::kConvolution:
       return Convolution(x, idx);
@@ -808,6 +813,13 @@ std::string Emitter::Source(const std::string& main, int num_buffers) {
                     "layout(buffer_reference, std430, "
                     "buffer_reference_align = ",
                     b.align, ") buffer ", b.name, " { ", b.elem, " v[]; };\n");
+    if (coherent_blocks_.contains(b.name)) {
+      absl::StrAppend(&src,
+                      "layout(buffer_reference, std430, "
+                      "buffer_reference_align = ",
+                      b.align, ") coherent buffer C", b.name, " { ", b.elem,
+                      " v[]; };\n");
+    }
   }
   absl::StrAppend(&src, "layout(push_constant) uniform Args { uvec2 a[",
                   num_buffers, "]; } args;\n");
@@ -835,6 +847,10 @@ absl::StatusOr<GlslKernel> EmitGlslKernel(const Instruction& h,
   if (h.opcode() == HloOpcode::kRngBitGenerator) {
     return e.EmitRngBitGenerator(h, max_buffers);
   }
+  if (h.opcode() == HloOpcode::kTriangularSolve) {
+    return e.EmitTriangularSolve(h, max_buffers);
+  }
+  if (h.opcode() == HloOpcode::kCholesky) return e.EmitCholesky(h, max_buffers);
   return e.Emit(h, max_buffers);
 }
 

@@ -42,7 +42,9 @@ std::string Wrap(PrimitiveType t, const std::string& e);
 std::string Round(PrimitiveType t, const std::string& e);
 // The physical element offset of `idx` in `s` (its layout's order).
 std::string Offset(const Shape& s, const Idx& idx);
-// A register value stored as `t`'s storage type.
+// A stored element of type `t` (a buffer element expression) as its
+// register value, and a register value stored as `t`'s storage type.
+std::string Decode(PrimitiveType t, const std::string& raw);
 std::string Store(PrimitiveType t, const std::string& v);
 // The grid-stride loop over positions g < n that every kernel's main runs
 // (opened, not closed), with the position split into i0, i1, ... by the
@@ -73,6 +75,12 @@ class Emitter {
   // (glsl_rng.cc).
   absl::StatusOr<GlslKernel> EmitRngBitGenerator(const Instruction& h,
                                                  int max_buffers);
+  // triangular-solve (one invocation per system) and cholesky (one
+  // workgroup per matrix) (glsl_linalg.cc).
+  absl::StatusOr<GlslKernel> EmitTriangularSolve(const Instruction& h,
+                                                 int max_buffers);
+  absl::StatusOr<GlslKernel> EmitCholesky(const Instruction& h,
+                                          int max_buffers);
 
   // Each is in the file that holds its kind of code: glsl_emitter.cc
   // (values, index maps, the kernel), glsl_elementwise.cc, glsl_loops.cc
@@ -100,7 +108,13 @@ class Emitter {
   absl::StatusOr<std::string> Reduce(const Instruction& x, const Idx& idx);
   absl::StatusOr<std::string> ReduceWindow(const Instruction& x,
                                            const Idx& idx);
+  // dot, scaled-dot and ragged-dot: a loop over the contracting
+  // dimensions (and ragged-dot's groups).
   absl::StatusOr<std::string> Dot(const Instruction& x, const Idx& idx);
+  // Operand i (0 lhs, 1 rhs) of a dot-like instruction at `j`, in the
+  // result type: for scaled-dot times its scale's element for the block.
+  absl::StatusOr<std::string> DotOperand(const Instruction& x, int64_t i,
+                                         const Idx& j);
   absl::StatusOr<std::string> Convolution(const Instruction& x, const Idx& idx);
   absl::StatusOr<std::string> Gather(const Instruction& x, const Idx& idx);
   absl::StatusOr<std::string> Scatter(const Instruction& x, const Idx& idx);
@@ -147,6 +161,9 @@ class Emitter {
   absl::flat_hash_map<const Instruction*, int> buffers_;
   absl::flat_hash_map<const Computation*, std::string> scalar_fns_;
   std::set<PrimitiveType> types_;
+  // Buffer blocks (Block's names) also declared `coherent`, as C<name>:
+  // for results that other invocations of the workgroup read back.
+  std::set<std::string> coherent_blocks_;
   int counter_ = 0;
 };
 

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/infer/shape_inference.h"
 #include "core/ir/window_util.h"
 #include "core/shape/shape_util.h"
 #include "plugins/vulkan/glsl_emitter_internal.h"
@@ -18,6 +19,7 @@ std::string Accumulate(PrimitiveType t, const std::string& a,
   if (t == PrimitiveType::PRED) {
     return absl::StrCat("acc = acc || (", a, " && ", b, ");\n");
   }
+  if (IsComplex(t)) return absl::StrCat("acc += cmul(", a, ", ", b, ");\n");
   return absl::StrCat("acc += ", a, " * ", b, ";\n");
 }
 
@@ -137,22 +139,106 @@ absl::StatusOr<std::string> Emitter::ReduceWindow(const Instruction& x,
   return body;
 }
 
-absl::StatusOr<std::string> Emitter::Dot(const Instruction& x, const Idx& idx) {
+absl::StatusOr<std::string> Emitter::DotOperand(const Instruction& x, int64_t i,
+                                                const Idx& j) {
+  const PrimitiveType t = x.shape().element_type();
+  const Instruction& op = *x.operand(i);
+  const PrimitiveType ot = op.shape().element_type();
+  absl::StatusOr<std::string> v = Call(op, j);
+  if (!v.ok()) return v.status();
+  if (x.opcode() != HloOpcode::kScaledDot ||
+      x.operand(2 + i)->shape().rank() == 0) {
+    return Convert(x, ot, t, *v);  // a scalar scale is none
+  }
+  // scaled-dot, as XLA's ScaledDotRewriter and the evaluator: the operand
+  // and its scale's element for the block both in the product type, one
+  // rounding of their product there, then the dot.
+  const Instruction& scale = *x.operand(2 + i);
+  const Shape& ss = scale.shape();
+  const Shape& os = op.shape();
+  if (ss.rank() != os.rank()) {
+    return NoCode(x, "a scale of another rank than its operand");
+  }
+  const PrimitiveType pt =
+      shape_inference::ScaledDotProductType(ot, ss.element_type());
+  if (!IsFloat(pt)) return NoCode(x, "a scaled-dot of integers");
+  if (absl::Status s = UseType(x, pt); !s.ok()) return s;
+  Idx q(j.size());
+  for (size_t d = 0; d < j.size(); ++d) {
+    const int64_t n = ss.dimensions(d);
+    if (n == 0 || os.dimensions(d) % n != 0) {
+      return NoCode(x, "a scale that does not divide its operand");
+    }
+    const int64_t block = os.dimensions(d) / n;
+    q[d] = block == 1 ? j[d] : absl::StrCat("(", j[d], ") / ", block);
+  }
+  absl::StatusOr<std::string> sv = Call(scale, q);
+  if (!sv.ok()) return sv.status();
+  absl::StatusOr<std::string> a = Convert(x, ot, pt, *v);
+  if (!a.ok()) return a.status();
+  absl::StatusOr<std::string> b = Convert(x, ss.element_type(), pt, *sv);
+  if (!b.ok()) return b.status();
+  return Convert(x, pt, t, Round(pt, absl::StrCat("(", *a, " * ", *b, ")")));
+}
+
+absl::StatusOr<std::string> Emitter::Dot(const Instruction& x,
+                                         const Idx& result_idx) {
   if (!x.attrs().dot_sparsity.empty()) {
     // The default pipeline's sparse-dot-expander leaves none.
     return NoCode(x, "a sparse dot (metadata operand)");
   }
   const DotDimensionNumbers& dn = *x.attrs().dot_dimension_numbers;
-  {
-    int64_t trips = 1;
-    for (int64_t d : dn.lhs_contracting_dimensions) {
-      trips *= x.operand(0)->shape().dimensions(d);
-    }
-    if (absl::Status s = CheckLoop(x, trips); !s.ok()) return s;
-  }
   const Instruction& lhs = *x.operand(0);
   const Instruction& rhs = *x.operand(1);
   const PrimitiveType t = x.shape().element_type();
+  int64_t k_trips = 1;
+  for (int64_t d : dn.lhs_contracting_dimensions) {
+    k_trips *= lhs.shape().dimensions(d);
+  }
+
+  // ragged-dot (core/eval/ragged_dot.cc has the semantics): group g of a
+  // group_sizes row covers the ragged indices [start_g, end_g), start_g the
+  // running sum of the sizes before it (64 bits, wrapping, where the device
+  // has them); the row is group_sizes' index at its prefix dimensions
+  // (shape_inference::RaggedDotGroupSizesPrefix), lhs dimensions whose
+  // loop variables or result indices are at hand where the bounds are
+  // computed. The batch mode reads no sizes: it is the plain dot.
+  using shape_inference::RaggedDotMode;
+  RaggedDotMode mode = RaggedDotMode::kBatch;
+  int64_t ragged = -1, groups = 0;
+  std::vector<int64_t> prefix;
+  const Instruction* sizes = nullptr;
+  std::string sum_t = "int";
+  if (x.opcode() == HloOpcode::kRaggedDot) {
+    ragged = x.attrs().lhs_ragged_dimensions.at(0);
+    mode = shape_inference::GetRaggedDotMode(dn, ragged);
+    sizes = x.operand(2);
+    groups = sizes->shape().dimensions(sizes->shape().rank() - 1);
+    if (sizes->shape().rank() > 1) {
+      prefix = shape_inference::RaggedDotGroupSizesPrefix(dn, ragged,
+                                                          lhs.shape().rank());
+    }
+    if (f_.int64) {
+      if (absl::Status s = UseType(x, PrimitiveType::S64); !s.ok()) return s;
+      sum_t = "int64_t";
+    }
+  }
+  const bool non_contracting =
+      sizes != nullptr && mode == RaggedDotMode::kNonContracting;
+  const bool contracting =
+      sizes != nullptr && mode == RaggedDotMode::kContracting;
+  {
+    // The ragged loops, at most: every group's k loop (non-contracting),
+    // or the k loop and a running sum of the groups per outer row.
+    int64_t trips = k_trips;
+    if (non_contracting) trips = groups * (k_trips + 1);
+    if (contracting) trips = k_trips * (groups + 1);
+    if (absl::Status s = CheckLoop(x, trips); !s.ok()) return s;
+  }
+  // The contracting mode's result has the groups first.
+  const std::string group = contracting ? result_idx[0] : "g";
+  const Idx idx(result_idx.begin() + (contracting ? 1 : 0), result_idx.end());
+
   Idx jl(lhs.shape().rank()), jr(rhs.shape().rank());
   std::vector<bool> lfixed(jl.size(), false), rfixed(jr.size(), false);
   size_t k = 0;
@@ -162,17 +248,16 @@ absl::StatusOr<std::string> Emitter::Dot(const Instruction& x, const Idx& idx) {
     lfixed[dn.lhs_batch_dimensions[b]] = rfixed[dn.rhs_batch_dimensions[b]] =
         true;
   }
-  std::string body;
-  // The accumulator: f16/bf16 sum in f32 and round once at the end.
-  const char* acc_type = Reg(t);
-  absl::StrAppend(&body, "  ", acc_type, " acc = ", Const(t, 0), ";\n");
   for (size_t c = 0; c < dn.lhs_contracting_dimensions.size(); ++c) {
-    const int64_t ld = dn.lhs_contracting_dimensions[c];
-    const int64_t rd = dn.rhs_contracting_dimensions[c];
-    jl[ld] = jr[rd] = absl::StrCat("c", c);
-    lfixed[ld] = rfixed[rd] = true;
-    absl::StrAppend(&body, "  for (int c", c, " = 0; c", c, " < ",
-                    lhs.shape().dimensions(ld), "; ++c", c, ")\n");
+    jl[dn.lhs_contracting_dimensions[c]] =
+        jr[dn.rhs_contracting_dimensions[c]] = absl::StrCat("c", c);
+    lfixed[dn.lhs_contracting_dimensions[c]] =
+        rfixed[dn.rhs_contracting_dimensions[c]] = true;
+  }
+  if (non_contracting) {
+    const int64_t gd = x.attrs().rhs_group_dimensions.at(0);
+    jr[gd] = "g";
+    rfixed[gd] = true;
   }
   for (size_t d = 0; d < jl.size(); ++d) {
     if (!lfixed[d]) jl[d] = idx[k++];
@@ -180,18 +265,58 @@ absl::StatusOr<std::string> Emitter::Dot(const Instruction& x, const Idx& idx) {
   for (size_t d = 0; d < jr.size(); ++d) {
     if (!rfixed[d]) jr[d] = idx[k++];
   }
-  absl::StatusOr<std::string> a = Call(lhs, jl);
+  // group_sizes[row..., h] as the running sum's type.
+  auto size_of = [&](const std::string& h) -> absl::StatusOr<std::string> {
+    Idx at;
+    for (int64_t d : prefix) at.push_back(jl[d]);
+    at.push_back(h);
+    absl::StatusOr<std::string> v = Call(*sizes, at);
+    if (!v.ok()) return v.status();
+    return absl::StrCat(sum_t, "(", *v, ")");
+  };
+
+  std::string body;
+  int open = 0;  // braces to close
+  // The accumulator: f16/bf16 sum in f32 and round once at the end.
+  absl::StrAppend(&body, "  ", Reg(t), " acc = ", Const(t, 0), ";\n");
+  if (non_contracting) {
+    absl::StatusOr<std::string> size = size_of("g");
+    if (!size.ok()) return size.status();
+    absl::StrAppend(&body, "  ", sum_t, " start = 0;\n",
+                    "  for (int g = 0; g < ", groups, "; ++g) {\n", "  ", sum_t,
+                    " end = start + ", *size, ";\n", "  if (start <= ", sum_t,
+                    "(", jl[ragged], ") && ", sum_t, "(", jl[ragged],
+                    ") < end) {\n");
+  }
+  for (size_t c = 0; c < dn.lhs_contracting_dimensions.size(); ++c) {
+    const int64_t ld = dn.lhs_contracting_dimensions[c];
+    const int64_t n = lhs.shape().dimensions(ld);
+    if (contracting && ld == ragged) {
+      // The loop runs over group `group`'s part of the ragged dimension;
+      // the row's sizes are fixed by the loops opened so far.
+      absl::StatusOr<std::string> before = size_of("h");
+      if (!before.ok()) return before.status();
+      absl::StatusOr<std::string> mine = size_of(group);
+      if (!mine.ok()) return mine.status();
+      absl::StrAppend(
+          &body, "  ", sum_t, " lo = 0;\n", "  for (int h = 0; h < ", group,
+          "; ++h) lo += ", *before, ";\n", "  ", sum_t, " hi = lo + ", *mine,
+          ";\n", "  for (int c", c, " = int(max(lo, ", sum_t, "(0))); c", c,
+          " < int(min(hi, ", sum_t, "(", n, "))); ++c", c, ") {\n");
+    } else {
+      absl::StrAppend(&body, "  for (int c", c, " = 0; c", c, " < ", n, "; ++c",
+                      c, ") {\n");
+    }
+    ++open;
+  }
+  absl::StatusOr<std::string> a = DotOperand(x, 0, jl);
   if (!a.ok()) return a.status();
-  absl::StatusOr<std::string> b = Call(rhs, jr);
+  absl::StatusOr<std::string> b = DotOperand(x, 1, jr);
   if (!b.ok()) return b.status();
-  absl::StatusOr<std::string> ca =
-      Convert(x, lhs.shape().element_type(), t, *a);
-  if (!ca.ok()) return ca.status();
-  absl::StatusOr<std::string> cb =
-      Convert(x, rhs.shape().element_type(), t, *b);
-  if (!cb.ok()) return cb.status();
-  absl::StrAppend(&body, "    ", Accumulate(t, *ca, *cb), "  return ",
-                  Round(t, Wrap(t, "acc")), ";\n");
+  absl::StrAppend(&body, "    ", Accumulate(t, *a, *b));
+  for (; open > 0; --open) absl::StrAppend(&body, "  }\n");
+  if (non_contracting) absl::StrAppend(&body, "  }\n  start = end;\n  }\n");
+  absl::StrAppend(&body, "  return ", Round(t, Wrap(t, "acc")), ";\n");
   return body;
 }
 

@@ -1551,6 +1551,263 @@ TEST_F(VulkanPluginTest, ShufflesRunOnTheDeviceAsTheEvaluatorDoes) {
   }
 }
 
+// A literal of `shape` filled by `value(k)` for its k-th element in
+// row-major order (complex types take value(2k) + i value(2k + 1)).
+template <typename Fn>
+Literal Filled(const std::string& shape_text, Fn value) {
+  absl::StatusOr<Shape> shape = ParseShape(shape_text);
+  EXPECT_TRUE(shape.ok()) << shape.status();
+  Literal out(*shape);
+  int64_t k = 0;
+  const bool complex = primitive_util::IsComplexType(shape->element_type());
+  ShapeUtil::ForEachIndex(*shape, [&](absl::Span<const int64_t> index) {
+    absl::Status st =
+        complex ? out.SetFromComplex(index, {value(2 * k), value(2 * k + 1)})
+                : out.SetFromDouble(index, value(k));
+    EXPECT_TRUE(st.ok()) << st;
+    ++k;
+  });
+  return out;
+}
+
+// Every element of `got` within tol * (the largest magnitude in `want`) of
+// `want`'s, NaN where it has NaN.
+void ExpectNear(const Literal& got, const Literal& want, double tol,
+                const std::string& what) {
+  ASSERT_EQ(got.shape().dimensions(), want.shape().dimensions()) << what;
+  double scale = 0;
+  ShapeUtil::ForEachIndex(want.shape(), [&](absl::Span<const int64_t> i) {
+    const double m = std::abs(want.GetAsComplex(i));
+    if (std::isfinite(m)) scale = std::max(scale, m);
+  });
+  int64_t wrong = 0;
+  ShapeUtil::ForEachIndex(want.shape(), [&](absl::Span<const int64_t> i) {
+    const std::complex<double> w = want.GetAsComplex(i);
+    const std::complex<double> g = got.GetAsComplex(i);
+    const bool w_nan = std::isnan(w.real()) || std::isnan(w.imag());
+    const bool g_nan = std::isnan(g.real()) || std::isnan(g.imag());
+    const bool finite = std::isfinite(w.real()) && std::isfinite(w.imag());
+    const bool ok = w_nan     ? g_nan
+                    : !finite ? g == w
+                              : !g_nan && std::abs(g - w) <= tol * scale;
+    if (!ok && wrong++ < 5) {
+      ADD_FAILURE() << what << " at {" << absl::StrJoin(i, ",")
+                    << "}: the device gives " << g << ", the evaluator " << w;
+    }
+  });
+}
+
+// triangular-solve in every form (sides, triangles, unit diagonals,
+// transposes, adjoints; real and complex, a column-major b) and cholesky
+// (lower and upper, real and complex, a batch with a matrix that is not
+// positive definite: NaN everywhere in it only) on the device, against the
+// evaluator. n = 100 > 64 rows, so each invocation of cholesky's workgroup
+// takes several rows of a column.
+TEST_F(VulkanPluginTest, TriangularSolveAndCholeskyRunOnTheDevice) {
+  auto noise = [](int64_t k) {
+    return static_cast<double>((k * 7919 + 13) % 201 - 100) / 100.0;
+  };
+  constexpr int n = 70;
+  // a: well-conditioned in both triangles (a diagonal of 2..3).
+  // (parts: 2 for complex types, whose two parts share an element)
+  auto a_value = [&](int64_t k, int parts) {
+    const int64_t e = k / parts;
+    const int64_t i = (e / n) % n, j = e % n;
+    return i == j && k % parts == 0 ? 2.0 + std::abs(noise(k)) : noise(k) / n;
+  };
+  struct Form {
+    std::string type;
+    bool left, lower, unit;
+    std::string transpose;
+    std::string b_layout;
+  };
+  std::vector<Form> forms;
+  for (bool left : {true, false}) {
+    for (bool lower : {true, false}) {
+      for (const char* tr : {"NO_TRANSPOSE", "TRANSPOSE"}) {
+        forms.push_back({"f32", left, lower, lower != left, tr, ""});
+      }
+    }
+  }
+  forms.push_back({"f32", true, true, false, "NO_TRANSPOSE", "{1,2,0}"});
+  forms.push_back({"f64", false, true, false, "TRANSPOSE", ""});
+  forms.push_back({"c64", true, false, false, "ADJOINT", ""});
+  forms.push_back({"c64", false, true, true, "ADJOINT", "{1,2,0}"});
+  forms.push_back({"c128", true, true, false, "TRANSPOSE", ""});
+  for (const Form& f : forms) {
+    const std::string as = absl::StrCat(f.type, "[2,", n, ",", n, "]");
+    const std::string bs =
+        f.left ? absl::StrCat(f.type, "[2,", n, ",3]", f.b_layout)
+               : absl::StrCat(f.type, "[2,3,", n, "]", f.b_layout);
+    const std::string text = absl::StrCat(
+        "HloModule tri\nENTRY main {\n  a = ", as, " parameter(0)\n  b = ", bs,
+        " parameter(1)\n  ROOT x = ", bs,
+        " triangular-solve(a, b), left_side=", f.left ? "true" : "false",
+        ", lower=", f.lower ? "true" : "false",
+        ", unit_diagonal=", f.unit ? "true" : "false",
+        ", transpose_a=", f.transpose, "\n}\n");
+    const std::vector<Literal> args = {
+        Filled(as,
+               [&](int64_t k) { return a_value(k, f.type[0] == 'c' ? 2 : 1); }),
+        Filled(bs, [&](int64_t k) { return noise(k + 5); })};
+    absl::StatusOr<Literal> want = Evaluate(text, args);
+    ASSERT_TRUE(want.ok()) << want.status() << "\n" << text;
+    auto got = RunAllOnDevice(text, args);
+    ASSERT_TRUE(got.ok()) << got.status() << "\n" << text;
+    const bool f32 = f.type == "f32" || f.type == "c64";
+    ExpectNear((*got)[0], *want, f32 ? 1e-5 : 1e-13, text);
+  }
+
+  // Cholesky: A = M M^H + m I, Hermitian positive definite; matrix 1 of
+  // each batch gets a negative diagonal element late (not positive
+  // definite).
+  constexpr int m = 100;
+  for (const char* type : {"f32", "f64", "c64"}) {
+    for (bool lower : {true, false}) {
+      const bool complex = std::string(type) == "c64";
+      std::vector<std::complex<double>> mat(3 * m * m);
+      for (int b = 0; b < 3; ++b) {
+        for (int i = 0; i < m; ++i) {
+          for (int j = 0; j < m; ++j) {
+            std::complex<double> v = 0;
+            for (int p = 0; p < 8; ++p) {
+              const std::complex<double> x(noise(b * 977 + i * 8 + p),
+                                           complex ? noise(i * 3 + p) : 0);
+              const std::complex<double> y(noise(b * 977 + j * 8 + p),
+                                           complex ? noise(j * 3 + p) : 0);
+              v += x * std::conj(y);
+            }
+            if (i == j) v += m * 0.01;
+            mat[(b * m + i) * m + j] = v;
+          }
+        }
+      }
+      mat[(1 * m + 90) * m + 90] = -1.0;
+      const std::string shape = absl::StrCat(type, "[3,", m, ",", m, "]");
+      const std::string text = absl::StrCat(
+          "HloModule chol\nENTRY main {\n  a = ", shape,
+          " parameter(0)\n  ROOT l = ", shape,
+          " cholesky(a), lower=", lower ? "true" : "false", "\n}\n");
+      const std::vector<Literal> args = {Filled(shape, [&](int64_t k) {
+        const std::complex<double> v = mat[complex ? k / 2 : k];
+        return complex && k % 2 == 1 ? v.imag() : v.real();
+      })};
+      absl::StatusOr<Literal> want = Evaluate(text, args);
+      ASSERT_TRUE(want.ok()) << want.status();
+      auto got = RunAllOnDevice(text, args);
+      ASSERT_TRUE(got.ok()) << got.status() << "\n" << text;
+      EXPECT_TRUE(std::isnan((*got)[0].GetAsDouble({1, 0, 0})));
+      EXPECT_TRUE(std::isnan((*got)[0].GetAsDouble({1, m - 1, 0})));
+      EXPECT_FALSE(std::isnan((*got)[0].GetAsDouble({2, m - 1, 0})));
+      ExpectNear((*got)[0], *want, std::string(type) == "f64" ? 1e-13 : 2e-5,
+                 text);
+    }
+  }
+}
+
+// ragged-dot in its three modes (sizes per batch row with a negative one
+// and a sum past the ragged dimension, two contracting dimensions with
+// per-row sizes, integers, the batch mode) and scaled-dot (8-bit floats
+// with f8e8m0fnu block scales; f32 with a bf16 scale, its blocks in a
+// free dimension too, times bf16 with a scalar scale, which is none) on the
+// device. Every value is a small dyadic number, so each sum is exact and any
+// order agrees with the evaluator bit for bit.
+TEST_F(VulkanPluginTest, RaggedAndScaledDotsRunOnTheDevice) {
+  auto small = [](int64_t k) {
+    return static_cast<double>((k * 37 + 11) % 15 - 7) / 4.0;
+  };
+  struct Case {
+    std::string name, params, root;
+    std::vector<Literal> args;
+  };
+  std::vector<Case> cases;
+  cases.push_back(
+      {"noncontracting",
+       "p0 = f32[2,11,5] parameter(0)\n  p1 = f32[4,2,5,3] parameter(1)\n"
+       "  p2 = s32[2,4] parameter(2)\n",
+       "f32[2,11,3] ragged-dot(p0, p1, p2), lhs_batch_dims={0}, "
+       "lhs_contracting_dims={2}, rhs_batch_dims={1}, "
+       "rhs_contracting_dims={2}, "
+       "lhs_ragged_dims={1}, rhs_group_dims={0}",
+       {}});
+  cases.back().args.push_back(Filled("f32[2,11,5]", small));
+  cases.back().args.push_back(Filled("f32[4,2,5,3]", small));
+  cases.back().args.push_back(
+      Literal::CreateR2<int32_t>({{3, -2, 6, 4}, {0, 5, 5, 9}}));
+  cases.push_back(
+      {"contracting",
+       "p0 = f32[3,4,13] parameter(0)\n  p1 = f32[4,13,2] parameter(1)\n"
+       "  p2 = s64[4,5] parameter(2)\n",
+       "f32[5,3,2] ragged-dot(p0, p1, p2), lhs_contracting_dims={1,2}, "
+       "rhs_contracting_dims={0,1}, lhs_ragged_dims={2}",
+       {}});
+  cases.back().args.push_back(Filled("f32[3,4,13]", small));
+  cases.back().args.push_back(Filled("f32[4,13,2]", small));
+  cases.back().args.push_back(Literal::CreateR2<int64_t>(
+      {{2, 3, -1, 4, 9}, {13, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {5, -3, 6, 2, 1}}));
+  cases.push_back(
+      {"integers",
+       "p0 = s8[3,7,4] parameter(0)\n  p1 = s8[2,4,5] parameter(1)\n"
+       "  p2 = s32[3,2] parameter(2)\n",
+       "s32[3,7,5] ragged-dot(p0, p1, p2), lhs_contracting_dims={2}, "
+       "rhs_contracting_dims={1}, lhs_ragged_dims={1}, rhs_group_dims={0}",
+       {}});
+  cases.back().args.push_back(
+      Filled("s8[3,7,4]", [](int64_t k) { return (k * 53) % 255 - 127.0; }));
+  cases.back().args.push_back(
+      Filled("s8[2,4,5]", [](int64_t k) { return (k * 31) % 255 - 127.0; }));
+  cases.back().args.push_back(
+      Literal::CreateR2<int32_t>({{3, 4}, {7, 0}, {1, 2}}));
+  cases.push_back(
+      {"batch",
+       "p0 = f32[2,3,4] parameter(0)\n  p1 = f32[2,4,5] parameter(1)\n"
+       "  p2 = s32[2] parameter(2)\n",
+       "f32[2,3,5] ragged-dot(p0, p1, p2), lhs_batch_dims={0}, "
+       "lhs_contracting_dims={2}, rhs_batch_dims={0}, "
+       "rhs_contracting_dims={1}, "
+       "lhs_ragged_dims={0}",
+       {}});
+  cases.back().args.push_back(Filled("f32[2,3,4]", small));
+  cases.back().args.push_back(Filled("f32[2,4,5]", small));
+  cases.back().args.push_back(Literal::CreateR1<int32_t>({1, 0}));
+  cases.push_back(
+      {"mx",
+       "q0 = f32[4,64] parameter(0)\n  q1 = f32[3,64] parameter(1)\n"
+       "  q2 = f32[4,2] parameter(2)\n  q3 = f32[3,2] parameter(3)\n"
+       "  p0 = f8e4m3fn[4,64] convert(q0)\n  p1 = f8e5m2[3,64] convert(q1)\n"
+       "  p2 = f8e8m0fnu[4,2] convert(q2)\n  p3 = f8e8m0fnu[3,2] convert(q3)\n",
+       "f32[4,3] scaled-dot(p0, p1, p2, p3), lhs_contracting_dims={1}, "
+       "rhs_contracting_dims={1}",
+       {}});
+  cases.back().args.push_back(Filled("f32[4,64]", small));
+  cases.back().args.push_back(Filled("f32[3,64]", small));
+  cases.back().args.push_back(
+      Filled("f32[4,2]", [](int64_t k) { return std::ldexp(1.0, k % 5 - 2); }));
+  cases.back().args.push_back(
+      Filled("f32[3,2]", [](int64_t k) { return std::ldexp(1.0, 1 - k % 3); }));
+  cases.push_back(
+      {"mixed",
+       "p0 = f32[6,4] parameter(0)\n  p1 = bf16[4,3] parameter(1)\n"
+       "  p2 = bf16[3,2] parameter(2)\n  p3 = bf16[] parameter(3)\n",
+       "f32[6,3] scaled-dot(p0, p1, p2, p3), lhs_contracting_dims={1}, "
+       "rhs_contracting_dims={0}",
+       {}});
+  cases.back().args.push_back(Filled("f32[6,4]", small));
+  cases.back().args.push_back(Filled("bf16[4,3]", small));
+  cases.back().args.push_back(Filled("bf16[3,2]", small));
+  cases.back().args.push_back(Filled("bf16[]", [](int64_t) { return 3.0; }));
+  for (const Case& c : cases) {
+    const std::string text =
+        absl::StrCat("HloModule ", c.name, "\nENTRY main {\n  ", c.params,
+                     "  ROOT r = ", c.root, "\n}\n");
+    absl::StatusOr<Literal> want = Evaluate(text, c.args);
+    ASSERT_TRUE(want.ok()) << want.status() << "\n" << text;
+    auto got = RunAllOnDevice(text, c.args);
+    ASSERT_TRUE(got.ok()) << got.status() << "\n" << text;
+    EXPECT_EQ((*got)[0], *want) << text;
+  }
+}
+
 // f32 log1p and expm1 where 1 + x and exp(x) are near 1 (where a loose
 // device log, or a compiler folding (1 + x) - 1 to x, would show): within
 // 4 float ulps of the C library in double, rounded to float.
