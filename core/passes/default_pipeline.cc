@@ -17,6 +17,7 @@
 #include "core/passes/operand_upcaster.h"
 #include "core/passes/ragged_dot_rewriter.h"
 #include "core/passes/reduce_window_rewriter.h"
+#include "core/passes/scan_expander.h"
 #include "core/passes/send_recv_lowering.h"
 #include "core/passes/sharding_remover.h"
 #include "core/passes/sparse_dot_expander.h"
@@ -85,6 +86,8 @@ const std::map<std::string, Factory>& Registry() {
        [](const PipelineOptions&) {
          return std::make_unique<RaggedDotRewriter>();
        }},
+      {"scan-expander",
+       [](const PipelineOptions&) { return std::make_unique<ScanExpander>(); }},
       {"sparse-dot-expander",
        [](const PipelineOptions&) {
          return std::make_unique<SparseDotExpander>();
@@ -146,6 +149,8 @@ std::unique_ptr<Pipeline> MakeDefaultPipeline(const PipelineOptions& options) {
   p->AddPass<SendRecvLowering>();
   p->AddPass<ShardingRemover>();
   p->AddPass<TopKCustomCallRewriter>();
+  // Ahead of the simplifications: the loop it makes is theirs to tidy.
+  if (options.expand_scan) p->AddPass<ScanExpander>();
   p->AddPass<CallInliner>();
   p->AddPass<MapInliner>();
   // Ahead of every pass that rewrites dots: none of them handles a

@@ -48,6 +48,9 @@ struct PipelineOptions {
   // With expand_batch_norm: the batch norms to leave unexpanded.
   std::function<bool(const Instruction&)> keep_batch_norm;
   bool expand_clamp = false;
+  // scan as a while loop (ScanExpander), for backends whose loops keep
+  // their bodies on a device.
+  bool expand_scan = false;
   bool canonicalize_dots = false;
   bool assign_layouts = true;
   LayoutPreferences layout_preferences;

@@ -148,6 +148,14 @@ absl::StatusOr<Instruction*> AddBroadcast(
                         std::move(attrs), {}, &declared);
 }
 
+absl::StatusOr<Instruction*> AddGte(Computation* c, Instruction* tuple,
+                                    int64_t index, absl::string_view name) {
+  InstructionAttrs attrs;
+  attrs.tuple_index = index;
+  return AddInstruction(c, HloOpcode::kGetTupleElement, {tuple},
+                        std::move(attrs), {}, nullptr, name);
+}
+
 Computation* AddScalarBinaryComputation(Module* module, HloOpcode opcode,
                                         PrimitiveType type) {
   auto c = std::make_unique<Computation>(

@@ -85,6 +85,11 @@ absl::StatusOr<Instruction*> AddBroadcast(Computation* computation,
                                           absl::Span<const int64_t> dims,
                                           absl::Span<const int64_t> dimensions);
 
+// Element `index` of the tuple-valued `tuple`.
+absl::StatusOr<Instruction*> AddGte(Computation* computation,
+                                    Instruction* tuple, int64_t index,
+                                    absl::string_view name = "");
+
 // The same scalar computation `lhs op rhs` over `type`, e.g. an add
 // reducer, added to `module` (named "<op>.<type>").
 Computation* AddScalarBinaryComputation(Module* module, HloOpcode opcode,

@@ -64,15 +64,6 @@ absl::Status RemoveReplaced(Instruction* inst) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<Instruction*> AddGte(Computation* c, Instruction* tuple,
-                                    int64_t index,
-                                    absl::string_view name = "") {
-  InstructionAttrs attrs;
-  attrs.tuple_index = index;
-  return AddInstruction(c, HloOpcode::kGetTupleElement, {tuple},
-                        std::move(attrs), {}, nullptr, name);
-}
-
 // ---- Rebuilding loop computations ------------------------------------------
 
 // Returns a replacement for an instruction of the source computation (built

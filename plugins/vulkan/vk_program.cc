@@ -230,6 +230,9 @@ absl::StatusOr<std::unique_ptr<VulkanProgram>> VulkanProgram::Compile(
   // Batch norms become elementwise operations and reductions, which the
   // code generator has.
   pipeline.expand_batch_norm = true;
+  // A scan becomes a while loop: its steps' kernels run on the device, the
+  // loop on the host (as every while), its buffers resident.
+  pipeline.expand_scan = true;
   // Loop and reduce fusions: one kernel computes a whole group, each fused
   // value a function of its index (no temporaries in memory between them).
   // A constant array stays a slot of its own (the shader reads it from
