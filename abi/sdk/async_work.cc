@@ -222,11 +222,13 @@ void WorkQueue::RunAfter(const EventList& after,
   }
   JoinEvents(after)->OnReady(
       [this, work = std::move(work)](absl::Status s) mutable {
-        {
-          std::lock_guard<std::mutex> lock(mu_);
-          runnable_.push_back(
-              [work = std::move(work), s = std::move(s)] { work(s); });
-        }
+        // Notified under the lock: once the work is queued, the queue's
+        // thread may run it and a Drain in the destructor return, so this
+        // thread (an event's, say the device's completion thread) must not
+        // touch the queue after letting go of mu_.
+        std::lock_guard<std::mutex> lock(mu_);
+        runnable_.push_back(
+            [work = std::move(work), s = std::move(s)] { work(s); });
         cv_.notify_all();
       });
 }

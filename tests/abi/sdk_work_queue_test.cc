@@ -120,5 +120,28 @@ TEST(WorkQueueTest, TheDestructorRunsWhatIsLeft) {
   EXPECT_EQ(ran, 50);
 }
 
+// The work's event is set on another thread while the queue is being
+// destroyed: once the work is queued the queue's thread may run it and the
+// destructor return, so the setting thread must be done with the queue by
+// then (it notified outside the lock before: a use after free that ASan
+// and TSan report here).
+TEST(WorkQueueTest, AnEventSetOnAnotherThreadAsTheQueueGoes) {
+  for (int i = 0; i < 200; ++i) {
+    auto event = Event::Create();
+    std::atomic<bool> ran{false};
+    std::thread setter;
+    {
+      WorkQueue queue;
+      queue.RunAfter({event}, [&](absl::Status s) {
+        EXPECT_TRUE(s.ok());
+        ran = true;
+      });
+      setter = std::thread([event] { event->Set(absl::OkStatus()); });
+    }
+    EXPECT_TRUE(ran);
+    setter.join();
+  }
+}
+
 }  // namespace
 }  // namespace plexa::sdk
